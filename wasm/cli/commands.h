@@ -1,0 +1,21 @@
+// The CLI's subcommands. Each is `int run(args)` returning the process exit status
+// (0 success, 2 usage error, 3 every input rejected); domains add theirs to the table in main.cpp.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gcscope::cli {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+int run_analyze(const std::vector<std::string>& args);
+int run_identify(const std::vector<std::string>& args);
+
+// Prints a usage error to stderr and returns 2.
+int usage_error(const std::string& message);
+
+}  // namespace gcscope::cli

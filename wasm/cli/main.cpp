@@ -1,0 +1,50 @@
+// gcscope: the native command line. `gcscope analyze FILE...` prints the same JSON report the web
+// page renders; other subcommands are listed in kCommands.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "core/version.h"
+
+namespace gcscope::cli {
+
+namespace {
+const Command kCommands[] = {
+    {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty]  print the JSON report", run_analyze},
+    {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
+};
+
+void print_usage(std::ostream& os) {
+  os << "gcscope " << kVersion << " - runtime memory and performance analyzer\n\nusage:\n";
+  for (const auto& c : kCommands) os << "  gcscope " << c.summary << "\n";
+  os << "\nexit status: 0 analyzed, 2 usage error, 3 every input rejected (reasons in \"errors\")\n";
+}
+}  // namespace
+
+int usage_error(const std::string& message) {
+  std::cerr << "gcscope: " << message << "\n\n";
+  print_usage(std::cerr);
+  return 2;
+}
+
+}  // namespace gcscope::cli
+
+int main(int argc, char** argv) {
+  using namespace gcscope::cli;
+  std::ios::sync_with_stdio(false);
+  if (argc < 2) return usage_error("missing command");
+  std::string cmd = argv[1];
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "gcscope " << gcscope::kVersion << "\n";
+    return 0;
+  }
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  for (const auto& c : kCommands)
+    if (cmd == c.name) return c.run(args);
+  return usage_error("unknown command '" + cmd + "'");
+}

@@ -1,0 +1,80 @@
+// The seam between the shared core and the domains (jvm, rubygc, stackprof, heap, rbkit, tracing).
+// Like an importer in a trace processor: the core finds out what each member of an input set is and
+// streams its decoded bytes to the Analyzer registered for that format; the analyzer fills its part
+// of the report. Analyzers never see compression, archives or chunk sizes.
+#pragma once
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diagnostics.h"
+
+namespace gcscope {
+
+class Analyzer {
+ public:
+  virtual ~Analyzer() = default;
+
+  // One member (a file, or a file inside an archive) starts. Formats that accept several members
+  // (rotating logs, several profiles to sum, dumps to diff) see several begin/end pairs.
+  virtual void begin_member(const std::string& path) { current_path_ = path; }
+  // Decoded bytes of the current member, in order, cut at arbitrary places.
+  virtual void feed(const char* data, size_t len) = 0;
+  virtual void end_member() {}
+  // Writes the domain's fields into `report` (which already has "format", "inputs" and
+  // "identification"). Must not throw for bad input: complaints go to diagnostics().
+  virtual void finish(nlohmann::json& report) = 0;
+
+  void attach(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
+
+ protected:
+  Diagnostics& diagnostics() { return *diagnostics_; }
+  const std::string& current_path() const { return current_path_; }
+  void error(int64_t line, int64_t offset, std::string message) {
+    diagnostics_->error(current_path_, line, offset, std::move(message));
+  }
+  void warning(int64_t line, int64_t offset, std::string message) {
+    diagnostics_->warning(current_path_, line, offset, std::move(message));
+  }
+
+ private:
+  Diagnostics* diagnostics_ = nullptr;
+  std::string current_path_;
+};
+
+// Options of one analysis (CLI flags / page settings), passed to every factory.
+using AnalyzeOptions = nlohmann::json;
+
+struct FormatHandler {
+  std::string id;
+  bool accepts_many_members = false;  // one analyzer for all members of this format in the set
+  std::function<std::unique_ptr<Analyzer>(const AnalyzeOptions&)> make;
+};
+
+class FormatRegistry {
+ public:
+  void add(FormatHandler handler);
+  const FormatHandler* find(std::string_view id) const;
+  // The product's registry: every domain's register_*() below, called once.
+  static const FormatRegistry& builtin();
+
+ private:
+  std::vector<FormatHandler> handlers_;
+};
+
+// The analyzer used for a format whose domain has no parser yet: the report carries only the
+// identification.
+std::unique_ptr<Analyzer> make_identification_only_analyzer(const AnalyzeOptions&);
+
+// One per domain folder (wasm/<domain>/register.cpp).
+void register_jvm(FormatRegistry&);
+void register_rubygc(FormatRegistry&);
+void register_stackprof(FormatRegistry&);
+void register_heap(FormatRegistry&);
+void register_rbkit(FormatRegistry&);
+void register_tracing(FormatRegistry&);
+
+}  // namespace gcscope

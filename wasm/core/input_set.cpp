@@ -1,0 +1,383 @@
+#include "input_set.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "identify.h"
+#include "version.h"
+#include "zip_archive.h"
+
+namespace gcscope {
+
+namespace {
+constexpr int kMaxArchiveDepth = 3;  // a zip inside a zip inside a zip is the most anyone needs
+
+nlohmann::json or_null(int64_t v) { return v < 0 ? nlohmann::json() : nlohmann::json(v); }
+}  // namespace
+
+// A stream of decoded bytes that ends up at one analyzer: a plain file, a .gz file, or one member
+// of a .zip (which may itself be gzip'd).
+struct InputSet::Member {
+  std::string path;
+  std::string sniff;           // first bytes, until we know whether they are gzip
+  bool sniffed = false;
+  std::unique_ptr<GzipDecoder> gzip;
+  bool gzip_failed = false;
+  std::string nested_zip;      // a zip inside a zip: kept whole, like the outer one
+  bool is_nested_zip = false;
+  int depth = 0;
+  std::string head;            // decoded bytes kept until identification
+  bool routed = false;
+  Identification identification;
+  Group* group = nullptr;
+  uint64_t decoded = 0;
+  nlohmann::json children = nlohmann::json::array();  // members of a nested zip
+};
+
+struct InputSet::File {
+  std::string path;
+  std::string compression = "none";
+  uint64_t bytes = 0;
+  std::string sniff;
+  bool decided = false;
+  bool is_zip = false;
+  std::string zip_bytes;
+  std::unique_ptr<Member> plain;
+  std::vector<std::unique_ptr<Member>> members;  // zip members, in archive order
+  bool archive_failed = false;
+};
+
+struct InputSet::Group {
+  std::string format;
+  std::unique_ptr<Analyzer> analyzer;
+  std::vector<std::string> member_paths;
+  Identification identification;  // of the first member
+  bool broken = false;            // the analyzer threw: stop feeding it, keep what it has
+};
+
+InputSet::InputSet(AnalyzeOptions options, const FormatRegistry& registry)
+    : options_(options.is_object() ? std::move(options) : nlohmann::json::object()), registry_(registry) {}
+
+InputSet::~InputSet() = default;
+
+void InputSet::begin_file(const std::string& path) {
+  files_.push_back(std::make_unique<File>());
+  current_ = files_.back().get();
+  current_->path = path;
+}
+
+void InputSet::feed(const uint8_t* data, size_t len) {
+  if (!current_ || len == 0) return;
+  File& f = *current_;
+  f.bytes += len;
+  if (!f.decided) {
+    // Four bytes tell a zip from anything else; a plain or gzip file is passed to its member.
+    size_t take = std::min<size_t>(4 - f.sniff.size(), len);
+    f.sniff.append(reinterpret_cast<const char*>(data), take);
+    data += take;
+    len -= take;
+    if (f.sniff.size() < 4) return;
+    f.decided = true;
+    f.is_zip = looks_zip(reinterpret_cast<const uint8_t*>(f.sniff.data()), f.sniff.size());
+    if (f.is_zip) {
+      f.compression = "zip";
+      f.zip_bytes = f.sniff;
+    } else {
+      f.plain = std::make_unique<Member>();
+      f.plain->path = f.path;
+      feed_member(*f.plain, f.sniff.data(), f.sniff.size());
+    }
+    f.sniff.clear();
+  }
+  if (len == 0) return;
+  if (f.is_zip)
+    f.zip_bytes.append(reinterpret_cast<const char*>(data), len);
+  else
+    feed_member(*f.plain, reinterpret_cast<const char*>(data), len);
+}
+
+void InputSet::end_file() {
+  if (!current_) return;
+  File& f = *current_;
+  if (!f.decided) {  // fewer than 4 bytes in all
+    f.decided = true;
+    f.plain = std::make_unique<Member>();
+    f.plain->path = f.path;
+    if (!f.sniff.empty()) feed_member(*f.plain, f.sniff.data(), f.sniff.size());
+  }
+  if (f.is_zip) {
+    extract_zip(f);
+  } else {
+    close_member(*f.plain);
+    if (f.plain->gzip) f.compression = "gzip";
+  }
+  current_ = nullptr;
+}
+
+uint64_t InputSet::decoded_bytes() const {
+  if (!current_ || !current_->plain) return 0;
+  return current_->plain->decoded;
+}
+
+void InputSet::feed_member(Member& m, const char* data, size_t len) {
+  if (!m.sniffed) {
+    size_t take = std::min<size_t>(4 - m.sniff.size(), len);
+    m.sniff.append(data, take);
+    data += take;
+    len -= take;
+    if (m.sniff.size() < 4) return;
+    m.sniffed = true;
+    const auto* s = reinterpret_cast<const uint8_t*>(m.sniff.data());
+    if (looks_gzip(s, m.sniff.size())) {
+      m.gzip = std::make_unique<GzipDecoder>(limits_);
+    } else if (m.depth > 0 && m.depth < kMaxArchiveDepth && looks_zip(s, m.sniff.size())) {
+      m.is_nested_zip = true;
+    }
+    std::string first;
+    first.swap(m.sniff);
+    feed_member(m, first.data(), first.size());
+  }
+  if (len == 0) return;
+  if (m.is_nested_zip) {
+    m.nested_zip.append(data, len);
+  } else if (m.gzip) {
+    if (m.gzip_failed) return;
+    bool ok = m.gzip->feed(reinterpret_cast<const uint8_t*>(data), len,
+                           [&](const char* out, size_t n) { feed_member_decoded(m, out, n); });
+    if (!ok) {
+      m.gzip_failed = true;
+      diagnostics_.error(m.path, -1, static_cast<int64_t>(m.gzip->error_offset()),
+                         m.gzip->error() + " (compressed byte offset " + std::to_string(m.gzip->error_offset()) + ")");
+    }
+  } else {
+    feed_member_decoded(m, data, len);
+  }
+}
+
+void InputSet::feed_member_decoded(Member& m, const char* data, size_t len) {
+  m.decoded += len;
+  if (!m.routed) {
+    size_t take = std::min(len, kIdentifyHeadBytes - m.head.size());
+    m.head.append(data, take);
+    data += take;
+    len -= take;
+    if (m.head.size() < kIdentifyHeadBytes) return;
+    m.identification = identify(m.head, false);
+    route(m);
+  }
+  if (len == 0 || !m.group || m.group->broken) return;
+  try {
+    m.group->analyzer->feed(data, len);
+  } catch (const std::exception& e) {
+    m.group->broken = true;
+    diagnostics_.error(m.path, -1, -1, std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
+  }
+}
+
+void InputSet::route(Member& m) {
+  m.routed = true;
+  std::string format = m.identification.format;
+  if (options_.contains("format") && options_["format"].is_string()) {
+    std::string forced = options_["format"].get<std::string>();
+    if (forced != format) {
+      m.identification.reason = "format forced to " + forced + " (identification said: " +
+                                (m.identification.recognized() ? format : std::string("unrecognized")) + ", " +
+                                m.identification.reason + ")";
+      m.identification.format = forced;
+      format = forced;
+    }
+  }
+  if (!m.identification.recognized()) {
+    diagnostics_.error(m.path, -1, 0, "unrecognized input: " + m.identification.reason);
+    m.head.clear();
+    return;
+  }
+  const FormatHandler* handler = registry_.find(format);
+  if (!handler) {
+    diagnostics_.error(m.path, -1, -1, "no analyzer is registered for format " + format);
+    m.head.clear();
+    return;
+  }
+  Group* group = nullptr;
+  if (handler->accepts_many_members) {
+    for (auto& g : groups_)
+      if (g->format == format) group = g.get();
+  }
+  if (!group) {
+    groups_.push_back(std::make_unique<Group>());
+    group = groups_.back().get();
+    group->format = format;
+    group->identification = m.identification;
+    group->analyzer = handler->make(options_);
+    group->analyzer->attach(&diagnostics_);
+  }
+  m.group = group;
+  group->member_paths.push_back(m.path);
+  std::string head;
+  head.swap(m.head);
+  if (group->broken) return;
+  try {
+    group->analyzer->begin_member(m.path);
+    if (!head.empty()) group->analyzer->feed(head.data(), head.size());
+  } catch (const std::exception& e) {
+    group->broken = true;
+    diagnostics_.error(m.path, -1, -1, std::string("internal error in the ") + format + " analyzer: " + e.what());
+  }
+}
+
+void InputSet::close_member(Member& m) {
+  if (!m.sniffed && !m.sniff.empty()) {
+    // Fewer than four bytes in the whole member: it is what it is, uncompressed.
+    m.sniffed = true;
+    std::string rest;
+    rest.swap(m.sniff);
+    feed_member_decoded(m, rest.data(), rest.size());
+  }
+  if (m.is_nested_zip) {
+    // Recurse: a nested archive's members join the set under "outer.zip/inner.zip/…".
+    File inner;
+    inner.path = m.path;
+    inner.zip_bytes.swap(m.nested_zip);
+    inner.is_zip = true;
+    ZipArchive zip;
+    if (!zip.open(inner.zip_bytes)) {
+      diagnostics_.error(m.path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
+    } else {
+      for (const auto& zm : zip.members()) {
+        if (zm.is_directory() || is_archive_noise(zm.name)) continue;
+        Member child;
+        child.path = m.path + "/" + zm.name;
+        child.depth = m.depth + 1;
+        if (!zip.extract(zm, [&](const char* d, size_t n) { feed_member(child, d, n); }, limits_))
+          diagnostics_.error(child.path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
+        close_member(child);
+        m.children.push_back({{"path", child.path},
+                              {"format", child.identification.format},
+                              {"bytes", child.decoded},
+                              {"identification", child.identification.reason}});
+      }
+    }
+    m.routed = true;
+    m.identification.format = "zip";
+    m.identification.reason = "nested zip archive";
+    return;
+  }
+  if (m.gzip && !m.gzip_failed && !m.gzip->finish()) {
+    m.gzip_failed = true;
+    diagnostics_.error(m.path, -1, static_cast<int64_t>(m.gzip->error_offset()), m.gzip->error());
+  }
+  if (!m.routed) {
+    m.identification = identify(m.head, true);
+    if (m.identification.format == format_id::kUnrecognized && m.decoded == 0 && m.gzip_failed)
+      m.identification.reason = "nothing could be decompressed";
+    route(m);
+  }
+  if (m.group && !m.group->broken) {
+    try {
+      m.group->analyzer->end_member();
+    } catch (const std::exception& e) {
+      m.group->broken = true;
+      diagnostics_.error(m.path, -1, -1, std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
+    }
+  }
+}
+
+void InputSet::extract_zip(File& f) {
+  ZipArchive zip;
+  if (!zip.open(f.zip_bytes)) {
+    f.archive_failed = true;
+    diagnostics_.error(f.path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
+    f.zip_bytes.clear();
+    return;
+  }
+  for (const auto& zm : zip.members()) {
+    if (zm.is_directory() || is_archive_noise(zm.name)) continue;
+    auto m = std::make_unique<Member>();
+    m->path = f.path + "/" + zm.name;
+    m->depth = 1;
+    if (!zip.extract(zm, [&](const char* d, size_t n) { feed_member(*m, d, n); }, limits_))
+      diagnostics_.error(m->path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
+    close_member(*m);
+    f.members.push_back(std::move(m));
+  }
+  std::string().swap(f.zip_bytes);  // release the archive before the analyzers finish
+}
+
+nlohmann::json InputSet::finish() {
+  if (current_) end_file();
+  nlohmann::json doc;
+  doc["gcscope"] = kVersion;
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& fp : files_) {
+    const File& f = *fp;
+    nlohmann::json in = {{"path", f.path}, {"bytes", f.bytes}, {"compression", f.compression}};
+    nlohmann::json members = nlohmann::json::array();
+    std::vector<std::string> formats;
+    auto add_format = [&](const std::string& id) {
+      if (id != format_id::kUnrecognized && id != "zip" && std::find(formats.begin(), formats.end(), id) == formats.end())
+        formats.push_back(id);
+    };
+    if (f.is_zip) {
+      for (const auto& m : f.members) {
+        nlohmann::json mj = {{"path", m->path},
+                             {"format", m->identification.format},
+                             {"bytes", m->decoded},
+                             {"compression", m->gzip ? "gzip" : (m->identification.format == "zip" ? "zip" : "none")},
+                             {"identification", {{"reason", m->identification.reason}}}};
+        for (auto& [k, v] : m->identification.details.items()) mj["identification"][k] = v;
+        members.push_back(mj);
+        add_format(m->identification.format);
+        for (const auto& c : m->children) {
+          members.push_back(c);
+          add_format(c["format"].get<std::string>());
+        }
+      }
+      in["format"] = formats.empty() ? format_id::kUnrecognized : (formats.size() == 1 ? formats[0] : "mixed");
+      in["identification"] = {{"reason", f.archive_failed ? "the archive could not be read"
+                                                          : "zip archive with " + std::to_string(f.members.size()) + " member(s)"}};
+    } else {
+      const Member& m = *f.plain;
+      in["format"] = m.identification.format;
+      in["decoded_bytes"] = m.decoded;
+      in["identification"] = {{"reason", m.identification.reason}};
+      for (auto& [k, v] : m.identification.details.items()) in["identification"][k] = v;
+    }
+    in["members"] = members;
+    inputs.push_back(in);
+  }
+  doc["inputs"] = inputs;
+
+  nlohmann::json reports = nlohmann::json::array();
+  for (auto& g : groups_) {
+    nlohmann::json r = {{"format", g->format}, {"inputs", g->member_paths}};
+    nlohmann::json ident = {{"reason", g->identification.reason}};
+    for (auto& [k, v] : g->identification.details.items()) ident[k] = v;
+    r["identification"] = ident;
+    if (!g->broken) {
+      try {
+        g->analyzer->finish(r);
+      } catch (const std::exception& e) {
+        diagnostics_.error(g->member_paths.empty() ? "" : g->member_paths.front(), -1, -1,
+                           std::string("internal error in the ") + g->format + " analyzer: " + e.what());
+      }
+    }
+    reports.push_back(std::move(r));
+  }
+  doc["reports"] = reports;
+
+  nlohmann::json errors = nlohmann::json::array();
+  for (const auto& d : diagnostics_.items()) {
+    nlohmann::json e = {{"path", d.path}, {"line", or_null(d.line)}, {"offset", or_null(d.offset)}, {"message", d.message}};
+    if (d.severity != "error") e["severity"] = d.severity;
+    errors.push_back(e);
+  }
+  doc["errors"] = errors;
+  return doc;
+}
+
+int InputSet::exit_status(const nlohmann::json& document) {
+  const auto& reports = document.at("reports");
+  return reports.empty() ? 3 : 0;
+}
+
+}  // namespace gcscope

@@ -1,0 +1,64 @@
+// InputSet: one analysis of an ordered set of files (a drop, a directory, the CLI's PATHs).
+// Files arrive as byte chunks (the worker feeds File.slice() pieces; the CLI reads 8 MiB blocks), so
+// nothing here needs a whole file — except .zip, whose index sits at its end and is kept in memory.
+//
+//   file bytes → [gzip inflate | zip member extraction] → member bytes → identify (first 64 KiB)
+//              → Analyzer of that format (shared by the set's members when the format takes many)
+//
+// finish() returns the report document shared by the CLI and the worker:
+//   {"gcscope", "inputs": [...], "reports": [...], "errors": [...]}
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analyzer.h"
+#include "diagnostics.h"
+#include "gzip_decoder.h"
+
+namespace gcscope {
+
+class InputSet {
+ public:
+  // options: {"format": ID to force a format instead of identifying, ...domain options}.
+  explicit InputSet(AnalyzeOptions options = nlohmann::json::object(),
+                    const FormatRegistry& registry = FormatRegistry::builtin());
+  ~InputSet();
+  InputSet(const InputSet&) = delete;
+  InputSet& operator=(const InputSet&) = delete;
+
+  void begin_file(const std::string& path);
+  void feed(const uint8_t* data, size_t len);
+  void end_file();
+  // Closes every analyzer and returns the document. Call once.
+  nlohmann::json finish();
+
+  // Exit status for the CLI: 0 when at least one input was analyzed, 3 when all were rejected.
+  static int exit_status(const nlohmann::json& document);
+
+  // Where the current file is: decoded bytes so far (for progress of compressed inputs).
+  uint64_t decoded_bytes() const;
+
+ private:
+  struct Member;
+  struct File;
+  struct Group;
+  void open_member(Member& m);
+  void route(Member& m);
+  void feed_member(Member& m, const char* data, size_t len);
+  void feed_member_decoded(Member& m, const char* data, size_t len);
+  void close_member(Member& m);
+  void extract_zip(File& f);
+
+  AnalyzeOptions options_;
+  const FormatRegistry& registry_;
+  Diagnostics diagnostics_;
+  std::vector<std::unique_ptr<File>> files_;
+  std::vector<std::unique_ptr<Group>> groups_;
+  File* current_ = nullptr;
+  InflateLimits limits_;
+};
+
+}  // namespace gcscope

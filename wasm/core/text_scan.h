@@ -1,0 +1,67 @@
+// Small helpers for hand-written scanners over byte buffers: no allocation, no locale, no regex.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace gcscope::text {
+
+inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+inline bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+inline bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+inline std::string_view trim_left(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && is_space(s[i])) ++i;
+  return s.substr(i);
+}
+inline std::string_view trim_right(std::string_view s) {
+  size_t n = s.size();
+  while (n > 0 && is_space(s[n - 1])) --n;
+  return s.substr(0, n);
+}
+inline std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
+inline size_t skip_ws(std::string_view s, size_t p) {
+  while (p < s.size() && is_space(s[p])) ++p;
+  return p;
+}
+
+// Parses an unsigned decimal at s[p...]; advances p. Returns false when no digit is there.
+inline bool parse_u64(std::string_view s, size_t& p, uint64_t& out) {
+  size_t start = p;
+  uint64_t v = 0;
+  while (p < s.size() && is_digit(s[p])) v = v * 10 + static_cast<uint64_t>(s[p++] - '0');
+  out = v;
+  return p > start;
+}
+
+// Parses a plain decimal number "123", "-4.56", "0,0354890" (legacy JVM logs in some locales use a
+// comma) — the fast path for the numbers logs print; no exponent handling needed there.
+inline bool parse_decimal(std::string_view s, size_t& p, double& out, bool allow_comma = false) {
+  size_t start = p;
+  bool neg = false;
+  if (p < s.size() && (s[p] == '-' || s[p] == '+')) neg = s[p++] == '-';
+  uint64_t ip = 0;
+  size_t digits = 0;
+  while (p < s.size() && is_digit(s[p])) { ip = ip * 10 + static_cast<uint64_t>(s[p++] - '0'); ++digits; }
+  double v = static_cast<double>(ip);
+  if (p + 1 < s.size() && (s[p] == '.' || (allow_comma && s[p] == ',')) && is_digit(s[p + 1])) {
+    ++p;
+    uint64_t f = 0, div = 1;
+    int fd = 0;
+    while (p < s.size() && is_digit(s[p])) {
+      if (fd < 18) { f = f * 10 + static_cast<uint64_t>(s[p] - '0'); div *= 10; ++fd; }
+      ++p;
+      ++digits;
+    }
+    v += static_cast<double>(f) / static_cast<double>(div);
+  }
+  if (digits == 0) { p = start; return false; }
+  out = neg ? -v : v;
+  return true;
+}
+
+}  // namespace gcscope::text
