@@ -244,6 +244,7 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   }
   double runtime = (std::isnan(first) || std::isnan(last)) ? kUnknown : last - first;
   if (!std::isnan(runtime) && runtime <= 0) runtime = kUnknown;
+  r["time_range_s"] = {{"first", num_or_null(first)}, {"last", num_or_null(last)}};
   r["runtime_s"] = num_or_null(std::isnan(runtime) ? runtime : round6(runtime));
   double percent_paused = std::isnan(runtime) ? kUnknown : std::min(100.0, pause_total / runtime * 100.0);
   r["percent_paused"] = num_or_null(std::isnan(percent_paused) ? percent_paused : round6(percent_paused));
