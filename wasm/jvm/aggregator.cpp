@@ -350,8 +350,8 @@ void GcAggregator::write_report(nlohmann::json& r) const {
        ehb = json::array(), eha = json::array(), ehc = json::array(), el = json::array(), em = json::array(),
        eid = json::array(), ef = json::array(), ep = json::array();
   for (size_t k : order) {
-    et.push_back(num_or_null(t_[k]));
-    ed.push_back(num_or_null(dur_[k]));
+    et.push_back(num_or_null(std::isnan(t_[k]) ? t_[k] : round6(t_[k])));
+    ed.push_back(num_or_null(std::isnan(dur_[k]) ? dur_[k] : round6(dur_[k])));
     ety.push_back(type_[k]);
     ec.push_back(cause_[k]);
     es.push_back(stw_[k]);
@@ -377,16 +377,16 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   std::vector<size_t> position(n);
   for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
   for (size_t k : porder) {
-    pt.push_back(num_or_null(pause_t_[k]));
-    pd.push_back(pause_dur_[k]);
+    pt.push_back(num_or_null(std::isnan(pause_t_[k]) ? pause_t_[k] : round6(pause_t_[k])));
+    pd.push_back(round6(pause_dur_[k]));
     pn.push_back(pause_name_[k]);
     pl.push_back(pause_line_[k]);
     pe.push_back(position[pause_event_[k]]);
   }
   json st = json::array(), sd = json::array(), sl = json::array();
   for (size_t i = 0; i < sp_t_.size(); ++i) {
-    st.push_back(num_or_null(sp_t_[i]));
-    sd.push_back(num_or_null(sp_dur_[i]));
+    st.push_back(num_or_null(std::isnan(sp_t_[i]) ? sp_t_[i] : round6(sp_t_[i])));
+    sd.push_back(num_or_null(std::isnan(sp_dur_[i]) ? sp_dur_[i] : round6(sp_dur_[i])));
     sl.push_back(sp_line_[i]);
   }
   r["series"] = {

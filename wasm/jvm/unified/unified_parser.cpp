@@ -665,9 +665,17 @@ class UnifiedParser final : public LogParser {
     if (tags_.find("phases") != std::string_view::npos) return on_phase_line(id, msg);
     // ZGC's per-cycle heap table ("Capacity:", "Used:" at Mark Start … Relocate End) and
     // "Heap before/after GC invocations=" are what -XX:+PrintHeapAtGC used to print.
-    if (starts_with(text::trim_left(msg), "Capacity:") || starts_with(msg, "Heap before GC") ||
-        starts_with(msg, "Heap after GC"))
+    std::string_view trimmed = text::trim_left(msg);
+    if (starts_with(trimmed, "Capacity:")) {
       saw_heap_at_gc_ = true;
+      // ZGC: capacity at Mark Start is the committed heap of the cycle.
+      Slot* s = find_slot(id, true);
+      size_t p = text::skip_ws(trimmed, 9);
+      int64_t kb;
+      if (s && parse_size_kb(trimmed, p, kb) && s->ev.heap.committed_kb < 0) s->ev.heap.committed_kb = kb;
+      return;
+    }
+    if (starts_with(msg, "Heap before GC") || starts_with(msg, "Heap after GC")) saw_heap_at_gc_ = true;
     (void)line;
   }
 
@@ -799,7 +807,7 @@ class UnifiedParser final : public LogParser {
         else
           cause = g;
       }
-    } else if (kind == "Full" || kind == "Initial Mark") {
+    } else if (kind == "Full" || kind == "Initial Mark" || kind == "Mixed") {
       if (ngroups >= 1) cause = groups[ngroups - 1];
     }
     if (!cause.empty()) {
@@ -818,6 +826,7 @@ class UnifiedParser final : public LogParser {
           else if (qualifier == "Concurrent Start" || qualifier == "Initial Mark") t = GcType::G1GCYoungInitialMark;
           else t = collector_ == Collector::kG1 || !qualifier.empty() ? GcType::Young : GcType::Young;
         } else if (kind == "Initial Mark") t = GcType::G1GCYoungInitialMark;
+        else if (kind == "Mixed") t = GcType::Mixed;  // JDK 9 "Pause Mixed (G1 Evacuation Pause)"
         else if (kind == "Full") t = system_gc ? GcType::SystemGC : GcType::Full;
         else if (kind == "Remark") t = GcType::G1GCRemark;
         else if (kind == "Cleanup") t = GcType::G1GCCleanup;
@@ -913,6 +922,7 @@ class UnifiedParser final : public LogParser {
       }
     }
     if (summary) {
+      if (heap.committed_kb < 0) heap.committed_kb = s->ev.heap.committed_kb;
       s->ev.heap = heap;
       if (!std::isnan(dur)) s->ev.duration_s = dur;
       else if (!std::isnan(s->ev.uptime_s)) s->ev.duration_s = line_uptime_ - s->ev.uptime_s;
