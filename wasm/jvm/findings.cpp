@@ -53,13 +53,20 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
     return first;
   };
 
-  // 1. Explicit System.gc().
+  // 1. Explicit collections: System.gc(), jcmd GC.run, JVMTI, heap dumps/histograms.
   uint64_t cnt;
-  uint64_t line = first_line_where([&](size_t i) { return cause_is(i, "System.gc()"); }, cnt);
+  auto explicit_cause = [&](size_t i) {
+    return cause_is(i, "System.gc()") || cause_is(i, "Diagnostic Command") ||
+           cause_is(i, "JvmtiEnv ForceGarbageCollection") || cause_is(i, "Heap Dump Initiated GC") ||
+           cause_is(i, "Heap Inspection Initiated GC");
+  };
+  uint64_t line = first_line_where(explicit_cause, cnt);
   if (cnt)
     add("explicit_system_gc", "warning",
-        std::to_string(cnt) + " collection(s) caused by System.gc(). Remove the calls or run with "
-        "-XX:+DisableExplicitGC (or -XX:+ExplicitGCInvokesConcurrent with G1/CMS).", line);
+        std::to_string(cnt) + " explicit collection(s) (System.gc(), jcmd GC.run, JVMTI or heap dump/histogram). "
+        "Remove System.gc() calls or run with -XX:+DisableExplicitGC (or -XX:+ExplicitGCInvokesConcurrent with G1/CMS).",
+        line);
+  line = first_line_where([&](size_t i) { return cause_is(i, "System.gc()"); }, cnt);
 
   // 2. The RMI distributed-GC pattern: System.gc() about every hour (sun.rmi.dgc.*.gcInterval).
   if (cnt >= 3) {
@@ -92,7 +99,7 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
 
   // 5. Full GC under a concurrent collector (not asked for by System.gc()).
   if (g1 || cms || shen) {
-    line = first_line_where([&](size_t i) { return is_full(static_cast<GcType>(type_[i])); }, cnt);
+    line = first_line_where([&](size_t i) { return is_full(static_cast<GcType>(type_[i])) && !explicit_cause(i); }, cnt);
     if (cnt)
       add("full_gc_concurrent_collector", "error",
           std::to_string(cnt) + " Full GC(s) under " + (g1 ? "G1" : cms ? "CMS" : "Shenandoah") +

@@ -157,6 +157,7 @@ class JvmAnalyzer final : public Analyzer {
       aggregator_.note_member(path_, "unified", true);
     }
     parser_ = make_unified_parser(aggregator_, member_);
+    parser_->hint_head(head_);
   }
 
   void pump(const char* data, size_t len) {

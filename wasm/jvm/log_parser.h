@@ -25,6 +25,10 @@ class LogParser {
   virtual void feed_line(std::string_view line, uint64_t line_no) = 0;
   virtual void finish() = 0;
   virtual Diary& diary() = 0;
+  // Optional: the member's first bytes (up to 64 KiB) before any line is fed, for facts that
+  // appear late in a record but decide how earlier lines are typed (e.g. the collector of a log
+  // without header, known from a "DefNew:" line that follows the pause it belongs to).
+  virtual void hint_head(std::string_view head) { (void)head; }
 };
 
 // Unified logging (-Xlog:gc*, any decorations), wasm/jvm/unified/.

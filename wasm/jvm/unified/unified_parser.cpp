@@ -12,6 +12,7 @@
 // (ZGC) or when a later id starts (Shenandoah prints no summary).
 //
 // No per-line allocation: slots, cause strings and phase-name arenas are reused.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -243,6 +244,32 @@ class UnifiedParser final : public LogParser {
   }
 
   Diary& diary() override { return diary_; }
+
+  // The collector, guessed from markers anywhere in the head; a "Using …" line still decides.
+  void hint_head(std::string_view head) override {
+    struct Marker { const char* text; Collector c; };
+    static const Marker kMarkers[] = {
+        {"] Using G1", Collector::kG1}, {"] Using Parallel", Collector::kParallel}, {"] Using Serial", Collector::kSerial},
+        {"] Using Concurrent Mark Sweep", Collector::kCms}, {"] Using The Z Garbage Collector", Collector::kZgc},
+        {"] Using Shenandoah", Collector::kShenandoah}, {"] Using Epsilon", Collector::kEpsilon},
+        {"Eden regions: ", Collector::kG1}, {"Pause Young (Normal)", Collector::kG1}, {"G1 Evacuation Pause", Collector::kG1},
+        {"PSYoungGen: ", Collector::kParallel}, {"ParOldGen: ", Collector::kParallel},
+        {"DefNew: ", Collector::kSerial}, {"Tenured: ", Collector::kSerial},
+        {"ParNew: ", Collector::kCms}, {"Concurrent Sweep", Collector::kCms}, {"Concurrent Abortable Preclean", Collector::kCms},
+        {" y: Young Generation", Collector::kZgcGenerational}, {" Y: Young Generation", Collector::kZgcGenerational},
+        {"Major Collection (", Collector::kZgcGenerational}, {"Minor Collection (", Collector::kZgcGenerational},
+        {"Garbage Collection (", Collector::kZgc}, {"Pause Mark Start", Collector::kZgc},
+        {"Pause Init Mark", Collector::kShenandoah}, {"Pause Final Evac", Collector::kShenandoah},
+        {"Pause Init Update Refs", Collector::kShenandoah}, {"Pause Degenerated GC", Collector::kShenandoah},
+        {"Concurrent reset", Collector::kShenandoah},
+    };
+    for (const auto& m : kMarkers)
+      if (head.find(m.text) != std::string_view::npos) {
+        collector_ = m.c;
+        collector_hinted_ = true;
+        return;
+      }
+  }
 
   void feed_line(std::string_view line, uint64_t line_no) override {
     line_no_ = line_no;
@@ -506,6 +533,24 @@ class UnifiedParser final : public LogParser {
         if (starts_with(msg, "Relocation Stall (")) return on_stall(msg, true);
         break;
       case 'C':
+        if (starts_with(msg, "Concurrent String Deduplication")) {
+          // "Concurrent String Deduplication 189/6248.0B (new), … 0.065ms of 0.071ms"
+          double d;
+          std::string_view rest;
+          if (!trailing_duration(msg, d, rest)) return;
+          GcEvent& ev = standalone_;
+          ev = GcEvent{};
+          ev.type = GcType::ConcurrentStringDeduplication;
+          ev.stop_the_world = false;
+          ev.uptime_s = line_uptime_ - d;
+          ev.duration_s = d;
+          ev.first_line = line_no_;
+          ev.member = member_;
+          ev.phases.emplace_back("Concurrent String Deduplication", d);
+          ++events_;
+          sink_.on_event(ev);
+          return;
+        }
         if (starts_with(msg, "CommandLine flags: ") || starts_with(msg, "Command Line: ")) {
           diary_.command_line = std::string(text::trim(msg.substr(msg.find(':') + 1)));
           return;
@@ -517,7 +562,8 @@ class UnifiedParser final : public LogParser {
     if (is_known_tag_only_line()) return;
     // Anything else from the gc loggers we do not model (init banners, CDS, stats tables, …) is
     // expected noise; a line from a logger outside gc/safepoint is worth listing.
-    if (!tags_.empty() && (starts_with(tags_, "gc") || starts_with(tags_, "safepoint"))) return;
+    if (!tags_.empty() && (starts_with(tags_, "gc") || starts_with(tags_, "safepoint") || starts_with(tags_, "stringdedup")))
+      return;
     sink_.on_unparsed(member_, line_no_, line);
   }
 
@@ -543,6 +589,11 @@ class UnifiedParser final : public LogParser {
 
   void set_collector(Collector c) {
     if (collector_ == c) return;
+    if (collector_hinted_) {  // a guess from the head gives way to what the log says
+      collector_hinted_ = false;
+      collector_ = c;
+      return;
+    }
     if (collector_ == Collector::kZgc && c == Collector::kZgcGenerational) { collector_ = c; return; }
     if (collector_ != Collector::kUnknown && collector_ != Collector::kZgc) return;  // first one wins
     collector_ = c;
@@ -976,6 +1027,12 @@ class UnifiedParser final : public LogParser {
       auto span = s->intern(phase, generation_);
       s->phase_spans.push_back(span);
       s->phase_secs.push_back(dur);
+      if (heap.present()) {  // Shenandoah: occupancy around the cycle's concurrent phases
+        PoolSizes& h = s->ev.heap;
+        if (h.before_kb < 0) h.before_kb = heap.before_kb;
+        h.after_kb = heap.after_kb;
+        h.committed_kb = std::max(h.committed_kb, heap.committed_kb);
+      }
       return;
     }
     GcType t = GcType::Unknown;
@@ -1074,6 +1131,7 @@ class UnifiedParser final : public LogParser {
   void on_pool(int64_t id, std::string_view v, Collector c, char which) {
     saw_details_ = true;
     if (collector_ == Collector::kUnknown) collector_ = c;
+    (void)c;
     Slot* s = find_slot(id);
     if (!s) return;
     // First transition only (PSYoungGen lines continue with Eden/From figures).
@@ -1183,6 +1241,7 @@ class UnifiedParser final : public LogParser {
   uint32_t member_;
   Diary diary_;
   Collector collector_ = Collector::kUnknown;
+  bool collector_hinted_ = false;
   std::vector<Slot> slots_;
   uint64_t order_ = 0;
   uint64_t line_no_ = 0;
