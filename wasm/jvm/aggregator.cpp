@@ -133,12 +133,13 @@ void GcAggregator::on_stall(uint32_t, uint64_t line, double, double seconds, boo
   if (relocation) {
     ++reloc_stalls_;
     reloc_stall_total_ += nan_to_zero(seconds);
+    if (first_reloc_stall_line_ == 0) first_reloc_stall_line_ = line;
   } else {
     ++alloc_stalls_;
     alloc_stall_total_ += nan_to_zero(seconds);
     alloc_stall_max_ = std::max(alloc_stall_max_, nan_to_zero(seconds));
+    if (first_alloc_stall_line_ == 0) first_alloc_stall_line_ = line;
   }
-  if (first_stall_line_ == 0) first_stall_line_ = line;
 }
 
 void GcAggregator::merge_diary(const Diary& d) {

@@ -71,7 +71,7 @@ class GcAggregator final : public GcEventSink {
   // Stalls (ZGC).
   uint64_t alloc_stalls_ = 0, reloc_stalls_ = 0;
   double alloc_stall_total_ = 0, alloc_stall_max_ = 0, reloc_stall_total_ = 0;
-  uint64_t first_stall_line_ = 0;
+  uint64_t first_alloc_stall_line_ = 0, first_reloc_stall_line_ = 0;
 
   // Interned names.
   std::vector<std::string> causes_;

@@ -160,11 +160,11 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
     add("allocation_stall", "error",
         std::to_string(alloc_stalls_) + fmt(" allocation stall(s), %.3f ms in total: ", alloc_stall_total_ * 1e3) +
             "threads waited for ZGC to free memory. Give the heap more headroom or more concurrent GC threads.",
-        first_stall_line_);
+        first_alloc_stall_line_);
   if (reloc_stalls_)
     add("relocation_stall", "warning",
         std::to_string(reloc_stalls_) + fmt(" relocation stall(s), %.3f ms in total.", reloc_stall_total_ * 1e3),
-        first_stall_line_);
+        first_reloc_stall_line_);
 
   // 11. Shenandoah degenerated cycles.
   line = first_line_where([&](size_t i) { return (flags_[i] & kDegenerated) != 0; }, cnt);

@@ -917,6 +917,9 @@ class UnifiedParser final : public LogParser {
     if (pending_trigger_.empty()) return;
     // "Trigger: Average GC time (27.84 ms) is above …" → a short cause: up to the first " (" or ".".
     std::string_view t = pending_trigger_;
+    if (text::contains(t, "System.gc()")) t = "System.gc()";  // "Explicit GC request (System.gc())"
+    else if (starts_with(t, "Learning")) t = "Learning";       // "Learning 2 of 5. Free (…) is below …"
+    else if (starts_with(t, "Free (") || starts_with(t, "Free:")) t = "Free below threshold";
     size_t cut = t.find(" (");
     if (cut != std::string_view::npos && cut > 0) t = t.substr(0, cut);
     size_t dot = t.find(". ");
