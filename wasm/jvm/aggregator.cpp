@@ -345,25 +345,37 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   r["unparsed"] = {{"count", unparsed_}, {"samples", samples}};
 
   // ---- columnar series ----
+  if (!with_series_) {
+    r["series"] = nullptr;
+    (void)is_full_type;
+    return;
+  }
+  // Built as reserved std::vector<json> columns moved into the report: one allocation per column.
+  auto column = [](size_t n) {
+    json::array_t a;
+    a.reserve(n);
+    return a;
+  };
+  auto time_value = [](double v) { return std::isnan(v) ? json() : json(round6(v)); };
   json types = json::array();
   for (size_t i = 0; i < static_cast<size_t>(GcType::kCount); ++i) types.push_back(gc_type_name(static_cast<GcType>(i)));
-  json et = json::array(), ed = json::array(), ety = json::array(), ec = json::array(), es = json::array(),
-       ehb = json::array(), eha = json::array(), ehc = json::array(), el = json::array(), em = json::array(),
-       eid = json::array(), ef = json::array(), ep = json::array();
+  json::array_t et = column(n), ed = column(n), ety = column(n), ec = column(n), es = column(n), ehb = column(n),
+                eha = column(n), ehc = column(n), el = column(n), em = column(n), eid = column(n), ef = column(n),
+                ep = column(n);
   for (size_t k : order) {
-    et.push_back(num_or_null(std::isnan(t_[k]) ? t_[k] : round6(t_[k])));
-    ed.push_back(num_or_null(std::isnan(dur_[k]) ? dur_[k] : round6(dur_[k])));
-    ety.push_back(type_[k]);
-    ec.push_back(cause_[k]);
-    es.push_back(stw_[k]);
-    ehb.push_back(kb_or_null(heap_before_[k]));
-    eha.push_back(kb_or_null(heap_after_[k]));
-    ehc.push_back(kb_or_null(heap_committed_[k]));
-    el.push_back(line_[k]);
-    em.push_back(member_[k]);
-    eid.push_back(gc_id_[k]);
-    ef.push_back(flags_[k]);
-    ep.push_back(round6(event_pause[k]));
+    et.emplace_back(time_value(t_[k]));
+    ed.emplace_back(time_value(dur_[k]));
+    ety.emplace_back(type_[k]);
+    ec.emplace_back(cause_[k]);
+    es.emplace_back(stw_[k]);
+    ehb.emplace_back(kb_or_null(heap_before_[k]));
+    eha.emplace_back(kb_or_null(heap_after_[k]));
+    ehc.emplace_back(kb_or_null(heap_committed_[k]));
+    el.emplace_back(line_[k]);
+    em.emplace_back(member_[k]);
+    eid.emplace_back(gc_id_[k]);
+    ef.emplace_back(flags_[k]);
+    ep.emplace_back(round6(event_pause[k]));
   }
   // Pauses in time order too.
   std::vector<size_t> porder(pause_t_.size());
@@ -374,32 +386,54 @@ void GcAggregator::write_report(nlohmann::json& r) const {
     if (std::isnan(pause_t_[a]) || std::isnan(pause_t_[b])) return false;
     return pause_t_[a] < pause_t_[b];
   });
-  json pt = json::array(), pd = json::array(), pn = json::array(), pl = json::array(), pe = json::array();
+  const size_t npz = porder.size();
+  json::array_t pt = column(npz), pd = column(npz), pn = column(npz), pl = column(npz), pe = column(npz);
   std::vector<size_t> position(n);
   for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
   for (size_t k : porder) {
-    pt.push_back(num_or_null(std::isnan(pause_t_[k]) ? pause_t_[k] : round6(pause_t_[k])));
-    pd.push_back(round6(pause_dur_[k]));
-    pn.push_back(pause_name_[k]);
-    pl.push_back(pause_line_[k]);
-    pe.push_back(position[pause_event_[k]]);
+    pt.emplace_back(time_value(pause_t_[k]));
+    pd.emplace_back(round6(pause_dur_[k]));
+    pn.emplace_back(pause_name_[k]);
+    pl.emplace_back(pause_line_[k]);
+    pe.emplace_back(position[pause_event_[k]]);
   }
-  json st = json::array(), sd = json::array(), sl = json::array();
-  for (size_t i = 0; i < sp_t_.size(); ++i) {
-    st.push_back(num_or_null(std::isnan(sp_t_[i]) ? sp_t_[i] : round6(sp_t_[i])));
-    sd.push_back(num_or_null(std::isnan(sp_dur_[i]) ? sp_dur_[i] : round6(sp_dur_[i])));
-    sl.push_back(sp_line_[i]);
+  const size_t nsp = sp_t_.size();
+  json::array_t st = column(nsp), sd = column(nsp), sl = column(nsp);
+  for (size_t i = 0; i < nsp; ++i) {
+    st.emplace_back(time_value(sp_t_[i]));
+    sd.emplace_back(time_value(sp_dur_[i]));
+    sl.emplace_back(sp_line_[i]);
   }
-  r["series"] = {
-      {"types", types},
-      {"causes", causes_},
-      {"names", phases_},
-      {"events", {{"t", et}, {"duration_s", ed}, {"type", ety}, {"cause", ec}, {"stw", es}, {"heap_before_kb", ehb},
-                  {"heap_after_kb", eha}, {"heap_committed_kb", ehc}, {"pause_s", ep}, {"line", el}, {"member", em},
-                  {"gc_id", eid}, {"flags", ef}}},
-      {"pauses", {{"t", pt}, {"duration_s", pd}, {"name", pn}, {"line", pl}, {"event", pe}}},
-      {"safepoints", {{"t", st}, {"duration_s", sd}, {"line", sl}}},
-  };
+  json events = json::object(), pauses = json::object(), safepoints = json::object();
+  events["t"] = std::move(et);
+  events["duration_s"] = std::move(ed);
+  events["type"] = std::move(ety);
+  events["cause"] = std::move(ec);
+  events["stw"] = std::move(es);
+  events["heap_before_kb"] = std::move(ehb);
+  events["heap_after_kb"] = std::move(eha);
+  events["heap_committed_kb"] = std::move(ehc);
+  events["pause_s"] = std::move(ep);
+  events["line"] = std::move(el);
+  events["member"] = std::move(em);
+  events["gc_id"] = std::move(eid);
+  events["flags"] = std::move(ef);
+  pauses["t"] = std::move(pt);
+  pauses["duration_s"] = std::move(pd);
+  pauses["name"] = std::move(pn);
+  pauses["line"] = std::move(pl);
+  pauses["event"] = std::move(pe);
+  safepoints["t"] = std::move(st);
+  safepoints["duration_s"] = std::move(sd);
+  safepoints["line"] = std::move(sl);
+  json series = json::object();
+  series["types"] = std::move(types);
+  series["causes"] = causes_;
+  series["names"] = phases_;
+  series["events"] = std::move(events);
+  series["pauses"] = std::move(pauses);
+  series["safepoints"] = std::move(safepoints);
+  r["series"] = std::move(series);
   (void)is_full_type;
 }
 

@@ -34,6 +34,8 @@ class GcAggregator final : public GcEventSink {
   void note_member(const std::string& path, const char* dialect, bool parsed);
 
   void write_report(nlohmann::json& report) const;
+  // Without the columnar series (option jvm_series=false): the summary only, for huge logs.
+  void set_with_series(bool on) { with_series_ = on; }
 
   size_t event_count() const { return t_.size(); }
 
@@ -91,6 +93,7 @@ class GcAggregator final : public GcEventSink {
   std::vector<uint32_t> member_rank_;
   nlohmann::json members_ = nlohmann::json::array();
   uint64_t seq_ = 0;
+  bool with_series_ = true;
 };
 
 }  // namespace gcscope::jvm

@@ -82,7 +82,11 @@ constexpr size_t kDetectBytes = 64 * 1024;
 
 class JvmAnalyzer final : public Analyzer {
  public:
-  explicit JvmAnalyzer(const AnalyzeOptions&) {}
+  explicit JvmAnalyzer(const AnalyzeOptions& options) {
+    // --set jvm_series=false: the report without per-event columns (summary, tables, findings).
+    if (options.is_object() && options.contains("jvm_series") && options["jvm_series"] == false)
+      aggregator_.set_with_series(false);
+  }
 
   void begin_member(const std::string& path) override {
     Analyzer::begin_member(path);

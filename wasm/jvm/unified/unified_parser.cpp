@@ -279,7 +279,7 @@ class UnifiedParser final : public LogParser {
       sink_.on_unparsed(member_, line_no, line);
       return;
     }
-    if (text::trim(msg).empty()) return;
+    if (text::is_space(msg[0]) && text::trim(msg).empty()) return;
     // "GC(n) " prefix
     int64_t id = -1;
     if (starts_with(msg, "GC(")) {
@@ -359,7 +359,8 @@ class UnifiedParser final : public LogParser {
 
   bool classify_decoration(std::string_view tok, double& uptime, double& wall) {
     if (tok.empty()) return false;
-    std::string_view t = text::trim_right(tok);
+    std::string_view t = tok.back() == ' ' ? text::trim_right(tok) : tok;  // "[gc,start    ]"
+    if (t.empty()) return false;
     if (is_digit(t[0])) {
       if (t.size() >= 19 && t[4] == '-') return parse_iso_time(t, wall);
       size_t p = 0;
@@ -377,9 +378,13 @@ class UnifiedParser final : public LogParser {
       }
       return unit.empty() || unit == "t";  // pid / tid
     }
-    if (t == "info" || t == "debug" || t == "trace" || t == "warning" || t == "error" || t == "develop") {
-      level_ = t;
-      return true;
+    switch (t[0]) {  // levels: info, debug, trace, warning, error, develop
+      case 'i': if (t == "info") { level_ = t; return true; } break;
+      case 'd': if (t == "debug" || t == "develop") { level_ = t; return true; } break;
+      case 't': if (t == "trace") { level_ = t; return true; } break;
+      case 'w': if (t == "warning") { level_ = t; return true; } break;
+      case 'e': if (t == "error") { level_ = t; return true; } break;
+      default: break;
     }
     // tags: lowercase words joined by ','
     for (char c : t)
@@ -732,6 +737,12 @@ class UnifiedParser final : public LogParser {
 
   void note_tags() {
     if (tags_.empty()) return;
+    // Most lines repeat one of a few tag sets: decide each tag set once.
+    if (tags_.size() == last_tags_.size() && std::memcmp(tags_.data(), last_tags_.data(), tags_.size()) == 0 &&
+        level_.size() == last_level_size_)
+      return;
+    last_tags_.assign(tags_.data(), tags_.size());
+    last_level_size_ = level_.size();
     if (tags_ != "gc" && tags_ != "gc,start" && tags_ != "safepoint") saw_details_ = true;
     if (text::contains(tags_, "age")) saw_age_ = true;
     if (text::contains(tags_, "ref")) saw_ref_ = true;
@@ -1253,6 +1264,8 @@ class UnifiedParser final : public LogParser {
   double line_uptime_ = kUnknown, line_wall_ = kUnknown, first_wall_ = kUnknown;
   std::string_view tags_, level_;
   char generation_ = 0;
+  std::string last_tags_;
+  size_t last_level_size_ = 0;
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
   std::string pending_trigger_, pending_operation_;
   GcEvent standalone_;
