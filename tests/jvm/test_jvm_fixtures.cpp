@@ -258,3 +258,57 @@ TEST_CASE("jvm findings: each on a real log that triggers it and one that does n
   // single or a few System.gc() calls.
   CHECK(find(jvm_path(F + "jdk17-parallel.log"), "rmi_hourly_system_gc") == nullptr);
 }
+
+TEST_CASE("jvm fixtures: Epsilon is recognized and has no collections", "[jvm]") {
+  json r = jvm_fixture("jdk17-epsilon.log");
+  CHECK(r["diary"]["collectors"] == json::array({"Epsilon"}));
+  CHECK(r["diary"]["flags"]["EPSILON"] == true);
+  CHECK(r["events"]["total"] == 0);
+  CHECK(r["pauses"]["count"] == 0);
+  CHECK(r["unparsed"]["count"] == 0);
+  CHECK(r["diary"]["max_heap_kb"] == 1024 * 1024);  // -Xmx1g, "Heap Max Capacity: 1G"
+}
+
+TEST_CASE("jvm fixtures: wall-clock time and per-generation columns when the log prints them", "[jvm]") {
+  json r = jvm_fixture("jdk17-g1-time.log");
+  const json& e = r["series"]["events"];
+  REQUIRE(e.contains("wall_ms"));
+  // First event: GC(0) starts at "[2026-11-21T12:09:42.580+0000][0.036s]" (line 20 of the file);
+  // epoch ms from Python's datetime(2026, 11, 21, 12, 9, 42, 580000, tzinfo=utc).timestamp() * 1000.
+  CHECK(e["t"][0].get<double>() == Approx(0.036));
+  CHECK(e["wall_ms"][0].get<double>() == 1795262982580.0);
+  REQUIRE(e.contains("old_after_kb"));
+  REQUIRE(e.contains("metaspace_kb"));
+  // Decorations without a time stamp: no wall column.
+  CHECK_FALSE(jvm_fixture("jdk17-g1.log")["series"]["events"].contains("wall_ms"));
+}
+
+TEST_CASE("jvm fixtures: jvm_args from the arguments logger fill the command line", "[jvm]") {
+  // garbagecat dataset294: the single line "[0.005s][info][arguments] jvm_args: -Xmx1g".
+  json r = jvm_path(corpus("jvm/garbagecat/dataset294.txt"));
+  CHECK(r["diary"]["command_line"] == "-Xmx1g");
+}
+
+TEST_CASE("jvm fixtures: cut anywhere, the parse keeps what came before and never throws", "[jvm]") {
+  const std::string log = read_file(fixture("jvm/jdk17-g1.log"));
+  json whole = report_of(analyze_bytes({{"g1.log", log}}), "jvm-gc-log");
+  int64_t previous = 0;
+  for (size_t cut = 0; cut <= log.size(); cut += log.size() / 37 + 1) {
+    INFO("cut at byte " << cut);
+    json doc = analyze_bytes({{"g1.log", log.substr(0, cut)}});
+    if (cut < 64) continue;  // too short to be identified as a GC log
+    json r = report_of(doc, "jvm-gc-log");
+    int64_t pauses = r["pauses"]["count"].get<int64_t>();
+    CHECK(pauses >= previous);  // more input never loses a pause
+    CHECK(pauses <= whole["pauses"]["count"].get<int64_t>());
+    CHECK(doc["errors"].empty());
+    previous = pauses;
+  }
+  // A 1 MB line without a newline and binary noise in the middle.
+  std::string noisy = log.substr(0, log.size() / 2) + std::string(1 << 20, 'x') + "\n" +
+                      std::string("\x00\xff\x01\x7f\n", 5) + log.substr(log.size() / 2);
+  json r = report_of(analyze_bytes({{"g1.log", noisy}}, json::object(), 4096), "jvm-gc-log");
+  CHECK(r["pauses"]["count"].get<int64_t>() >= whole["pauses"]["count"].get<int64_t>() - 1);
+  CHECK(r["unparsed"]["count"].get<int64_t>() >= 2);
+  CHECK(r["unparsed"]["samples"][0]["text"].get<std::string>().size() <= 300);
+}

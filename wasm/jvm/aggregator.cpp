@@ -67,6 +67,7 @@ void GcAggregator::add_phase(uint32_t idx, double seconds) {
 void GcAggregator::on_event(const GcEvent& e) {
   const auto event_index = static_cast<uint32_t>(t_.size());
   t_.push_back(e.uptime_s);
+  wall_.push_back(e.wall_epoch_ms);
   dur_.push_back(e.duration_s);
   type_.push_back(static_cast<uint8_t>(e.type));
   stw_.push_back(e.stop_the_world ? 1 : 0);
@@ -418,6 +419,21 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   events["member"] = std::move(em);
   events["gc_id"] = std::move(eid);
   events["flags"] = std::move(ef);
+  // Optional columns, only when the log printed them: wall-clock start (time decoration, epoch ms),
+  // old generation and metaspace after the collection.
+  auto optional_column = [&](const std::vector<double>& v, const char* name, bool as_kb) {
+    bool any = false;
+    for (double x : v)
+      if (!std::isnan(x)) { any = true; break; }
+    if (!any) return;
+    json::array_t col = column(n);
+    for (size_t k : order)
+      col.emplace_back(as_kb ? kb_or_null(v[k]) : (std::isnan(v[k]) ? json() : json(std::round(v[k]))));
+    events[name] = std::move(col);
+  };
+  optional_column(wall_, "wall_ms", false);
+  optional_column(old_after_, "old_after_kb", true);
+  optional_column(meta_after_, "metaspace_kb", true);
   pauses["t"] = std::move(pt);
   pauses["duration_s"] = std::move(pd);
   pauses["name"] = std::move(pn);

@@ -47,7 +47,7 @@ class GcAggregator final : public GcEventSink {
                       double safepoint_total) const;
 
   // Event columns.
-  std::vector<double> t_, dur_, heap_before_, heap_after_, heap_committed_, old_before_, old_after_, meta_after_,
+  std::vector<double> t_, wall_, dur_, heap_before_, heap_after_, heap_committed_, old_before_, old_after_, meta_after_,
       user_, sys_, real_;
   std::vector<uint8_t> type_, stw_;
   std::vector<int32_t> cause_;

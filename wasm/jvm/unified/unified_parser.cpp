@@ -537,6 +537,12 @@ class UnifiedParser final : public LogParser {
       case 'R':
         if (starts_with(msg, "Relocation Stall (")) return on_stall(msg, true);
         break;
+      case 'j':
+        if (starts_with(msg, "jvm_args: ")) {  // [arguments] logger
+          diary_.command_line = std::string(text::trim(msg.substr(10)));
+          return;
+        }
+        break;
       case 'C':
         if (starts_with(msg, "Concurrent String Deduplication")) {
           // "Concurrent String Deduplication 189/6248.0B (new), … 0.065ms of 0.071ms"
@@ -803,7 +809,7 @@ class UnifiedParser final : public LogParser {
       s->pauses.push_back({span.first, span.second, line_uptime_ - dur, dur, line_no_});
       if (std::isnan(s->ev.uptime_s)) {
         s->ev.uptime_s = line_uptime_ - dur;
-        s->ev.wall_epoch_ms = line_wall_;
+        s->ev.wall_epoch_ms = std::isnan(line_wall_) ? kUnknown : line_wall_ - dur * 1000;
       }
       return;
     }
