@@ -75,13 +75,25 @@ void GcAggregator::on_event(const GcEvent& e) {
   heap_before_.push_back(e.heap.before_kb >= 0 ? static_cast<double>(e.heap.before_kb) : kUnknown);
   heap_after_.push_back(e.heap.after_kb >= 0 ? static_cast<double>(e.heap.after_kb) : kUnknown);
   heap_committed_.push_back(e.heap.committed_kb >= 0 ? static_cast<double>(e.heap.committed_kb) : kUnknown);
-  old_before_.push_back(e.old.before_kb >= 0 ? static_cast<double>(e.old.before_kb) : kUnknown);
+  {
+    const GcType t = e.type;
+    const bool young = t == GcType::Young || t == GcType::PSYoungGen || t == GcType::DefNew || t == GcType::ParNew ||
+                       t == GcType::G1GCYoungInitialMark || t == GcType::Mixed;
+    if (young && e.old.before_kb >= 0 && e.old.after_kb >= 0) {
+      any_old_ = true;
+      if (e.old.after_kb > e.old.before_kb) promoted_kb_ += static_cast<double>(e.old.after_kb - e.old.before_kb);
+    }
+  }
   old_after_.push_back(e.old.after_kb >= 0 ? static_cast<double>(e.old.after_kb) : kUnknown);
   int64_t meta = std::max(e.metaspace.after_kb, e.metaspace.before_kb);
   meta_after_.push_back(meta >= 0 ? static_cast<double>(meta) : kUnknown);
-  user_.push_back(e.user_s);
-  sys_.push_back(e.sys_s);
-  real_.push_back(e.real_s);
+  if (!std::isnan(e.user_s) && !std::isnan(e.sys_s)) {
+    ++cpu_events_;
+    if (e.sys_s > e.user_s && e.sys_s >= 0.01) {
+      if (!sys_heavy_ || e.first_line < first_sys_heavy_line_) first_sys_heavy_line_ = e.first_line;
+      ++sys_heavy_;
+    }
+  }
   flags_.push_back(e.flags);
   member_.push_back(e.member);
   line_.push_back(e.first_line);
@@ -271,21 +283,15 @@ void GcAggregator::write_report(nlohmann::json& r) const {
 
   // ---- rates: allocation = growth of the heap between collections; promotion = old-gen growth
   // across young collections. Both over the runtime.
-  double allocated_kb = 0, promoted_kb = 0, prev_after = kUnknown;
+  double allocated_kb = 0, prev_after = kUnknown;
+  const double promoted_kb = promoted_kb_;
+  const bool any_old = any_old_;
   uint32_t prev_member = UINT32_MAX;
-  bool any_old = false;
   for (size_t k : order) {
     if (member_[k] != prev_member) prev_after = kUnknown, prev_member = member_[k];
     if (std::isnan(heap_before_[k]) || std::isnan(heap_after_[k])) continue;
     if (!std::isnan(prev_after) && heap_before_[k] > prev_after) allocated_kb += heap_before_[k] - prev_after;
     prev_after = heap_after_[k];
-    GcType t = static_cast<GcType>(type_[k]);
-    bool young = t == GcType::Young || t == GcType::PSYoungGen || t == GcType::DefNew || t == GcType::ParNew ||
-                 t == GcType::G1GCYoungInitialMark || t == GcType::Mixed;
-    if (young && !std::isnan(old_before_[k]) && !std::isnan(old_after_[k])) {
-      any_old = true;
-      if (old_after_[k] > old_before_[k]) promoted_kb += old_after_[k] - old_before_[k];
-    }
   }
   json rates = {{"allocation_mb_s", json()}, {"promotion_mb_s", json()}};
   if (!std::isnan(runtime)) {

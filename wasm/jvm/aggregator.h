@@ -47,8 +47,11 @@ class GcAggregator final : public GcEventSink {
                       double safepoint_total) const;
 
   // Event columns.
-  std::vector<double> t_, wall_, dur_, heap_before_, heap_after_, heap_committed_, old_before_, old_after_, meta_after_,
-      user_, sys_, real_;
+  std::vector<double> t_, wall_, dur_, heap_before_, heap_after_, heap_committed_, old_after_, meta_after_;
+  // Order-independent sums kept on the fly instead of columns (memory per event matters in wasm).
+  double promoted_kb_ = 0;
+  bool any_old_ = false;
+  uint64_t cpu_events_ = 0, sys_heavy_ = 0, first_sys_heavy_line_ = 0;
   std::vector<uint8_t> type_, stw_;
   std::vector<int32_t> cause_;
   std::vector<uint32_t> flags_, member_;

@@ -228,21 +228,10 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
   }
 
   // 15. sys time above user time.
-  {
-    uint64_t with_cpu = 0, sys_heavy = 0, first = 0;
-    for (size_t k : order) {
-      if (std::isnan(user_[k]) || std::isnan(sys_[k])) continue;
-      ++with_cpu;
-      if (sys_[k] > user_[k] && sys_[k] >= 0.01) {
-        if (!sys_heavy) first = line_[k];
-        ++sys_heavy;
-      }
-    }
-    if (sys_heavy >= 3 && sys_heavy * 10 >= with_cpu)
-      add("sys_time_above_user", "warning",
-          std::to_string(sys_heavy) + " of " + std::to_string(with_cpu) + " collections spent more kernel (sys) "
-          "than user time: swapping, transparent huge pages or memory pressure on the host.", first);
-  }
+  if (sys_heavy_ >= 3 && sys_heavy_ * 10 >= cpu_events_)
+    add("sys_time_above_user", "warning",
+        std::to_string(sys_heavy_) + " of " + std::to_string(cpu_events_) + " collections spent more kernel (sys) "
+        "than user time: swapping, transparent huge pages or memory pressure on the host.", first_sys_heavy_line_);
 
   // 16. Stopped time far above GC time: safepoints other than GC dominate.
   if (!std::isnan(safepoint_total) && safepoint_total > 0.1 && safepoint_total > 2 * pause_total)
