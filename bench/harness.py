@@ -160,6 +160,15 @@ def measure(domain, title, path, reps, chromium_reps, skip_chromium):
         lines = [l for l in res.stdout.splitlines() if l.startswith('{')]
         row['chromium'] = json.loads(lines[0]) if lines else {'error': res.stderr.strip()[-300:]}
     row['peers'] = []
+    if domain == 'stackprof' and path.endswith('.json') and not skip_chromium and os.path.isdir(os.path.join(ROOT, 'node_modules', 'speedscope')):
+        res = subprocess.run(['node', os.path.join(ROOT, 'bench', 'flamegraph_vs_speedscope.js'), SITE, str(chromium_reps), path],
+                             capture_output=True, text=True, cwd=ROOT)
+        lines = [l for l in res.stdout.splitlines() if l.startswith('{')]
+        if lines:
+            v = json.loads(lines[0])
+            row['peers'].append({'peer': 'speedscope 1.25 first flame graph (Chromium, wall)', 'cpu_s': summary([v['speedscope_ms'] / 1000]),
+                                 'wall_s': summary([v['speedscope_ms'] / 1000]), 'peak_rss_kb': 0,
+                                 'ratio_cpu': v['speedscope_over_gcscope'], 'gcscope_first_flame_graph_ms': v['gcscope_ms']})
     for name, cmd in peer_commands(domain, path):
         pc, pw, pr = timed(cmd, max(1, reps // 2))
         row['peers'].append({'peer': name, 'cpu_s': summary(pc), 'wall_s': summary(pw), 'peak_rss_kb': max(pr),
