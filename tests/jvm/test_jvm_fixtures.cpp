@@ -52,6 +52,7 @@ TEST_CASE("jvm fixtures: pause and safepoint hand counts per collector", "[jvm]"
       {"jdk17-parallel.log", 35, 39.512, 34, "Parallel"},
       {"jdk17-serial.log", 54, 46.612, 52, "Serial"},
       {"jdk17-serial-timemillis.log", 54, 143.034, 0, "Serial"},
+      {"jdk17-parallel-hostname.log", 35, 172.202, 0, "Parallel"},
       {"jdk17-shenandoah.log", 82, 12.359, 82, "Shenandoah"},
       {"jdk17-zgc.log", 27, 0.127, 27, "ZGC"},
   };
@@ -64,7 +65,8 @@ TEST_CASE("jvm fixtures: pause and safepoint hand counts per collector", "[jvm]"
     CHECK(r["diary"]["collectors"] == json::array({row.collector}));
     CHECK(r["diary"]["unified"] == true);
     // -Xlog:gc alone prints no gc,init header (version, capacities).
-    bool header = std::string(row.file) != "jdk17-g1-gconly.log" && std::string(row.file) != "jdk17-serial-timemillis.log";
+    const std::string file = row.file;
+    bool header = file != "jdk17-g1-gconly.log" && file != "jdk17-serial-timemillis.log" && file != "jdk17-parallel-hostname.log";
     if (header) {
       CHECK(r["diary"]["jvm_version"] == "17.0.15+6-Debian-1deb12u1 (release)");
       CHECK(r["diary"]["max_heap_kb"] == 64 * 1024);  // -Xmx64m
@@ -129,6 +131,14 @@ TEST_CASE("jvm fixtures: decorations (uptime+time, none, uptimemillis+pid+tid, t
   json ns = jvm_fixture("jdk17-serial-timemillis.log");  // [1795264025945ms][3056530ns][tid]
   CHECK(ns["time_range_s"]["first"].get<double>() == Approx(0.004747642));  // first line's [4747642ns]
   CHECK(ns["runtime_s"].get<double>() > 0.1);
+
+  // [utctime][timenanos][hostname][level][tags]: timenanos is System.nanoTime() (here 4473 s of
+  // machine uptime), so times count from the first line; the UTC stamp gives the wall clock.
+  json hn = jvm_fixture("jdk17-parallel-hostname.log");
+  CHECK(hn["time_range_s"]["first"].get<double>() == 0.0);
+  CHECK(hn["time_range_s"]["last"].get<double>() == Approx(4473921751769e-9 - 4473398977047e-9).margin(1e-9));
+  CHECK(hn["series"]["events"]["wall_ms"][0].get<double>() == 1795267050331.0);  // 13:17:30.333 − 2.343 ms
+  CHECK(hn["unparsed"]["count"] == 0);
 }
 
 TEST_CASE("jvm fixtures: same report whatever the chunking, and from the gzip copy", "[jvm]") {

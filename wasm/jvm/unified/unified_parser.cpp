@@ -323,7 +323,11 @@ class UnifiedParser final : public LogParser {
       size_t close = line.find(']', p + 1);
       if (close == std::string_view::npos) break;
       std::string_view tok = line.substr(p + 1, close - p - 1);
-      if (!classify_decoration(tok, uptime, wall)) break;
+      // A token we cannot classify (hostname "[app-1.example]") still is a decoration when
+      // another one follows right after it.
+      if (!classify_decoration(tok, uptime, wall) && !(close + 1 < line.size() && line[close + 1] == '[' &&
+                                                        tok.find(' ') == std::string_view::npos))
+        break;
       any = true;
       p = close + 1;
     }
@@ -373,7 +377,11 @@ class UnifiedParser final : public LogParser {
         return true;
       }
       if (unit == "ns") {
-        if (v > 1e17) wall = v / 1e6; else uptime = v / 1e9;
+        // uptimenanos counts from JVM start; timenanos is System.nanoTime(), a monotonic clock with
+        // an arbitrary origin (often the machine's uptime): decided on the first stamp of the member
+        // (more than 1000 s means timenanos) and then taken relative to that first stamp.
+        if (ns_origin_ < 0) ns_origin_ = v > 1e12 ? v : 0;
+        uptime = (v - ns_origin_) / 1e9;
         return true;
       }
       return unit.empty() || unit == "t";  // pid / tid
@@ -1270,6 +1278,7 @@ class UnifiedParser final : public LogParser {
   double line_uptime_ = kUnknown, line_wall_ = kUnknown, first_wall_ = kUnknown;
   std::string_view tags_, level_;
   char generation_ = 0;
+  double ns_origin_ = -1;
   std::string last_tags_;
   size_t last_level_size_ = 0;
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
