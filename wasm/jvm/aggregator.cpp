@@ -41,7 +41,7 @@ uint32_t GcAggregator::intern_cause(std::string_view cause) {
   if (it != cause_index_.end()) return it->second;
   auto idx = static_cast<uint32_t>(causes_.size());
   causes_.emplace_back(cause);
-  cause_index_.emplace(std::string(cause), idx);
+  cause_index_.emplace(std::string_view(causes_.back()), idx);
   return idx;
 }
 
@@ -50,7 +50,7 @@ uint32_t GcAggregator::intern_phase(std::string_view name) {
   if (it != phase_index_.end()) return it->second;
   auto idx = static_cast<uint32_t>(phases_.size());
   phases_.emplace_back(name);
-  phase_index_.emplace(std::string(name), idx);
+  phase_index_.emplace(std::string_view(phases_.back()), idx);
   phase_stats_.emplace_back();
   return idx;
 }
@@ -450,8 +450,8 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   safepoints["line"] = std::move(sl);
   json series = json::object();
   series["types"] = std::move(types);
-  series["causes"] = causes_;
-  series["names"] = phases_;
+  series["causes"] = json(std::vector<std::string>(causes_.begin(), causes_.end()));
+  series["names"] = json(std::vector<std::string>(phases_.begin(), phases_.end()));
   series["events"] = std::move(events);
   series["pauses"] = std::move(pauses);
   series["safepoints"] = std::move(safepoints);

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <deque>
 #include <map>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -79,10 +81,11 @@ class GcAggregator final : public GcEventSink {
   uint64_t first_alloc_stall_line_ = 0, first_reloc_stall_line_ = 0;
 
   // Interned names.
-  std::vector<std::string> causes_;
-  std::map<std::string, uint32_t, std::less<>> cause_index_;
-  std::vector<std::string> phases_;
-  std::map<std::string, uint32_t, std::less<>> phase_index_;
+  // Names are stored once in a deque (stable addresses) and looked up by string_view hash.
+  std::deque<std::string> causes_;
+  std::unordered_map<std::string_view, uint32_t> cause_index_;
+  std::deque<std::string> phases_;
+  std::unordered_map<std::string_view, uint32_t> phase_index_;
   struct PhaseStat { uint64_t count = 0; double total = 0, max = 0; };
   std::vector<PhaseStat> phase_stats_;
 

@@ -320,8 +320,10 @@ class UnifiedParser final : public LogParser {
     bool any = false;
     tags_ = {};
     while (p < line.size() && line[p] == '[') {
-      size_t close = line.find(']', p + 1);
-      if (close == std::string_view::npos) break;
+      // Decoration tokens are short: a plain loop beats a memchr call here.
+      size_t close = p + 1;
+      while (close < line.size() && line[close] != ']') ++close;
+      if (close >= line.size()) break;
       std::string_view tok = line.substr(p + 1, close - p - 1);
       // A token we cannot classify (hostname "[app-1.example]") still is a decoration when
       // another one follows right after it.
@@ -751,12 +753,15 @@ class UnifiedParser final : public LogParser {
 
   void note_tags() {
     if (tags_.empty()) return;
-    // Most lines repeat one of a few tag sets: decide each tag set once.
-    if (tags_.size() == last_tags_.size() && std::memcmp(tags_.data(), last_tags_.data(), tags_.size()) == 0 &&
-        level_.size() == last_level_size_)
-      return;
-    last_tags_.assign(tags_.data(), tags_.size());
-    last_level_size_ = level_.size();
+    // A log uses a few dozen tag sets over and over: decide each (tag set, level) once.
+    for (const auto& seen : seen_tags_)
+      if (seen.size() == tags_.size() + 1 && seen.back() == static_cast<char>(level_.size() + '0') &&
+          std::memcmp(seen.data(), tags_.data(), tags_.size()) == 0)
+        return;
+    if (seen_tags_.size() < 64) {
+      seen_tags_.emplace_back(tags_);
+      seen_tags_.back().push_back(static_cast<char>(level_.size() + '0'));
+    }
     if (tags_ != "gc" && tags_ != "gc,start" && tags_ != "safepoint") saw_details_ = true;
     if (text::contains(tags_, "age")) saw_age_ = true;
     if (text::contains(tags_, "ref")) saw_ref_ = true;
@@ -1279,8 +1284,7 @@ class UnifiedParser final : public LogParser {
   std::string_view tags_, level_;
   char generation_ = 0;
   double ns_origin_ = -1;
-  std::string last_tags_;
-  size_t last_level_size_ = 0;
+  std::vector<std::string> seen_tags_;
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
   std::string pending_trigger_, pending_operation_;
   GcEvent standalone_;
