@@ -11,7 +11,7 @@ namespace gcscope::cli {
 
 namespace {
 const Command kCommands[] = {
-    {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty]  print the JSON report", run_analyze},
+    {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--diff] [--pretty]  print the JSON report", run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
 };
 

@@ -200,7 +200,7 @@ void HeapModel::add_root(std::string_view category, uint64_t to_address) {
   pending_roots_.push_back(to_address);
 }
 
-void HeapModel::finalize() {
+void HeapModel::finalize(bool with_class_edges) {
   if (finalized_) return;
   finalized_ = true;
   if (ref_begin.empty()) ref_begin.push_back(0);
@@ -213,11 +213,12 @@ void HeapModel::finalize() {
   }
   // References: addresses → indices, compacting out dangling ones (ranges shift left).
   references_total = pending_refs_.size();
-  ref_targets.resize(pending_refs_.size());
-  size_t w = 0, r = 0;
+  ref_targets.clear();
+  ref_targets.reserve(pending_refs_.size() + (with_class_edges ? n : 0));
+  size_t r = 0;
   for (size_t i = 0; i < n; ++i) {
     size_t end = ref_begin[i + 1];
-    ref_begin[i] = static_cast<uint32_t>(w);
+    ref_begin[i] = static_cast<uint32_t>(ref_targets.size());
     for (; r < end; ++r) {
       uint32_t t = index_.find(pending_refs_[r]);
       if (t == kNoIndex) {
@@ -225,11 +226,17 @@ void HeapModel::finalize() {
         if (dangling_examples.size() < 8) dangling_examples.push_back(pending_refs_[r]);
         continue;
       }
-      ref_targets[w++] = t;
+      ref_targets.push_back(t);
+    }
+    if (with_class_edges && class_address[i] && type[i] != kImemo) {
+      uint32_t c = index_.find(class_address[i]);
+      if (c != kNoIndex) {
+        ref_targets.push_back(c);
+        ++class_edges;
+      }
     }
   }
-  ref_begin[n] = static_cast<uint32_t>(w);
-  ref_targets.resize(w);
+  ref_begin[n] = static_cast<uint32_t>(ref_targets.size());
   ref_targets.shrink_to_fit();
   std::vector<uint64_t>().swap(pending_refs_);
   // Roots.

@@ -122,7 +122,9 @@ class HeapModel {
   void add_root(std::string_view category, uint64_t to_address);
   // Resolves reference addresses to indices (dropping and counting dangling ones), class addresses to
   // names and builds the display class of every object. Call once after the last add_*.
-  void finalize();
+  // class_edges: also link every object to its class (the GC marks an object's class, but dump_all
+  // leaves it out of "references"), so classes are not "retained" by whichever instance comes first.
+  void finalize(bool class_edges = false);
 
   // ---- columns (index = object) -------------------------------------------------------------
   size_t size() const { return address.size(); }
@@ -152,7 +154,8 @@ class HeapModel {
   StringPool strings;
 
   // ---- facts gathered by finalize() -----------------------------------------------------------
-  uint64_t references_total = 0;      // as added (including dangling)
+  uint64_t references_total = 0;      // as added (including dangling; not the implicit class edges)
+  uint64_t class_edges = 0;           // implicit object → class edges added by finalize(true)
   uint64_t dangling_references = 0;   // to addresses not in the snapshot (dropped)
   uint64_t dangling_root_references = 0;
   uint64_t duplicate_addresses = 0;   // later objects with an address already seen (kept, not indexed)
@@ -171,5 +174,7 @@ class HeapModel {
 
 // "0x7f07c5b49af0" for the report (addresses exceed 2^53: always strings).
 std::string format_address(uint64_t address);
+// Bytes that are not UTF-8 (raw file names of Ruby 3.1) become U+FFFD: the report stays valid JSON.
+std::string to_valid_utf8(std::string_view s);
 
 }  // namespace gcscope::heap
