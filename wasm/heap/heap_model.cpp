@@ -256,6 +256,7 @@ void HeapModel::finalize(bool with_class_edges) {
   // Display classes.
   const uint32_t object_name = strings.intern("Object");
   const uint32_t unnamed = strings.intern("(unnamed class)");
+  const uint32_t unknown_data = strings.intern("<unknown> (DATA)");
   std::vector<uint32_t> builtin_ids(kTypeCount, 0);
   for (uint8_t t = 0; t < kTypeCount; ++t)
     if (const char* b = builtin_class(t)) builtin_ids[t] = strings.intern(b);
@@ -287,7 +288,8 @@ void HeapModel::finalize(bool with_class_edges) {
       class_id[i] = slot;
       continue;
     }
-    class_id[i] = resolved ? resolved : unnamed;
+    // A DATA object with neither class nor struct name (VM internals) is no instance of an unnamed class.
+    class_id[i] = resolved ? resolved : t == kData ? unknown_data : unnamed;
   }
 }
 
