@@ -26,6 +26,8 @@ class HeapDumpAnalyzer : public Analyzer {
     if (options.is_object()) {
       auto it = options.find("heap_diff");
       diff_ = it != options.end() && ((it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true"));
+      auto ret = options.find("heap_retention");  // false: summaries only (no dominator tree)
+      retention_ = !(ret != options.end() && ((ret->is_boolean() && !ret->get<bool>()) || (ret->is_string() && *ret == "false")));
       auto lim = options.find("heap_tree_nodes");
       if (lim != options.end() && lim->is_number_unsigned()) limits_.tree_nodes = lim->get<size_t>();
     }
@@ -90,7 +92,12 @@ class HeapDumpAnalyzer : public Analyzer {
     report["coerced_values"] = c.coerced_values;
     report["truncated"] = c.truncated;
     report["partial"] = c.root_records == 0 && model_->size() > 0;
-    heap::write_report(*model_, limits_, report);
+    if (retention_) {
+      heap::write_report(*model_, limits_, report);
+    } else {
+      heap::write_summaries(*model_, limits_, report);
+      report["dominators"] = {{"available", false}, {"reason", "not computed (option heap_retention=false)"}};
+    }
     std::vector<std::string> notes;
     if (c.root_records == 0 && model_->size() > 0)
       notes.push_back("no ROOT records: a partial dump (dump_all since:) or a cut file; no dominator tree or paths to roots");
@@ -196,6 +203,7 @@ class HeapDumpAnalyzer : public Analyzer {
   }
 
   bool diff_ = false;
+  bool retention_ = true;
   heap::ReportLimits limits_;
   std::unique_ptr<heap::HeapModel> model_;
   std::unique_ptr<heap::DumpParser> parser_;
