@@ -461,7 +461,9 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     return std::make_pair(total, count);
   };
   {
-    auto [total, count] = grouped([&](uint32_t v) { return m.class_id[v]; }, m.strings.size());
+    auto grouped_result = grouped([&](uint32_t v) { return m.class_id[v]; }, m.strings.size());
+    const auto& total = grouped_result.first;
+    const auto& count = grouped_result.second;
     std::vector<uint32_t> ids;
     for (uint32_t id = 0; id < total.size(); ++id)
       if (count[id]) ids.push_back(id);
@@ -483,7 +485,9 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
         if (inserted) loc_keys.push_back(key);
         loc_of[i] = g;
       }
-    auto [total, count] = grouped([&](uint32_t v) { return loc_of[v]; }, loc_keys.size());
+    auto grouped_result = grouped([&](uint32_t v) { return loc_of[v]; }, loc_keys.size());
+    const auto& total = grouped_result.first;
+    const auto& count = grouped_result.second;
     std::vector<uint32_t> ids(loc_keys.size());
     for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
     auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
