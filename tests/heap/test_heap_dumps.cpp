@@ -1,6 +1,7 @@
 // ObjectSpace.dump_all analysis against the corpus ground truth (expected/*.truth.json, computed by
 // Ruby itself parsing every line), Ruby's own in-process counts, and the malformed inputs.
 #include <algorithm>
+#include <cstdio>
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
@@ -62,6 +63,8 @@ struct Adjust {
 
 void check_against_truth(const json& r, const json& t, const Adjust& adj = {}) {
   const uint64_t free_slots = r.at("free_slots");
+  CHECK(r.at("physical_lines") == t.at("physical_lines"));
+  CHECK(r.at("unparseable_lines").get<int64_t>() + r.at("recovered_lines").get<int64_t>() >= t.at("unparseable_lines").get<int64_t>());
   CHECK(r.at("roots") == t.at("root_records"));
   CHECK(r.at("root_references") == t.at("root_references"));
   std::vector<std::string> cats;
@@ -251,4 +254,60 @@ TEST_CASE("fixture points.heap.json.gz matches ObjectSpace.count_objects from ge
       CHECK(d.at("wasted_bytes") == (d.at("count").get<int>() - 1) * 22);
     }
   CHECK(found);
+}
+
+TEST_CASE("a record of several MB (300000 references) is read whole at any chunk size", "[heap]") {
+  // Built here: one ARRAY referencing 300000 STRING records (a 5.4 MB line, like the manifest's
+  // huge_line case), plus a ROOT that references the array.
+  std::string big = "{\"type\":\"ROOT\", \"root\":\"vm\", \"references\":[\"0x10\"]}\n";
+  big += "{\"address\":\"0x10\", \"type\":\"ARRAY\", \"length\":300000, \"references\":[";
+  for (int i = 0; i < 300000; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s\"0x%x\"", i ? ", " : "", 0x100000 + i * 0x28);
+    big += buf;
+  }
+  big += "], \"memsize\":2400040}\n";
+  for (int i = 0; i < 300000; ++i) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "{\"address\":\"0x%x\", \"type\":\"STRING\", \"bytesize\":1, \"value\":\"x\", \"memsize\":40}\n",
+                  0x100000 + i * 0x28);
+    big += buf;
+  }
+  for (size_t chunk : {size_t(65536), size_t(1) << 22}) {
+    json doc = analyze_bytes({{"huge.heap.json", big}}, json::object(), chunk);
+    const json& r = report_of(doc, kFormat);
+    CHECK(r.at("objects") == 300001);
+    CHECK(r.at("total_references") == 300000);
+    CHECK(r.at("dangling_references") == 0);
+    CHECK(r.at("bytes") == 2400040ull + 300000ull * 40);
+    // the array retains everything: itself + 300000 strings
+    CHECK(r.at("top_retainers").at(0).at("retained_bytes") == 2400040ull + 300000ull * 40);
+    // 300000 copies of "x": 299999 wasted bytes
+    CHECK(r.at("duplicate_strings").at(0).at("count") == 300000);
+    CHECK(r.at("duplicate_strings").at(0).at("wasted_bytes") == 299999);
+  }
+}
+
+TEST_CASE("3.3/3.4-era records: SHAPE records, shape_id, escaped class names, no class on IMEMO", "[heap]") {
+  // Field shapes from ext/objspace/objspace_dump.c of the 3.3/3.4 era (see the research note);
+  // written by hand because Debian ships Ruby 3.1 only.
+  std::string text =
+      "{\"type\":\"ROOT\", \"root\":\"vm\", \"references\":[\"0x7f0000000010\"]}\n"
+      "{\"address\":\"0x7f0000000100\", \"type\":\"SHAPE\", \"id\":1, \"parent_id\":0, \"depth\":1, \"shape_type\":\"IVAR\", \"edge_name\":\"@a\", \"edges\":0, \"memsize\":120}\n"
+      "{\"address\":\"0x7f0000000010\", \"type\":\"CLASS\", \"shape_id\":0, \"slot_size\":160, \"class\":\"0x7f0000000020\", \"name\":\"Caf\\u00e9\\\"Q\", \"references\":[\"0x7f0000000030\", \"0x7f0000000040\"], \"memsize\":512, \"flags\":{\"wb_protected\":true, \"old\":true, \"age\":3}}\n"
+      "{\"address\":\"0x7f0000000030\", \"type\":\"OBJECT\", \"shape_id\":1, \"slot_size\":40, \"class\":\"0x7f0000000010\", \"embedded\":true, \"ivars\":1, \"memsize\":40}\n"
+      "{\"address\":\"0x7f0000000040\", \"type\":\"IMEMO\", \"shape_id\":0, \"slot_size\":40, \"imemo_type\":\"callcache\", \"mid\":\"foo\", \"references\":[\"0x7f0000000010\"], \"memsize\":40}\n"
+      "{\"address\":\"0x7f0000000050\", \"type\":\"STRING\", \"shape_id\":0, \"slot_size\":40, \"class\":\"0x7f0000000060\", \"chilled\":true, \"coderange\":\"7bit\", \"bytesize\":2, \"value\":\"hi\", \"encoding\":\"UTF-8\", \"memsize\":40}\n";
+  json doc = analyze_bytes({{"new.heap.json", text}});
+  const json& r = report_of(doc, kFormat);
+  CHECK(r.at("objects") == 4);          // the SHAPE record is not an object
+  CHECK(r.at("shape_records") == 1);
+  CHECK(r.at("bytes") == 512 + 40 + 40 + 40);
+  CHECK(r.at("ruby_version").is_null());  // no standard-library path in this dump
+  std::map<std::string, uint64_t> cls;
+  for (const auto& row : r.at("by_class")) cls[row.at("class")] = row.at("count");
+  CHECK(cls["Caf\xC3\xA9\"Q"] == 1);        // the OBJECT, through its class's escaped name
+  CHECK(cls["<callcache> (IMEMO)"] == 1);
+  CHECK(cls["String"] == 1);
+  CHECK(doc.at("errors").empty());
 }

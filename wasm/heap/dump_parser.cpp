@@ -286,6 +286,9 @@ void DumpParser::line(std::string_view text, uint64_t number, uint64_t offset) {
       if (r == Parse::kOk) {
         c_.recovered_records++;
         c_.recovered_lines += static_cast<uint64_t>(pending_lines_);
+        complain(false, kJoined, pending_line_, static_cast<int64_t>(pending_offset_),
+                 "record split over lines " + std::to_string(pending_line_) + "-" + std::to_string(number) +
+                     " by a raw newline in a field Ruby wrote unescaped; recovered");
         commit();
       } else {
         c_.unparseable_lines += static_cast<uint64_t>(pending_lines_);
@@ -328,6 +331,8 @@ void DumpParser::line(std::string_view text, uint64_t number, uint64_t offset) {
     if (recovered_) {
       c_.recovered_records++;
       c_.recovered_lines++;
+      complain(false, kJoined, number, static_cast<int64_t>(offset),
+               "a field Ruby wrote unescaped (quote, backslash or control byte in a file or class name); record recovered");
     }
     commit();
   } else if (r == Parse::kIncomplete) {

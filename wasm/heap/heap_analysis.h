@@ -14,7 +14,7 @@ struct ReportLimits {
   size_t locations = 1000;          // by_location rows
   size_t duplicate_strings = 200;
   size_t top_retainers = 100;
-  size_t paths = 50;                // path-to-root for the first N top retainers
+  size_t paths = 100;               // path-to-root for the first N top retainers
   size_t parents = 8;               // referrers listed per top retainer
   size_t tree_nodes = 2000;         // bounded dominator tree for the icicle view
   size_t retained_groups = 200;     // retained_by_class / retained_by_location rows
