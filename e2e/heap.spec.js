@@ -30,6 +30,19 @@ test('a dump shows its summaries, icicle and path to a root', async ({ page }) =
   const box = await report.locator('canvas.heap-icicle').boundingBox();
   await page.mouse.click(box.x + 5, box.y + 18 + 9);
   await expect(report.locator('.heap-detail h4')).not.toBeEmpty();
+  // zoomed in: the row below the focus is now the selected node's children; pick one deeper down
+  await page.mouse.click(box.x + 5, box.y + 18 + 9);
+  await expect(report.locator('.heap-detail ol.heap-path li').first()).toContainText('GC root:');
+});
+
+test('a partial (since:) dump says why there is no dominator tree', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/dumps/variant_since_partial.heap.json')]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="ruby-heap-dump"]');
+  await expect(report.locator('.gs-kpi').first()).toContainText('2,015');
+  await expect(report).toContainText('No dominator tree: no ROOT records');
+  await expect(report.locator('canvas.heap-icicle')).toHaveCount(0);
 });
 
 test('three dumps diffed: the 2000 leaked strings are listed at their line', async ({ page }) => {

@@ -74,6 +74,31 @@ TEST_CASE("dominators and retained sizes of a hand-drawn graph", "[heap]") {
   CHECK(t.at("parent").at(0) == -1);
   CHECK(t.at("retained").at(0) == 63);
   for (size_t i = 1; i < t.at("parent").size(); ++i) CHECK(t.at("parent").at(i).get<int>() < static_cast<int>(i));
+  // Path forest: E (reached in one hop from F) → F, held by the machine_context root.
+  const json& p = r.at("path_tree");
+  size_t e = 0;
+  while (t.at("address").at(e) != "0xe0") ++e;
+  int row = t.at("path").at(e);
+  REQUIRE(row >= 0);
+  CHECK(p.at("address").at(row) == "0xe0");
+  int up = p.at("parent").at(row);
+  REQUIRE(up >= 0);
+  CHECK(p.at("address").at(up) == "0xf0");
+  CHECK(p.at("parent").at(up) == -1);
+  CHECK(p.at("root").at(up) == "machine_context");
+
+  // Focus on D: parents B and C, dominator A, retained 8, shortest path D ← B ← A (BFS order).
+  ReportLimits focus;
+  focus.focus_address = 0xD0;
+  json fr;
+  write_report(m, focus, fr);
+  const json& f = fr.at("focus");
+  CHECK(f.at("retained_bytes") == 8);
+  CHECK(f.at("parent_count") == 2);
+  CHECK(f.at("dominators").size() == 1);
+  CHECK(f.at("dominators").at(0).at("address") == "0xa0");
+  CHECK(f.at("path_to_root").size() == 3);
+  CHECK(f.at("root_category") == "vm");
 }
 
 TEST_CASE("retained sizes equal the brute-force definition on random graphs", "[heap]") {

@@ -577,8 +577,80 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
       std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return by_retained(b, a); });
       for (uint32_t c : kids) stack.push_back(c);
     }
+    // Shortest paths to a root for every tree node, shared as one forest (paths share prefixes):
+    // path_tree rows {address, class, parent (-1 = held by a root), root}; dominator_tree.path[i] is
+    // the row of node i (-1 when the forest's bound was reached).
+    json paddr = json::array(), pcls = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
+    U64Map prow(4096);
+    std::vector<uint32_t> chain;
+    const size_t max_rows = lim.tree_nodes * 12;
+    for (size_t k = 0; k < addr.size(); ++k) path_col.push_back(-1);
+    for (uint32_t v = 0; v < n; ++v) {
+      if (pos[v] == kNoIndex) continue;
+      chain.clear();
+      uint32_t x = v;
+      uint32_t known = kNoIndex;
+      while (x != kNoIndex && x != n) {
+        uint32_t row = prow.find(static_cast<uint64_t>(x) + 1);
+        if (row != kNoIndex) {
+          known = row;
+          break;
+        }
+        chain.push_back(x);
+        x = d.bfs_parent[x];
+      }
+      if (paddr.size() + chain.size() > max_rows) continue;
+      uint32_t parent_row = known;
+      for (size_t c = chain.size(); c-- > 0;) {
+        uint32_t o = chain[c];
+        uint32_t row = static_cast<uint32_t>(paddr.size());
+        prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
+        paddr.push_back(format_address(m.address[o]));
+        pcls.push_back(utf8(m.strings.get(m.class_id[o])));
+        ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
+        proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
+                            ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
+                            : json(nullptr));
+        parent_row = row;
+      }
+      path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
+    }
     out["dominator_tree"] = {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"retained", ret},
-                             {"self", self}, {"parent", par}, {"location", loc}};
+                             {"self", self}, {"parent", par}, {"location", loc}, {"path", path_col}};
+    out["path_tree"] = {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"parent", ppar}, {"root", proot}};
+  }
+
+  // One object asked for by address (option heap_focus): everything the views show for it.
+  if (lim.focus_address) {
+    uint32_t i = m.index_of(lim.focus_address);
+    if (i == kNoIndex) {
+      out["focus"] = {{"address", format_address(lim.focus_address)}, {"found", false}};
+    } else {
+      json f = object_brief(m, i);
+      f["found"] = true;
+      f["retained_bytes"] = d.idom[i] == kNoIndex ? json(nullptr) : json(d.retained[i]);
+      json ps = json::array();
+      uint64_t pc = 0;
+      for (uint32_t v = 0; v < n; ++v)
+        for (uint32_t r = m.ref_begin[v]; r < m.ref_begin[v + 1]; ++r)
+          if (m.ref_targets[r] == i) {
+            if (ps.size() < 200) ps.push_back(object_brief(m, v));
+            ++pc;
+            break;
+          }
+      f["parents"] = ps;
+      f["parent_count"] = pc;
+      json path = json::array();
+      auto p = path_to_root(d, i, 1000);
+      for (uint32_t v : p) path.push_back(object_brief(m, v));
+      f["path_to_root"] = path;
+      if (!p.empty() && d.root_edge[p.back()] < m.root_categories.size())
+        f["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
+      json doms = json::array();
+      for (uint32_t a = d.idom[i]; a != kNoIndex && a != d.root && doms.size() < 1000; a = d.idom[a]) doms.push_back(object_brief(m, a));
+      f["dominators"] = doms;
+      out["focus"] = f;
+    }
   }
 }
 

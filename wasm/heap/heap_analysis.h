@@ -18,6 +18,7 @@ struct ReportLimits {
   size_t parents = 8;               // referrers listed per top retainer
   size_t tree_nodes = 2000;         // bounded dominator tree for the icicle view
   size_t retained_groups = 200;     // retained_by_class / retained_by_location rows
+  uint64_t focus_address = 0;       // when set: a `focus` field for that object (parents, path, dominators)
 };
 
 // Dominator tree of the object graph rooted at a virtual node (index = model.size()) whose

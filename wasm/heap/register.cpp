@@ -28,6 +28,19 @@ class HeapDumpAnalyzer : public Analyzer {
       diff_ = it != options.end() && ((it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true"));
       auto ret = options.find("heap_retention");  // false: summaries only (no dominator tree)
       retention_ = !(ret != options.end() && ((ret->is_boolean() && !ret->get<bool>()) || (ret->is_string() && *ret == "false")));
+      auto focus = options.find("heap_focus");  // "0x7f…": parents, path and dominators of that object
+      if (focus != options.end() && focus->is_string()) {
+        const std::string& a = focus->get_ref<const std::string&>();
+        uint64_t v = 0;
+        bool ok = a.size() > 2 && a.size() <= 18 && a[0] == '0' && (a[1] == 'x' || a[1] == 'X');
+        for (size_t k = 2; ok && k < a.size(); ++k) {
+          char c = a[k];
+          int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+          ok = h >= 0;
+          v = v << 4 | static_cast<uint64_t>(h < 0 ? 0 : h);
+        }
+        if (ok) limits_.focus_address = v;
+      }
       auto lim = options.find("heap_tree_nodes");
       if (lim != options.end() && lim->is_number_unsigned()) limits_.tree_nodes = lim->get<size_t>();
     }

@@ -16,6 +16,19 @@
     return parts.filter(Boolean).join('  ');
   }
 
+  // The path of icicle node i from the report's path forest, object first (like path_to_root).
+  function forestPath(report, i) {
+    const t = report.dominator_tree, p = report.path_tree;
+    if (!t || !p || !t.path || i < 0 || t.path[i] < 0) return null;
+    const steps = [];
+    let root = null;
+    for (let row = t.path[i]; row >= 0 && steps.length < 1000; row = p.parent[row]) {
+      steps.push({ address: p.address[row], class: p.class[row] });
+      root = p.root[row];
+    }
+    return { path_to_root: steps, root_category: root };
+  }
+
   // The path from a GC root down to the object (the report lists it object-first).
   function pathView(entry) {
     if (!entry || !entry.path_to_root || !entry.path_to_root.length) {
@@ -24,7 +37,7 @@
     const steps = entry.path_to_root.slice().reverse();
     return el('ol', { class: 'heap-path' },
       el('li', { class: 'muted', text: 'GC root: ' + (entry.root_category || '?') }),
-      steps.map((o) => el('li', { text: objectLabel(o) + ' — ' + fmt.bytes(o.bytes) })));
+      steps.map((o) => el('li', { text: objectLabel(o) + (o.bytes !== undefined ? ' — ' + fmt.bytes(o.bytes) : '') })));
   }
 
   function parentsView(entry) {
@@ -177,7 +190,7 @@
       detail.appendChild(el('h4', { text: entry ? objectLabel(entry) : (i >= 0 ? tree.class[i] + ' ' + address : address) }));
       if (i >= 0) detail.appendChild(el('p', { text: `retained ${fmt.bytes(tree.retained[i])}, self ${fmt.bytes(tree.self[i])}` + (tree.location[i] ? ', allocated at ' + tree.location[i] : '') }));
       detail.appendChild(el('h5', { text: 'Path to a GC root (shortest)' }));
-      detail.appendChild(pathView(entry));
+      detail.appendChild(pathView(entry && entry.path_to_root ? entry : forestPath(r, i)));
       if (entry) detail.appendChild(parentsView(entry));
       if (i > 0) {
         const chain = [];
