@@ -128,6 +128,9 @@ TEST_CASE("diff of 3 dumps finds all 2000 leaked strings", "[heap]") {
   CHECK(top.at("line") == leak.at("line"));
   CHECK(top.at("type") == leak.at("type"));
   CHECK(top.at("count") == leak.at("count"));  // 2000
+  // The fixture frees 3000 strings of dump 1 right before the leak, so leaked strings reuse their
+  // addresses: heapy 0.2.0 (address-keyed) reports fewer than 2000 (1996 when generated).
+  if (!leak.at("heapy_0_2_0_reports").is_null()) CHECK(leak.at("heapy_0_2_0_reports").get<int>() < 2000);
   // Besides the leak only a handful of inline caches of the script survive (heapy lists the same 7).
   CHECK(d.at("new_objects").get<int>() >= 2000);
   CHECK(d.at("new_objects").get<int>() <= 2010);
