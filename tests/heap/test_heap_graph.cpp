@@ -65,6 +65,8 @@ TEST_CASE("dominators and retained sizes of a hand-drawn graph", "[heap]") {
   CHECK(r.at("top_retainers").at(0).at("address") == "0xf0");
   CHECK(r.at("top_retainers").at(0).at("retained_bytes") == 32);
   CHECK(r.at("top_retainers").at(0).at("root_category") == "machine_context");
+  CHECK(r.at("top_retainers").at(0).at("held_by_root") == "machine_context");
+  CHECK(r.at("top_retainers").at(0).at("parent_count") == 0);
   // retained_by_class counts nested instances once: every reachable Node hangs below a root, so
   // the Node total is the sum of the root-level Nodes A, E, F = 15 + 16 + 32.
   CHECK(r.at("retained_by_class").at(0).at("class") == "Node");

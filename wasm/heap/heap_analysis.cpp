@@ -526,6 +526,8 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     for (uint32_t p : parents[k]) ps.push_back(object_brief(m, p));
     o["parents"] = ps;
     o["parent_count"] = parent_total[k];
+    if (d.root_edge[i] != kNoIndex && d.root_edge[i] < m.root_categories.size())
+      o["held_by_root"] = utf8(m.strings.get(m.root_categories[d.root_edge[i]]));
     if (k < lim.paths) {
       json path = json::array();
       auto p = path_to_root(d, i);

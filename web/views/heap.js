@@ -207,7 +207,7 @@
         { key: 'retained_bytes', label: 'Retained', numeric: true, format: fmt.bytes },
         { key: 'bytes', label: 'Self', numeric: true, format: fmt.bytes },
         { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true },
-        { key: 'parent_count', label: 'Referrers', numeric: true },
+        { key: 'parent_count', label: 'Referrers', numeric: true, format: (v, row) => fmt.num(v) + (row.held_by_root ? ' + root ' + row.held_by_root : '') },
       ], r.top_retainers, { csvName: 'heap-top-retainers.csv', sort: { key: 'retained_bytes', desc: true },
         onRowClick: (row) => { select(row.address); detail.scrollIntoView({ block: 'nearest' }); } })));
       container.appendChild(section('Retained by class', table([
