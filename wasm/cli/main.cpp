@@ -13,6 +13,7 @@ namespace {
 const Command kCommands[] = {
     {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty]  print the JSON report", run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
+    {"stackprof", "stackprof [--text [--limit N] [--sort-total]] [--method RE] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--json] DUMP...  stackprof's reports", run_stackprof},
 };
 
 void print_usage(std::ostream& os) {
