@@ -604,7 +604,8 @@ struct DumpLoader::Impl {
   void decide(bool final) {
     // Skip whitespace for JSON; Marshal starts at byte 0.
     const auto* b = reinterpret_cast<const unsigned char*>(head.data());
-    if (head.size() >= 1 && (b[0] == 4 || b[0] == 3) && (head.size() >= 2 || final)) {
+    if (head.size() >= 1 && (b[0] == 4 || b[0] == 3)) {
+      if (head.size() < 2 && !final) return;
       kind = Kind::Marshal;
     } else {
       size_t i = 0;
