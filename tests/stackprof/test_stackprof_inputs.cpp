@@ -264,3 +264,32 @@ TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stac
   CHECK(checked > 0);
   CHECK(expect.size() == 23);  // every broken file is covered by one of the sections above
 }
+
+TEST_CASE("stackprof: metadata of every Marshal type is parsed and shown, never fatal", "[stackprof]") {
+  // fixtures/stackprof/generate_metadata.rb lists the values it stored.
+  auto doc = analyze_paths({fixture("stackprof/metadata-types.dump")}, {}, 7);
+  INFO(messages(doc));
+  CHECK(doc["errors"].empty());
+  const auto& r = report_of(doc, "stackprof");
+  CHECK(r["mode"] == "wall");
+  const auto& m = r["metadata"];
+  INFO(m.dump());
+  CHECK(m["counts"] == nlohmann::json({{"seen", 3}}));  // '}' Hash with default 0: the default is not data
+  CHECK(m["klass"] == "#<Class String>");
+  CHECK(m["mod"] == "#<Module Comparable>");
+  CHECK(m["tagged"] == "t");                            // 'e' extended String
+  CHECK(m["label"] == "lbl");                           // 'C' String subclass
+  CHECK(m["point"]["$type"] == "Struct Point");
+  CHECK(m["point"]["x"] == 1);
+  CHECK(m["point"]["y"] == 2);
+  CHECK(m["plain"]["$type"] == "Object Plain");
+  CHECK(m["plain"]["@b"] == "two");
+  CHECK(m["at"] == "#<Time>");
+  CHECK(m["rational"]["$type"] == "Rational");
+  CHECK(m["rational"]["values"] == nlohmann::json::parse("[[1,3]]"));
+  CHECK(m["pattern"] == "/ab+c/");
+  CHECK(m["big_negative"] == "(negative integer of 9 bytes)");  // -(2**70)
+  CHECK(m["ratio"] == 2.5);
+  CHECK(m["ratio_again"] == 2.5);                       // the '@' link to the same Float
+  CHECK(m["café"] == ":naïve");
+}
