@@ -61,20 +61,25 @@
   function pct(part, whole) { return whole > 0 ? (100 * part) / whole : null; }
 
   function header(report) {
-    const dl = el('dl', { class: 'kv stackprof-header' });
-    const add = (k, v, title) => dl.append(el('dt', { text: k }), el('dd', { text: v, title: title || null }));
-    add('Mode', `${report.mode}(${report.interval === null ? '' : report.interval})`);
-    add('Samples', fmt.num(report.samples) + (report.mode === 'object' ? ' allocations sampled' : ''));
+    const items = [];
+    const add = (label, value, hint, severity) => items.push({ label, value, hint, severity });
+    add('Mode', `${report.mode}(${report.interval === null ? '' : report.interval})`,
+      report.mode === 'cpu' ? 'cpu mode: samples on CPU time (ITIMER_PROF); interval in µs' : report.mode === 'object' ? 'object mode: one sample every N allocations' : report.mode === 'wall' ? 'wall mode: samples on wall-clock time; interval in µs' : 'custom mode');
+    add('Samples', fmt.num(report.samples) + (report.mode === 'object' ? ' allocations' : ''));
     if (report.mode === 'object') {
       add('Miss rate', 'not meaningful in object mode',
         `missed_samples (${fmt.num(report.missed_samples)}) counts every allocation that was not sampled; stackprof prints it as a ~99% miss rate`);
     } else {
-      add('Miss rate', report.miss_rate === null ? 'unknown' : fmt.pct(report.miss_rate), 'missed_samples / (missed + samples), as stackprof prints it');
+      add('Miss rate', report.miss_rate === null ? 'unknown' : fmt.pct(report.miss_rate), 'missed_samples / (missed + samples), as stackprof prints it',
+        report.miss_rate > 5 ? 'warn' : null);
     }
-    add('GC', report.gc_share === null ? 'unknown' : `${fmt.num(report.gc_samples)} (${fmt.pct(report.gc_share)})`, 'samples taken during GC (the fake (garbage collection) frames)');
+    add('GC', report.gc_share === null ? 'unknown' : `${fmt.num(report.gc_samples)} (${fmt.pct(report.gc_share)})`, 'samples taken during GC (the fake (garbage collection) frames)',
+      report.gc_share > 10 ? 'warn' : null);
     add('Frames', fmt.num(report.frames));
-    add('Raw samples', report.has_raw ? fmt.num(report.raw_samples) + (report.has_timestamp_deltas ? ' (with timestamp deltas)' : '') : 'none (recorded without raw: true)');
-    add('Format', `stackprof ${report.version === null ? '?' : report.version}, ${report.encoding}` + (report.dumps > 1 ? `, sum of ${report.dumps} dumps` : ''));
+    add('Raw samples', report.has_raw ? fmt.num(report.raw_samples) + (report.has_timestamp_deltas ? ' (timed)' : '') : 'none',
+      report.has_raw ? 'raw: true samples (flame graphs); timed = with raw_timestamp_deltas' : 'recorded without raw: true');
+    add('Format', `stackprof ${report.version === null ? '?' : report.version}, ${report.encoding}` + (report.dumps > 1 ? `, sum of ${report.dumps}` : ''));
+    const dl = GCSCOPE.ui.kpis(items);
     const box = el('div', { class: 'stackprof-head' }, dl);
     for (const n of report.notes || []) box.appendChild(el('p', { class: 'note muted', text: n }));
     if (report.metadata && Object.keys(report.metadata).length) {
