@@ -1061,12 +1061,17 @@ std::string ruby_float(double v) {
   if (std::isinf(v)) return v < 0 ? "-Infinity" : "Infinity";
   if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
   // Shortest digits that read back as v.
+  // Round-tripping is monotonic in the digit count: binary search the smallest count (1..17)
+  // (snprintf/strtod are soft long double in wasm's libc: few calls matter).
   char buf[40];
-  int prec = 1;
-  for (; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
-    if (std::strtod(buf, nullptr) == v) break;
+  int lo = 1, hi = 17;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    std::snprintf(buf, sizeof buf, "%.*e", mid - 1, v);
+    if (std::strtod(buf, nullptr) == v) hi = mid;
+    else lo = mid + 1;
   }
+  std::snprintf(buf, sizeof buf, "%.*e", lo - 1, v);
   // buf = [-]d.ddde[+-]XX
   std::string s(buf);
   bool neg = s[0] == '-';

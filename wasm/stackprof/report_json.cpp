@@ -141,11 +141,22 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
       rec_stack.push_back(depth == 0 ? -1 : static_cast<int64_t>(path[depth - 1]));
       rec_weight.push_back(p.record_weight[rix]);
     }
+    // Time per record (µs): the sum of its samples' raw_timestamp_deltas, when they cover raw.
+    nlohmann::json durations;
+    if (p.has_deltas && static_cast<int64_t>(p.raw_timestamp_deltas.size()) == p.raw_weight_total && p.mode != "object") {
+      durations = nlohmann::json::array();
+      size_t k = 0;
+      for (int64_t w : p.record_weight) {
+        int64_t sum = 0;
+        for (int64_t j = 0; j < w; ++j) sum += p.raw_timestamp_deltas[k++];
+        durations.push_back(sum);
+      }
+    }
     r["raw"] = {{"stack_parent", parent},
                 {"stack_frame", frame},
                 {"record_stack", rec_stack},
                 {"record_weight", rec_weight},
-                {"timestamp_deltas", p.has_deltas ? nlohmann::json(p.raw_timestamp_deltas) : nlohmann::json()}};
+                {"record_duration", durations}};
   } else {
     r["raw"] = nullptr;
   }

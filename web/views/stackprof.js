@@ -17,19 +17,8 @@
     if (!raw) return null;
     const frames = ft.name.map((name, i) => ({ name, file: ft.file[i], line: ft.line[i] }));
     const weights = raw.record_weight;
-    let durations = null;
-    const deltas = raw.timestamp_deltas;
-    if (deltas && report.mode !== 'object') {
-      const total = weights.reduce((a, b) => a + b, 0);
-      if (deltas.length === total) {
-        durations = new Float64Array(weights.length);
-        for (let r = 0, k = 0; r < weights.length; r++) {
-          let s = 0;
-          for (let j = 0; j < weights[r]; j++) s += deltas[k++];
-          durations[r] = s;
-        }
-      }
-    }
+    // record_duration: µs per raw record (sum of its raw_timestamp_deltas), when they cover raw.
+    const durations = raw.record_duration || null;
     return {
       frames,
       stacks: { parent: raw.stack_parent, frame: raw.stack_frame },
