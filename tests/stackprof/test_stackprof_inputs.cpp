@@ -306,3 +306,20 @@ TEST_CASE("stackprof: metadata of every Marshal type is parsed and shown, never 
   CHECK(m["ratio_again"] == 2.5);                       // the '@' link to the same Float
   CHECK(m["café"] == ":naïve");
 }
+
+TEST_CASE("stackprof: a raw id above 2^63 is an unknown frame, not a crash (fuzzer regression)", "[stackprof]") {
+  std::string json =
+      R"({"version":1.2,"mode":"cpu","interval":1000,"samples":1,"gc_samples":0,"missed_samples":0,"frames":{},)"
+      R"("raw":[1,18446744073709551615,1]})";
+  stackprof::DumpLoader loader;
+  loader.feed(json.data(), json.size());
+  stackprof::Profile p;
+  std::vector<stackprof::Problem> problems;
+  REQUIRE(loader.finish(p, problems));
+  REQUIRE(p.frames.size() == 1);
+  CHECK(p.frames[0].name == "(unknown frame 18446744073709551615)");
+  std::string s, err;
+  stackprof::Out out(&s);
+  REQUIRE(stackprof::print_stackcollapse(p, out, err));
+  CHECK(s == "(unknown frame 18446744073709551615) 1\n");
+}

@@ -740,8 +740,8 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
     const auto& raw = p.raw;
     size_t i = 0, n = raw.size();
     int unknown_reported = 0;
-    uint64_t last_key = UINT64_MAX;
-    uint32_t last_idx = kNoFrame;
+    uint64_t last_key = 0;
+    uint32_t last_idx = kNoFrame;  // kNoFrame: the cache is empty
     while (i < n) {
       uint64_t len = raw[i];
       if (len > n - i - 1 || n - i - 1 - len < 1) {
@@ -753,7 +753,7 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
       for (uint64_t k = 0; k < len; ++k) {
         uint64_t key = raw[i + 1 + k];
         uint32_t idx;
-        if (key == last_key) {
+        if (key == last_key && last_idx != kNoFrame) {
           idx = last_idx;
         } else {
           auto it = p.index.find(key);

@@ -82,7 +82,9 @@ struct Profile {
   int64_t raw_weight_total = 0;
 
   std::string key_text(uint64_t key) const {
-    return (key & kStringKeyBit) ? string_keys[static_cast<size_t>(key & ~kStringKeyBit)] : std::to_string(key);
+    // A raw id >= 2^63 in a damaged dump is not an interned string: print it as the number it is.
+    uint64_t i = key & ~kStringKeyBit;
+    return (key & kStringKeyBit) && i < string_keys.size() ? string_keys[static_cast<size_t>(i)] : std::to_string(key);
   }
   const Frame* frame_by_key(uint64_t key) const {
     auto it = index.find(key);
