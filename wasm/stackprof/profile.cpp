@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "json_reader.h"
 #include "marshal_reader.h"
 #include "value_sink.h"
 
@@ -540,56 +541,6 @@ class ProfileBuilder final : public ValueSink {
   bool negative_raw_ = false, bad_list_item_ = false;
 };
 
-// nlohmann's SAX interface -> ValueSink. Object keys arrive as strings in key position.
-class JsonEvents {
- public:
-  explicit JsonEvents(ValueSink& sink) : sink_(sink) {}
-  bool null() { sink_.on_nil(); return true; }
-  bool boolean(bool b) { sink_.on_bool(b); return true; }
-  bool number_integer(int64_t v) { sink_.on_int(v); return true; }
-  bool number_unsigned(uint64_t v) {
-    if (v <= static_cast<uint64_t>(INT64_MAX)) sink_.on_int(static_cast<int64_t>(v));
-    else sink_.on_uint(v);
-    return true;
-  }
-  bool number_float(double v, const std::string& text) { sink_.on_float(v, text); return true; }
-  bool string(std::string& s) { sink_.on_string(s); return true; }
-  bool binary(nlohmann::json::binary_t&) { sink_.on_opaque("(binary)"); return true; }
-  bool start_object(size_t) {
-    if (++depth_ > 512) return too_deep();
-    sink_.begin_map("");
-    return true;
-  }
-  bool key(std::string& k) { sink_.on_string(k); return true; }
-  bool end_object() { --depth_; sink_.end(); return true; }
-  bool start_array(size_t) {
-    if (++depth_ > 512) return too_deep();
-    sink_.begin_list("");
-    return true;
-  }
-  bool end_array() { --depth_; sink_.end(); return true; }
-  bool parse_error(size_t position, const std::string& token, const nlohmann::detail::exception& ex) {
-    error_position = position;
-    error_token = token;
-    error_what = ex.what();
-    failed = true;
-    return false;
-  }
-  bool too_deep() {
-    failed = true;
-    error_what = "JSON nested deeper than 512 levels";
-    return false;
-  }
-
-  bool failed = false;
-  size_t error_position = 0;
-  std::string error_token, error_what;
-
- private:
-  ValueSink& sink_;
-  int depth_ = 0;
-};
-
 }  // namespace
 
 struct DumpLoader::Impl {
@@ -667,17 +618,10 @@ bool DumpLoader::finish(Profile& out, std::vector<Problem>& problems) {
     }
   } else {
     m.builder = std::make_unique<ProfileBuilder>(m.profile, true);
-    JsonEvents events(*m.builder);
-    nlohmann::json::sax_parse(m.json.begin(), m.json.end(), &events);
-    if (events.failed) {
+    JsonError jerr;
+    if (!read_json(m.json.data(), m.json.size(), *m.builder, jerr)) {
       read_ok = false;
-      size_t pos = events.error_position;
-      if (pos >= m.json.size() || events.error_what.find("unexpected end of input") != std::string::npos)
-        problems.push_back({true, static_cast<int64_t>(m.json.size()),
-                            "JSON ends early at byte " + std::to_string(m.json.size()) + " (truncated?)"});
-      else
-        problems.push_back({true, static_cast<int64_t>(pos ? pos - 1 : 0),
-                            "invalid JSON at byte " + std::to_string(pos ? pos - 1 : 0) + ": " + events.error_what});
+      problems.push_back({true, static_cast<int64_t>(jerr.offset), jerr.message});
     }
     std::string().swap(m.json);
   }
