@@ -72,7 +72,14 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
   }
   nlohmann::json rank = nlohmann::json::array();
   for (uint32_t i : order) rank.push_back(i);
-  r["frame_table"] = {{"id", id}, {"name", name}, {"file", file}, {"line", line}, {"self", self}, {"total", total}, {"text_order", rank}};
+  nlohmann::json& table = r["frame_table"];
+  table["id"] = std::move(id);
+  table["name"] = std::move(name);
+  table["file"] = std::move(file);
+  table["line"] = std::move(line);
+  table["self"] = std::move(self);
+  table["total"] = std::move(total);
+  table["text_order"] = std::move(rank);
 
   nlohmann::json ef = nlohmann::json::array(), et = nlohmann::json::array(), ew = nlohmann::json::array();
   nlohmann::json lf = nlohmann::json::array(), ll = nlohmann::json::array(), lt = nlohmann::json::array(), ls = nlohmann::json::array();
@@ -90,8 +97,13 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
       ls.push_back(l.self);
     }
   }
-  r["edges"] = {{"from", ef}, {"to", et}, {"weight", ew}};
-  r["lines"] = {{"frame", lf}, {"line", ll}, {"total", lt}, {"self", ls}};
+  r["edges"]["from"] = std::move(ef);
+  r["edges"]["to"] = std::move(et);
+  r["edges"]["weight"] = std::move(ew);
+  r["lines"]["frame"] = std::move(lf);
+  r["lines"]["line"] = std::move(ll);
+  r["lines"]["total"] = std::move(lt);
+  r["lines"]["self"] = std::move(ls);
 
   nlohmann::json ff = nlohmann::json::array(), ft = nlohmann::json::array(), fs = nlohmann::json::array();
   for (const auto& s : file_sums(p)) {
@@ -99,7 +111,9 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
     ft.push_back(s.total);
     fs.push_back(s.self);
   }
-  r["files"] = {{"file", ff}, {"total", ft}, {"self", fs}};
+  r["files"]["file"] = std::move(ff);
+  r["files"]["total"] = std::move(ft);
+  r["files"]["self"] = std::move(fs);
 
   {
     std::string dot;
@@ -152,11 +166,12 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
         durations.push_back(sum);
       }
     }
-    r["raw"] = {{"stack_parent", parent},
-                {"stack_frame", frame},
-                {"record_stack", rec_stack},
-                {"record_weight", rec_weight},
-                {"record_duration", durations}};
+    nlohmann::json& raw = r["raw"];
+    raw["stack_parent"] = std::move(parent);
+    raw["stack_frame"] = std::move(frame);
+    raw["record_stack"] = std::move(rec_stack);
+    raw["record_weight"] = std::move(rec_weight);
+    raw["record_duration"] = std::move(durations);
   } else {
     r["raw"] = nullptr;
   }
