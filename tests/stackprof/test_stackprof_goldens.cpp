@@ -367,6 +367,30 @@ TEST_CASE("stackprof: summing dumps equals `stackprof A B --dump` (SHA-256 frame
   CHECK(err.find("cannot combine object(20) with cpu(1000)") == 0);
 }
 
+TEST_CASE("stackprof: the sum of two dumps equals the real CLI's `stackprof A B` reports", "[stackprof]") {
+  // fixtures/stackprof/sum-goldens.sh ran Debian's stackprof 0.2.21 on these two corpus dumps.
+  std::vector<Profile> parts;
+  parts.push_back(load(corpus("prof/recursion-cpu-agg/recursion-cpu-agg.dump")));
+  parts.push_back(load(corpus("prof/blocks-cpu-agg/blocks-cpu-agg.dump")));
+  Profile sum;
+  std::string err;
+  REQUIRE(sum_profiles(parts, sum, err));
+  std::string text, dot, cg, json;
+  {
+    Out a(&text), b(&dot), c(&cg), d(&json);
+    print_text(sum, a, false, 0);
+    print_graphviz(sum, b);
+    print_callgrind(sum, c);
+    REQUIRE(print_json(sum, d, err));
+  }
+  auto fx = [](const char* f) { return read_file(gcscope::test::fixture(std::string("stackprof/") + f)); };
+  CHECK(canonical(text, text_key(false)) == canonical(fx("sum-text-all.txt"), text_key(false)));
+  // Node ids are the SHA-256 keys: equal only if every name+file+line hash is right.
+  CHECK(canonical(dot, graphviz_key) == canonical(fx("sum-graphviz.dot"), graphviz_key));
+  CHECK(callgrind_canonical(cg) == callgrind_canonical(fx("sum-callgrind.txt")));
+  CHECK(json == fx("sum.json"));  // frame order of Report#+ and the added :hash field
+}
+
 TEST_CASE("stackprof: SHA-256 and Ruby's Float#to_s", "[stackprof]") {
   // FIPS 180-2 test vectors.
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
