@@ -391,6 +391,37 @@ TEST_CASE("stackprof: the sum of two dumps equals the real CLI's `stackprof A B`
   CHECK(json == fx("sum.json"));  // frame order of Report#+ and the added :hash field
 }
 
+TEST_CASE("stackprof: --text with --select/--reject files and names equals the real CLI", "[stackprof]") {
+  // fixtures/stackprof/filter-goldens.sh: the filters of each golden, in the same order.
+  Profile p = load(corpus("prof/blocks-cpu-raw/blocks-cpu-raw.dump"));
+  struct Case {
+    const char* golden;
+    TextFilters f;
+    bool sort_total;
+    long limit;
+  };
+  std::vector<Case> cases = {
+      {"filter-1.txt", {{"/srv/app"}, {}, {}, {"Pipeline"}}, false, 30},
+      {"filter-2.txt", {{}, {}, {"^Array", "Enumerable"}, {}}, false, 5},
+      // stackprof File.expand_path's file prefixes: '<cfunc>' became "<cwd>/<cfunc>" and rejected nothing.
+      {"filter-3.txt", {{}, {"/cwd/<cfunc>"}, {}, {}}, true, 0},
+      {"filter-4.txt", {{}, {"/srv"}, {"(map|each)$"}, {}}, false, 30},
+  };
+  for (const auto& c : cases) {
+    INFO(c.golden);
+    std::string err;
+    REQUIRE(check_filters(c.f, err));
+    std::string s;
+    Out out(&s);
+    print_text(p, out, c.sort_total, c.limit, &c.f);
+    std::string golden = read_file(gcscope::test::fixture(std::string("stackprof/") + c.golden));
+    CHECK(canonical(s, text_key(c.sort_total)) == canonical(golden, text_key(c.sort_total)));
+  }
+  TextFilters bad{{}, {}, {"(["}, {}};
+  std::string err;
+  CHECK_FALSE(check_filters(bad, err));
+}
+
 TEST_CASE("stackprof: SHA-256 and Ruby's Float#to_s", "[stackprof]") {
   // FIPS 180-2 test vectors.
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include "commands.h"
 #include "core/gzip_decoder.h"
 #include "file_walk.h"
@@ -78,6 +80,14 @@ int run_stackprof(const std::vector<std::string>& args) {
   long limit = -1;  // unset
   std::string method;
   std::vector<std::string> paths;
+  stackprof::TextFilters filters;
+  // File.expand_path for --select-files/--reject-files: relative prefixes are taken from the cwd.
+  auto expand = [](const std::string& p) {
+    if (!p.empty() && p[0] == '/') return p;
+    char buf[4096];
+    std::string cwd = getcwd(buf, sizeof buf) ? buf : ".";
+    return p.empty() ? cwd : cwd + "/" + p;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--text") report = Report::Text;
@@ -97,6 +107,13 @@ int run_stackprof(const std::vector<std::string>& args) {
       else if (i + 1 < args.size()) method = args[++i];
       else return usage_error("--method needs a regular expression");
       report = Report::Method;
+    } else if (a == "--select-files" || a == "--reject-files" || a == "--select-names" || a == "--reject-names") {
+      if (i + 1 >= args.size()) return usage_error(a + " needs a value");
+      const std::string& v = args[++i];
+      if (a == "--select-files") filters.select_files.push_back(expand(v));
+      else if (a == "--reject-files") filters.reject_files.push_back(expand(v));
+      else if (a == "--select-names") filters.select_names.push_back(v);
+      else filters.reject_names.push_back(v);
     } else if (a == "--") {
       paths.insert(paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
       break;
@@ -107,6 +124,10 @@ int run_stackprof(const std::vector<std::string>& args) {
     }
   }
   if (paths.empty()) return usage_error("stackprof needs at least one DUMP");
+  {
+    std::string bad;
+    if (!stackprof::check_filters(filters, bad)) return usage_error(bad);
+  }
 
   std::vector<stackprof::Profile> parts;
   for (const auto& path : paths) {
@@ -125,7 +146,7 @@ int run_stackprof(const std::vector<std::string>& args) {
   stackprof::Out out(stdout);
   bool ok = true;
   switch (report) {
-    case Report::Text: stackprof::print_text(profile, out, sort_total, limit); break;
+    case Report::Text: stackprof::print_text(profile, out, sort_total, limit, &filters); break;
     case Report::Files: stackprof::print_files(profile, out, limit); break;
     case Report::Graphviz: stackprof::print_graphviz(profile, out, limit, 0.005); break;
     case Report::Callgrind: stackprof::print_callgrind(profile, out); break;

@@ -50,6 +50,10 @@ const std::string& name_of(const Profile& p, uint32_t idx) { return p.frames[idx
 
 }  // namespace
 
+namespace {
+std::string ecma_from_ruby(const std::string& re);
+}  // namespace
+
 std::vector<uint32_t> sorted_frames(const Profile& p, bool by_total) {
   std::vector<uint32_t> order;
   order.reserve(p.frames.size());
@@ -63,7 +67,20 @@ std::vector<uint32_t> sorted_frames(const Profile& p, bool by_total) {
   return order;
 }
 
-void print_text(const Profile& p, Out& out, bool sort_total, long limit) {
+bool check_filters(const TextFilters& f, std::string& error) {
+  for (const auto* list : {&f.select_names, &f.reject_names})
+    for (const auto& r : *list) {
+      try {
+        std::regex re(ecma_from_ruby(r), std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        error = "invalid regular expression /" + r + "/: " + e.what();
+        return false;
+      }
+    }
+  return true;
+}
+
+void print_text(const Profile& p, Out& out, bool sort_total, long limit, const TextFilters* filters) {
   out.put("==================================\n");
   out.put("  Mode: " + p.mode + "(" + (p.has_interval ? std::to_string(p.interval) : std::string()) + ")\n");
   out.put("  Samples: " + std::to_string(p.samples) + " (" + rfloat(0, 2, pct(p.missed_samples, p.missed_samples + p.samples)) +
@@ -72,6 +89,35 @@ void print_text(const Profile& p, Out& out, bool sort_total, long limit) {
   out.put("==================================\n");
   out.put("     TOTAL    (pct)     SAMPLES    (pct)     FRAME\n");
   std::vector<uint32_t> order = sorted_frames(p, sort_total);
+  if (filters) {
+    // stackprof applies them in this order: select files, select names, reject files, reject names.
+    auto compile = [](const std::vector<std::string>& list) {
+      std::vector<std::regex> out;
+      for (const auto& r : list) out.emplace_back(ecma_from_ruby(r), std::regex::ECMAScript);
+      return out;
+    };
+    std::vector<std::regex> sel = compile(filters->select_names), rej = compile(filters->reject_names);
+    auto prefixed = [](const std::string& file, const std::vector<std::string>& prefixes) {
+      for (const auto& pre : prefixes)
+        if (file.compare(0, pre.size(), pre) == 0) return true;
+      return false;
+    };
+    auto named = [](const std::string& name, const std::vector<std::regex>& res) {
+      for (const auto& re : res)
+        if (std::regex_search(name, re)) return true;
+      return false;
+    };
+    std::vector<uint32_t> kept;
+    for (uint32_t i : order) {
+      const Frame& f = p.frames[i];
+      if (!filters->select_files.empty() && !prefixed(f.file, filters->select_files)) continue;
+      if (!sel.empty() && !named(f.name, sel)) continue;
+      if (!filters->reject_files.empty() && prefixed(f.file, filters->reject_files)) continue;
+      if (!rej.empty() && named(f.name, rej)) continue;
+      kept.push_back(i);
+    }
+    order.swap(kept);
+  }
   size_t n = order.size();
   if (limit > 0 && static_cast<size_t>(limit) < n) n = static_cast<size_t>(limit);
   for (size_t k = 0; k < n; ++k) {

@@ -44,7 +44,14 @@ class Out {
 // order; placeholder frames (ids only raw knows) are left out like stackprof's frames hash.
 std::vector<uint32_t> sorted_frames(const Profile& p, bool by_total);
 
-void print_text(const Profile& p, Out& out, bool sort_total = false, long limit = 30);
+// stackprof's --select-files/--reject-files (path prefixes, already File.expand_path'ed) and
+// --select-names/--reject-names (Ruby regexps, unanchored) for --text.
+struct TextFilters {
+  std::vector<std::string> select_files, reject_files, select_names, reject_names;
+};
+void print_text(const Profile& p, Out& out, bool sort_total = false, long limit = 30, const TextFilters* filters = nullptr);
+// Compiles the filters' regexps; false with `error` for one that does not compile.
+bool check_filters(const TextFilters& f, std::string& error);
 void print_files(const Profile& p, Out& out, long limit = 30);
 void print_graphviz(const Profile& p, Out& out, long limit = 120, double node_fraction = 0.005);
 void print_callgrind(const Profile& p, Out& out);
