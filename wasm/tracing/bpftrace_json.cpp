@@ -187,7 +187,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
 
   void finish(nlohmann::json& report) override {
     if (printf_events_) d_.event_types["printf"] += printf_events_;
-    if (d_.events == 0 && d_.maps.empty())
+    if (d_.printf_count == 0 && d_.maps.empty() && d_.stacks.unique() == 0 && d_.other_events.empty())
       d_.hint("empty_capture",
               "Nothing was captured. Ruby's own method__entry/method__return probes fire only while a TracePoint is "
               "enabled; ruby-static-tracing providers exist only after the first `kill -PROF <pid>`.");
