@@ -514,6 +514,16 @@ TEST_CASE("tracing: DTrace outputs", "[tracing]") {
     CHECK(r["histograms"][0]["buckets"][1]["hi"] == 3);  // value 2 -> [2, 4)
   }
   {
+    // rb_calls.d: a count aggregation printed as columns (FILE TYPE NAME CALLS), 12 rows by hand count
+    const json r = only_report(analyze("dtrace/rb_calls_example.txt"));
+    REQUIRE(r["maps"].size() == 1);
+    CHECK(r["maps"][0]["name"] == "@CALLS");
+    REQUIRE(r["maps"][0]["entries"].size() == 12);
+    CHECK(r["maps"][0]["entries"][0]["key"] == "., obj-new, NoMemoryError");
+    CHECK(r["maps"][0]["entries"][11]["key"] == "func_abc.rb, method, Object::sleep");
+    CHECK(r["maps"][0]["entries"][11]["value"] == 3);
+  }
+  {
     json doc = analyze("dtrace/example-dtrace-stacks.head.txt");
     const json& r = only_report(doc);
     CHECK(r["format"] == "folded-stacks");

@@ -424,6 +424,51 @@ class BpftraceTextAnalyzer : public Analyzer {
     return true;
   }
 
+  // DTrace count aggregations printed as columns under an upper-case header (rb_calls.d:
+  // "FILE TYPE NAME CALLS"): one keyed map named after the last column.
+  bool on_dtrace_table(std::string_view t, int64_t ln) {
+    std::vector<std::string_view> tok;
+    for (size_t p = 0; p < t.size();) {
+      while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
+      size_t b = p;
+      while (p < t.size() && t[p] != ' ' && t[p] != '\t') ++p;
+      if (p > b) tok.push_back(t.substr(b, p - b));
+    }
+    if (dtrace_table_cols_ > 0 && tok.size() == dtrace_table_cols_) {
+      Int v;
+      if (parse_int(tok.back(), v)) {
+        std::string key;
+        for (size_t i = 0; i + 1 < tok.size(); ++i) {
+          if (i) key += ", ";
+          key.append(tok[i]);
+        }
+        MapEntry e;
+        e.has_key = true;
+        e.key = key;
+        e.line = ln;
+        e.value.kind = MapValue::kInt;
+        e.value.i = v;
+        d_.maps[static_cast<size_t>(dtrace_table_block_)].entries.push_back(std::move(e));
+        return true;
+      }
+    }
+    dtrace_table_cols_ = 0;
+    if (tok.size() < 2) return false;
+    for (auto w : tok)
+      for (char c : w)
+        if (!((c >= 'A' && c <= 'Z') || c == '_' || c == '/' || c == '#' || c == '(' || c == ')')) return false;
+    close_hist();
+    MapBlock b;
+    b.name = "@" + std::string(tok.back());
+    b.kind = "map";
+    b.line = ln;
+    d_.maps.push_back(std::move(b));
+    dtrace_table_block_ = static_cast<int>(d_.maps.size()) - 1;
+    cur_ = -1;
+    dtrace_table_cols_ = tok.size();
+    return true;
+  }
+
   // ---- dispatch ----
   void on_line(std::string_view line, uint64_t n, uint64_t /*off*/) {
     int64_t ln = static_cast<int64_t>(n);
@@ -435,6 +480,7 @@ class BpftraceTextAnalyzer : public Analyzer {
     if (t.empty()) {
       close_hist();
       d_.end_ruby_stack();
+      dtrace_table_cols_ = 0;
       return;
     }
     if (starts_with(line, "Attaching ") || starts_with(line, "Attached ")) {
@@ -462,6 +508,7 @@ class BpftraceTextAnalyzer : public Analyzer {
       ++d_.stderr_lines;
       return;
     }
+    if (saw_dtrace_ && on_dtrace_table(t, ln)) return;
     if (starts_with(t, "# ") && ends_with(t, ".d")) saw_dtrace_ = true;
     // printf output
     close_hist();
@@ -507,6 +554,8 @@ class BpftraceTextAnalyzer : public Analyzer {
   bool saw_dtrace_ = false;
   bool dtrace_hist_ = false;
   int dtrace_block_ = -1;
+  int dtrace_table_block_ = -1;
+  size_t dtrace_table_cols_ = 0;
   std::string last_text_, prev_text_, dtrace_section_;
   int64_t last_text_line_ = -1, prev_text_line_ = -1;
 };
