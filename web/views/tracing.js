@@ -68,6 +68,23 @@
     return box;
   }
 
+  // 4194304 -> "4M" (bpftrace's own labels: powers of 1024), other numbers as they are.
+  function compact(n, fmt) {
+    if (typeof n !== 'number') return String(n);
+    const units = ['', 'K', 'M', 'G', 'T', 'P', 'E'];
+    let v = n;
+    let i = 0;
+    while (v !== 0 && v % 1024 === 0 && i < 6) { v /= 1024; i++; }
+    return i ? v + units[i] : fmt.num(n);
+  }
+  function bucketLabel(b, fmt) {
+    if (b.lo === null) return '< ' + (typeof b.hi === 'number' ? compact(b.hi + 1, fmt) : b.hi);
+    if (b.hi === null) return '≥ ' + compact(b.lo, fmt);
+    if (String(b.lo) === String(b.hi)) return compact(b.lo, fmt);
+    if (typeof b.hi === 'number' && (b.hi + 1) % 1024 === 0) return '[' + compact(b.lo, fmt) + ', ' + compact(b.hi + 1, fmt) + ')';
+    return compact(b.lo, fmt) + '–' + compact(b.hi, fmt);
+  }
+
   // Index of the bucket a percentile falls in: equal bounds for histogram maps, the containing
   // bucket for exact values.
   function markerIndex(h, pair) {
@@ -101,7 +118,8 @@
           ctx.charts.histogram(item, {
             title,
             buckets: h.buckets,
-            xLabel: 'bucket (lo–hi, inclusive)',
+            bucketLabel: (b) => bucketLabel(b, fmt),
+            xLabel: 'bucket',
             markers: h.valid ? ['p50', 'p90', 'p99'].map((p) => ({ label: p, value: markerIndex(h, h[p]) })) : [],
           });
         } catch (e) {
