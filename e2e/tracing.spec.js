@@ -84,3 +84,17 @@ test('the capture-recipe builder writes commands for what is typed', async ({ pa
   await job.locator('.tracing-recipe-probes').fill('ruby:method__entry');
   await expect(recipes.locator('[data-id="tracepoint"] pre')).toContainText('TracePoint.new');
 });
+
+test('two captures dropped together are compared probe by probe', async ({ page }) => {
+  await page.goto('/');
+  // the same Rails app traced twice: count/avg/stats maps, then hist() of the latencies
+  await chooseFiles(page, [corpus('trace/malformed/bt_text_with_stderr_mixed.txt'), corpus('trace/malformed/bt_text_bar_count_mismatch.txt')]);
+  const job = await lastJob(page);
+  const first = job.locator('section.report').first();
+  const compare = first.locator('.gs-table', { hasText: 'This capture vs' });
+  await expect(compare).toBeVisible();
+  // create: 143 calls here (@count[create]) vs 208 in the hist capture (@ns[create] total)
+  const create = compare.locator('tbody tr', { hasText: /^create/ });
+  await expect(create.locator('td').nth(1)).toHaveText('143');
+  await expect(create.locator('td').nth(2)).toHaveText('208');
+});

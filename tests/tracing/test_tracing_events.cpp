@@ -168,3 +168,21 @@ TEST_CASE("tracing events: an empty capture is not an error but gets the TracePo
   for (const auto& h : r["hints"]) hint |= h["id"] == "empty_capture" && h["text"].get<std::string>().find("TracePoint") != std::string::npos;
   CHECK(hint);
 }
+
+TEST_CASE("tracing events: pathological JSON nesting is refused, the rest of the stream kept", "[tracing]") {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::string s = "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n"
+                  "{\"type\": \"value\", \"data\": " + deep + "}\n"
+                  "{\"type\": \"printf\", \"data\": \"ok\\n\"}\n";
+  json doc = analyze_bytes({{"deep.ndjson", s}});
+  const json& r = doc["reports"][0];
+  CHECK(r["printf_count"] == 1);
+  bool refused = false;
+  for (const auto& e : doc["errors"]) refused |= e["line"] == 2 && e["message"].get<std::string>().find("nested") != std::string::npos;
+  CHECK(refused);
+}
+
+TEST_CASE("tracing events: avg() maps of type stats tell the bpftrace version", "[tracing]") {
+  json doc = gcscope::test::analyze_paths({gcscope::test::corpus("trace/bpftrace-0.17-det/det_aggs.ndjson")});
+  CHECK(doc["reports"][0]["tool_version"] == "0.17 - 0.23");
+}

@@ -6,6 +6,7 @@
 // ordered_json, which keeps map entry order and reads integers up to 2^64-1 exactly.
 // Raw non-UTF-8 bytes (bpftrace passes str()/buf bytes through its escaper) are replaced by U+FFFD
 // with a warning instead of failing the line.
+#include <algorithm>
 #include <cstring>
 
 #include "analyzers.h"
@@ -169,6 +170,8 @@ bool json_to_int(const ojson& v, Int& out) {
   return false;
 }
 
+constexpr int kMaxDepth = 128;
+
 class BpftraceJsonAnalyzer : public Analyzer {
  public:
   explicit BpftraceJsonAnalyzer(const AnalyzeOptions& options) : options_(options) {}
@@ -233,8 +236,8 @@ class BpftraceJsonAnalyzer : public Analyzer {
           text.swap(obj_);
           reset_object();
           process_object(text, obj_line_);
-        } else if (obj_.size() > (256u << 20)) {
-          error(obj_line_, -1, "JSON event object starting here exceeds 256 MiB; skipped");
+        } else if (obj_.size() > (64u << 20)) {
+          error(obj_line_, -1, "JSON event object starting here exceeds 64 MiB; skipped");
           reset_object();
         }
         return;
@@ -340,6 +343,30 @@ class BpftraceJsonAnalyzer : public Analyzer {
     if (high) {
       bad = sanitize_utf8(raw, clean_);
       text = clean_;
+    }
+    // bpftrace nests a few levels (tuples in values); refuse pathological nesting before building
+    // a DOM whose copy/dump would recurse that deep
+    {
+      int depth = 0, max_depth = 0;
+      bool in_str = false, esc = false;
+      for (char c : text) {
+        if (in_str) {
+          if (esc) esc = false;
+          else if (c == '\\') esc = true;
+          else if (c == '"') in_str = false;
+        } else if (c == '"') {
+          in_str = true;
+        } else if (c == '{' || c == '[') {
+          max_depth = std::max(max_depth, ++depth);
+        } else if (c == '}' || c == ']') {
+          --depth;
+        }
+      }
+      if (max_depth > kMaxDepth) {
+        error(ln, -1, "JSON event nested " + std::to_string(max_depth) + " levels deep (more than " + std::to_string(kMaxDepth) +
+                          "): not a bpftrace event; skipped");
+        return;
+      }
     }
     ojson ev;
     try {
@@ -474,6 +501,8 @@ class BpftraceJsonAnalyzer : public Analyzer {
         }
       } else if (json_to_int(v, e.value.i)) {
         e.value.kind = MapValue::kInt;  // count/sum/min/max, and avg() (type "stats" in 0.17..0.23)
+        if (type == "stats" && d_.tool_version.empty()) d_.tool_version = "0.17 - 0.23";
+        if (v.is_string()) d_.tool_version = ">= 0.24";  // quoted 64-bit integers
       } else if (v.is_string()) {
         e.value.kind = MapValue::kString;
         e.value.s = v.get<std::string>();
