@@ -112,11 +112,13 @@ TEST_CASE("tracing events: Stack tracer strings in JSON printf events fold into 
   s += "{\"type\": \"printf\", \"data\": \"" + full + "\\n\"}\n";
   s += "{\"type\": \"printf\", \"data\": \"" + full + "\\n\"}\n";
   s += "{\"type\": \"printf\", \"data\": \"app/c.rb:9:in `index'\\napp/r.rb:3:in `ca\"}\n";
+  // cut inside the path of a frame: the fragment is the stack's last frame, flagged
+  s += "{\"type\": \"printf\", \"data\": \"app/c.rb:9:in `index'\\napp/contr\"}\n";
   json doc = analyze_bytes({{"stacks.ndjson", s}});
   const json& st = doc["reports"][0]["stacks"];
-  CHECK(st["unique"] == 2);
-  CHECK(st["total_weight"] == 3);
-  CHECK(st["truncated"] == 1);
+  CHECK(st["unique"] == 3);
+  CHECK(st["total_weight"] == 4);
+  CHECK(st["truncated"] == 2);
   // root first: <main> -> call -> index
   const json& frames = st["frames"];
   const json& first = st["stacks"][0];
@@ -158,6 +160,16 @@ TEST_CASE("tracing events: interval snapshots become rates, Ctrl-C partial last 
   CHECK(snaps[0]["name"] == "@calls");
   CHECK(snaps[0]["totals"] == json::array({15.0, 19.0, 3.0}));
   CHECK(snaps[0]["last_possibly_partial"] == true);
+}
+
+TEST_CASE("tracing events: an empty bpftrace text capture is not an error but gets the hint", "[tracing]") {
+  // bpftrace -e 'usdt:...:ruby:method__entry { @[str(arg1)] = count(); }' without a TracePoint:
+  // the probes attach, nothing fires, Ctrl-C prints nothing
+  json doc = analyze_bytes({{"empty.txt", "Attaching 1 probe...\n^C\n\n"}});
+  CHECK(doc["errors"].empty());
+  bool hint = false;
+  for (const auto& h : doc["reports"][0]["hints"]) hint |= h["id"] == "empty_capture";
+  CHECK(hint);
 }
 
 TEST_CASE("tracing events: an empty capture is not an error but gets the TracePoint hint", "[tracing]") {

@@ -321,7 +321,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
       size_t e = data.find('\n', start);
       if (e == std::string_view::npos) e = data.size();
       std::string_view l = data.substr(start, e - start);
-      if (looks_ruby_frame(l)) d_.add_ruby_frame_line(l);
+      bool last = e + 1 >= data.size();
+      // a stack string cut by the string limit ends in a fragment of a frame ("app/contr")
+      if (looks_ruby_frame(l) || (last && !l.empty() && d_.in_ruby_stack())) d_.add_ruby_frame_line(l);
       else if (!l.empty()) {
         d_.end_ruby_stack();
         d_.add_event_line(l);

@@ -64,11 +64,15 @@ class BpftraceTextAnalyzer : public Analyzer {
 
   void finish(nlohmann::json& report) override {
     if (saw_dtrace_) d_.tool = "dtrace";
-    if (d_.maps.empty() && d_.attached_probes < 0 && d_.printf_count > 0)
+    if (d_.maps.empty() && foreign_line_ > 0)
+      error(foreign_line_, -1, "no bpftrace maps found: this line looks like " + foreign_what_ + ", not bpftrace output");
+    else if (d_.maps.empty() && d_.attached_probes < 0 && d_.printf_count > 0)
       warning(-1, -1, "no bpftrace maps found and no \"Attaching N probes\" line: only unrecognized lines, read as "
                       "printf output (is this another tool's output?)");
     if (d_.maps.empty() && d_.printf_count == 0 && d_.stacks.unique() == 0) {
-      error(-1, -1, "no bpftrace maps found (no \"@name: value\" lines or histograms, and no printf output)");
+      // probes attached but nothing fired is a capture result (with a hint), not a parse error
+      if (d_.attached_probes < 0)
+        error(-1, -1, "no bpftrace maps found (no \"@name: value\" lines or histograms, and no printf output)");
       d_.hint("empty_capture",
               "Nothing was captured. Ruby's own method__entry/method__return probes fire only while a TracePoint is "
               "enabled (e.g. TracePoint.new(:call){}.enable); ruby-static-tracing providers exist only after the "
@@ -510,6 +514,12 @@ class BpftraceTextAnalyzer : public Analyzer {
     }
     if (saw_dtrace_ && on_dtrace_table(t, ln)) return;
     if (starts_with(t, "# ") && ends_with(t, ".d")) saw_dtrace_ = true;
+    if (foreign_line_ == 0) {
+      if (text::contains(t, ": count") && text::contains(t, "distribution")) foreign_what_ = "a BCC log2 histogram header (\"" + std::string(t.substr(0, 40)) + "\")";
+      else if (starts_with(t, "METHOD") && text::contains(t, "# CALLS")) foreign_what_ = "a BCC ucalls table header";
+      else if (text::contains(t, " -> ") && text::contains(t, " : ") && text::ends_with(t, "|")) foreign_what_ = "a BCC log2 histogram row";
+      if (!foreign_what_.empty()) foreign_line_ = ln;
+    }
     // printf output
     close_hist();
     dtrace_hist_ = false;
@@ -555,6 +565,8 @@ class BpftraceTextAnalyzer : public Analyzer {
   bool dtrace_hist_ = false;
   int dtrace_block_ = -1;
   int dtrace_table_block_ = -1;
+  int64_t foreign_line_ = 0;
+  std::string foreign_what_;
   size_t dtrace_table_cols_ = 0;
   std::string last_text_, prev_text_, dtrace_section_;
   int64_t last_text_line_ = -1, prev_text_line_ = -1;

@@ -159,6 +159,7 @@ class TraceData {
   // Consecutive Ruby caller lines printed by a stack-tracer printf form one stack.
   void add_ruby_frame_line(std::string_view line);
   void end_ruby_stack();
+  bool in_ruby_stack() const { return !pending_frames_.empty(); }
   // A multi-line map key (ustack, or a Stack-tracer string used as a key) with its count.
   bool add_stack_key(std::string_view key, double weight);
 
