@@ -160,11 +160,16 @@
     const box = el('div', { class: 'tracing-stacks' });
     box.appendChild(el('p', { class: 'muted', text: `${fmt.num(s.unique)} distinct stacks, total weight ${fmt.num(s.total_weight)} (${s.weight_unit})` +
       (s.truncated ? `, ${s.truncated} cut by the string limit` : '') }));
-    // The product's one flame graph component (web/lib/flamegraph.js), when present.
-    if (GCSCOPE.ui && typeof GCSCOPE.ui.flameGraph === 'function') {
+    // The product's one flame graph component (web/lib/flamegraph.js, written on the stackprof
+    // branch): the report's columnar stacks are exactly its fromStacks() input.
+    const FG = GCSCOPE.flamegraph;
+    if (FG && typeof FG.create === 'function' && typeof FG.fromStacks === 'function') {
       try {
-        const fg = GCSCOPE.ui.flameGraph({ frames: s.frames, stacks: s.stacks, weights: s.weights, weightUnit: s.weight_unit, title: 'Flame graph' });
-        if (fg instanceof Node) box.appendChild(fg);
+        const fgBox = el('div', { class: 'tracing-flame' });
+        box.appendChild(fgBox);
+        const profile = FG.fromStacks(s.frames.map((name) => ({ name })), s.stacks, s.weights.map(Number), s.weight_unit);
+        profile.name = (report.inputs || []).join(', ');
+        FG.create(fgBox, profile, { mode: 'left-heavy' });
       } catch (e) {
         box.appendChild(el('p', { class: 'muted', text: 'flame graph unavailable: ' + e.message }));
       }
