@@ -187,7 +187,7 @@
       { key: 'depth', label: 'depth', numeric: true },
       { key: 'leaf', label: 'leaf frame' },
       { key: 'cut', label: 'truncated' },
-      { key: 'stack', label: 'stack (root ; … ; leaf)' },
+      { key: 'stack', label: 'stack (root ; … ; leaf)', format: (v) => (v.length > 400 ? v.slice(0, 200) + ' … ' + v.slice(-160) : v) },
     ], rows, { csvName: 'stacks.csv', caption: 'Top stacks', pageSize: 50 }));
     return box;
   }
