@@ -198,3 +198,21 @@ TEST_CASE("tracing events: avg() maps of type stats tell the bpftrace version", 
   json doc = gcscope::test::analyze_paths({gcscope::test::corpus("trace/bpftrace-0.17-det/det_aggs.ndjson")});
   CHECK(doc["reports"][0]["tool_version"] == "0.17 - 0.23");
 }
+
+TEST_CASE("tracing events: a multi-line key with a negative value is a map entry, not a stack (fuzz find)", "[tracing]") {
+  json doc = analyze_bytes({{"neg.txt", "Attaching 1 probe...\n@[a.rb:1:in `x'\nb.rb:2:in `y']: -7\n"}});
+  const json& r = doc["reports"][0];
+  REQUIRE(r["maps"].size() == 1);
+  CHECK(r["maps"][0]["entries"][0]["value"] == -7);
+  CHECK(r["stacks"]["unique"] == 0);
+  CHECK(r["stacks"]["total_weight"] == 0);
+}
+
+TEST_CASE("tracing events: perf script frames before any header are reported, not attributed (fuzz find)", "[tracing]") {
+  // a process-name frame "(...)" and a plain frame, both before the first sample header
+  std::string s = "\t 1234 (deleted) (/x)\n\t 5678 foo (/lib/x.so)\nruby 1 1.000001: 1 cpu-clock:\n\t 9 bar (/lib/y.so)\n\n";
+  json doc = gcscope::test::analyze_bytes({{"p.txt", s}}, {{"format", "perf-script"}});
+  const json& r = doc["reports"][0];
+  CHECK(r["samples"] == 1);
+  CHECK(r["stacks"]["unique"] == 1);
+}

@@ -41,6 +41,13 @@ bool tok_dec(std::string_view s, double& v) {
   return text::parse_decimal(s, p, v) && p == s.size();
 }
 
+// A printed decimal as u64, clamped (negative or absurd values must not be undefined behaviour).
+uint64_t clamp_u64(double v) {
+  if (!(v > 0)) return 0;
+  if (v >= 1.8e19) return UINT64_MAX;
+  return static_cast<uint64_t>(v);
+}
+
 // uobjnew (Debian bcc 0.26) prints Python bytes reprs: b'String'
 std::string strip_bytes_repr(std::string_view s) {
   if (s.size() >= 3 && s[0] == 'b' && (s[1] == '\'' || s[1] == '"') && s.back() == s[1]) return std::string(s.substr(2, s.size() - 3));
@@ -222,7 +229,7 @@ class BccAnalyzer : public Analyzer {
           r["calls"] = r["calls"].get<uint64_t>() + calls;
           if (has_time_) {
             r["time"] = r["time"].get<double>() + time;
-            r["time_ns"] = r["time_ns"].get<uint64_t>() + static_cast<uint64_t>(time * time_scale_ + 0.5);
+            r["time_ns"] = r["time_ns"].get<uint64_t>() + clamp_u64(time * time_scale_ + 0.5);
           }
           r["merged_rows"] = r.value("merged_rows", 1) + 1;
           if (std::find(duplicated_.begin(), duplicated_.end(), method) == duplicated_.end()) duplicated_.push_back(method);
@@ -230,7 +237,7 @@ class BccAnalyzer : public Analyzer {
           nlohmann::json r = {{"method", method}, {"calls", calls}, {"line", ln}};
           if (has_time_) {
             r["time"] = time;
-            r["time_ns"] = static_cast<uint64_t>(time * time_scale_ + 0.5);
+            r["time_ns"] = clamp_u64(time * time_scale_ + 0.5);
           }
           merged_[method] = table_["rows"].size();
           table_["rows"].push_back(r);
@@ -279,8 +286,8 @@ class BccAnalyzer : public Analyzer {
         if (!tok_dec(tk[0], start) || !tok_dec(tk[1], time)) return false;
         std::string desc = tk.size() > 2 ? std::string(trim(t.substr(static_cast<size_t>(tk[2].data() - t.data())))) : "";
         table_["rows"].push_back({{"start_s", start}, {"time", time}, {"description", desc}});
-        d_.add_event(desc.empty() ? "GC" : desc, static_cast<uint64_t>(time * time_scale_ + 0.5), true,
-                     static_cast<uint64_t>(start * 1e9));
+        d_.add_event(desc.empty() ? "GC" : desc, clamp_u64(time * time_scale_ + 0.5), true,
+                     clamp_u64(start * 1e9));
         break;
       }
       case Mode::kUobjnew: {

@@ -43,7 +43,8 @@ class FoldedAnalyzer : public Analyzer {
     if (gcd_ >= 1000) {
       d_.stack_weight_unit = "period";
       d_.extra["period_gcd"] = gcd_;
-      d_.extra["samples_estimate"] = static_cast<uint64_t>(d_.stacks.total_weight() / static_cast<double>(gcd_));
+      double est = d_.stacks.total_weight() / static_cast<double>(gcd_);
+      d_.extra["samples_estimate"] = est < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(est)) : nlohmann::json(est);
     }
     d_.extra["folded_lines"] = lines_ok_;
     d_.extra["bad_lines"] = bad_lines_;

@@ -161,8 +161,9 @@ class PerfScriptAnalyzer : public Analyzer {
       if (frames_.size() > 100000) frames_.pop_back();
       return;
     }
+    size_t before = frames_.size();
     if (!in_sample_ && (line[0] == ' ' || line[0] == '\t') && parse_frame(line)) {
-      frames_.pop_back();  // a frame without a header: nothing to attribute it to
+      if (frames_.size() > before) frames_.pop_back();  // a frame without a header: nothing to attribute it to
       if (++orphans_ <= 5) error(ln, -1, "stack frame outside of a sample (no header line before it)");
       return;
     }

@@ -217,7 +217,7 @@ nlohmann::json StackTable::to_json(const std::string& weight_unit) const {
     if (truncated_[i]) truncated.push_back(i);
   double tw = total_;
   return {{"unique", stacks_.size()},
-          {"total_weight", tw == std::floor(tw) && tw < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(tw)) : nlohmann::json(tw)},
+          {"total_weight", tw == std::floor(tw) && tw >= 0 && tw < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(tw)) : nlohmann::json(tw)},
           {"truncated", truncated_count_},
           {"samples", samples_},
           {"weight_unit", weight_unit},
@@ -319,7 +319,7 @@ void TraceData::end_ruby_stack() {
 }
 
 bool TraceData::add_stack_key(std::string_view key, double weight) {
-  if (key.find('\n') == std::string_view::npos) return false;
+  if (key.find('\n') == std::string_view::npos || !(weight >= 0)) return false;
   std::vector<std::string_view> leaf_first;
   size_t start = 0;
   bool ruby = false;
