@@ -291,7 +291,8 @@ TEST_CASE("tracing: ruby-static-tracing outputs: printf lines, stack strings, pr
     const json r = only_report(analyze("ruby-static-tracing/seed_doc_example.txt"));
     check_maps(r, expect_of("ruby-static-tracing/seed_doc_example.txt")["maps"], "seed");
     REQUIRE(r["probes"].size() == 3);
-    CHECK(r["probes"][1] == json{{"raw", "usdt:my_controller:index"}, {"provider", "my_controller"}, {"name", "index"}});
+    CHECK(r["probes"][1] == json{{"raw", "usdt:my_controller:index"}, {"provider", "my_controller"}, {"name", "index"},
+                                 {"class_guess", "MyController"}});
   }
   {
     // real 0.17 probe names carry /proc/<pid>/root/tmp/<provider>-XXXXXX.so: normalised

@@ -465,7 +465,19 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   nlohmann::json probes = nlohmann::json::array();
   for (const auto& raw : probe_order_) {
     const auto& p = probes_.at(raw);
-    probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}});
+    // ruby-static-tracing names a provider after its class (Helpers.underscore): my_controller ->
+    // MyController. The mapping is not one to one (A::BFoo and ABFoo both give a_b_foo): a guess.
+    std::string cls;
+    bool up = true;
+    for (char c : p.provider) {
+      if (c == '_') {
+        up = true;
+        continue;
+      }
+      cls.push_back(up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c);
+      up = false;
+    }
+    probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", cls}});
   }
   report["probes"] = probes;
 

@@ -245,6 +245,18 @@
     ], rows, { csvName: 'compare.csv', caption: 'This capture vs ' + name }));
   }
 
+  function probesSection(report, ctx) {
+    const { table } = ctx.ui;
+    const probes = report.probes || [];
+    if (!probes.length) return null;
+    return table([
+      { key: 'provider', label: 'provider' },
+      { key: 'name', label: 'probe' },
+      { key: 'class_guess', label: 'Ruby class (guess)', title: 'ruby-static-tracing names a provider after its class: my_controller -> MyController' },
+      { key: 'raw', label: 'as bpftrace printed it' },
+    ], probes, { csvName: 'probes.csv', pageSize: 50 });
+  }
+
   function mapsSection(report, ctx) {
     const { el, table, fmt } = ctx.ui;
     const maps = (report.maps || []).filter((m) => m.kind !== 'hist');
@@ -316,6 +328,7 @@
     for (const h of report.hints || []) container.appendChild(el('p', { class: 'tracing-hint', dataset: { id: h.id }, text: h.text }));
     const parts = [
       ['Per-probe latency', latencySection(report, ctx)],
+      ['Probes', probesSection(report, ctx)],
       ['Compare with another capture', compareSection(report, ctx)],
       ['Histograms', histogramSection(report, ctx)],
       ['Rates over time', ratesSection(report, ctx)],
