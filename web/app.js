@@ -62,8 +62,9 @@
 
   // ---- Jobs ---------------------------------------------------------------------------------
 
-  function startJob(files, options) {
+  function startJob(files, options, hooks) {
     if (!files.length) return null;
+    hooks = hooks || {};
     const id = ++jobCounter;
     const total = files.reduce((s, f) => s + f.blob.size, 0);
     const card = el('article', { class: 'job', dataset: { job: String(id) } });
@@ -94,6 +95,7 @@
       if (finished) return;
       finish('Cancelled', 'cancelled');
       body.appendChild(el('p', { class: 'muted', text: 'Analysis cancelled; nothing was kept.' }));
+      if (hooks.onError) hooks.onError('cancelled by the user');
     });
     close.addEventListener('click', () => { if (!finished) finish('Cancelled'); card.remove(); });
     worker.onmessage = (e) => {
@@ -102,21 +104,28 @@
       if (m.type === 'progress') {
         progress.value = m.done;
         progressText.textContent = `${fmt.bytes(m.done)} / ${fmt.bytes(m.total)}`;
+        if (hooks.onProgress) hooks.onProgress(m.done, m.total);
       } else if (m.type === 'result') {
         const rejected = m.doc.reports.length === 0;
         finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
+        card.gcscopeDoc = m.doc;
+        if (m.stats) card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
         renderDocument(body, m.doc, files);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc: m.doc } }));
+        if (hooks.onResult) hooks.onResult(m.doc);
       } else if (m.type === 'error') {
         finish('Failed', 'failed');
         body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
+        if (hooks.onError) hooks.onError(m.message);
       }
     };
     worker.onerror = (e) => {
       if (finished) return;
       e.preventDefault();
       finish('Failed', 'failed');
-      body.appendChild(el('p', { class: 'error', text: 'The analysis worker stopped (' + (e.message || 'out of memory?') + '). Other results on this page are unaffected.' }));
+      const why = 'The analysis worker stopped (' + (e.message || 'out of memory?') + '). Other results on this page are unaffected.';
+      body.appendChild(el('p', { class: 'error', text: why }));
+      if (hooks.onError) hooks.onError(why);
     };
     worker.postMessage({ type: 'analyze', files, options: options || {} });
     return card;
@@ -199,6 +208,12 @@
   }
 
   function renderDocument(body, doc, files) {
+    if (!GCSCOPE.staticReport) {
+      body.appendChild(el('div', { class: 'job-exports' },
+        el('button', { type: 'button', class: 'gs-small', text: 'Download JSON report', on: { click: () => GCSCOPE.ui.download('gcscope-report.json', 'application/json', JSON.stringify(doc, null, 2)) } }),
+        el('button', { type: 'button', class: 'gs-small', text: 'Save as HTML report', title: 'One self-contained file: opens offline in any browser',
+          on: { click: () => GCSCOPE.exportHtml(doc) } })));
+    }
     body.appendChild(renderInputs(doc));
     const general = doc.errors.filter((e) => !doc.inputs.some((i) => e.path === i.path || e.path.startsWith(i.path + '/')));
     for (const e of general) body.appendChild(el('p', { class: 'error', text: (e.path ? e.path + ': ' : '') + errorText(e) }));
@@ -207,6 +222,19 @@
   GCSCOPE.renderDocument = renderDocument;
 
   // ---- Wiring -------------------------------------------------------------------------------
+
+  // A saved HTML report carries its document: render it and stop (no worker, no drop zone).
+  const embeddedData = document.getElementById('gcscope-data');
+  if (embeddedData) {
+    GCSCOPE.staticReport = true;
+    const doc = JSON.parse(embeddedData.textContent);
+    const body = el('div', { class: 'job-body' });
+    jobsBox.appendChild(el('article', { class: 'job' }, el('header', { class: 'job-head' },
+      el('h2', { class: 'job-title', text: doc.inputs.map((i) => i.path).join(', ') }),
+      el('span', { class: 'job-status done', text: 'Saved report' })), body));
+    renderDocument(body, doc, []);
+    return;
+  }
 
   const drop = document.getElementById('drop');
   const fileInput = document.getElementById('file-input');
