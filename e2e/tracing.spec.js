@@ -90,7 +90,7 @@ test('two captures dropped together are compared probe by probe', async ({ page 
   // the same Rails app traced twice: count/avg/stats maps, then hist() of the latencies
   await chooseFiles(page, [corpus('trace/malformed/bt_text_with_stderr_mixed.txt'), corpus('trace/malformed/bt_text_bar_count_mismatch.txt')]);
   const job = await lastJob(page);
-  const first = job.locator('section.report').first();
+  const first = job.locator('section.report').filter({ has: page.locator('h3.report-title', { hasText: 'bt_text_with_stderr_mixed.txt' }) });
   const compare = first.locator('.gs-table', { hasText: 'This capture vs' });
   await expect(compare).toBeVisible();
   // create: 143 calls here (@count[create]) vs 208 in the hist capture (@ns[create] total)
