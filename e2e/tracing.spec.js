@@ -1,0 +1,100 @@
+// The tracing view in the browser: real bpftrace/perf outputs dropped on the page, per-probe latency,
+// histograms with percentile buckets, stacks, exact 64-bit values, and the capture-recipe builder.
+const { test, expect } = require('@playwright/test');
+const { fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
+
+test('bpftrace maps: per-probe table from count/avg/min/max/stats maps', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('tracing/bpftrace-maps.txt')]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="bpftrace-text"]');
+  await expect(report).toBeVisible();
+  await expect(report.locator('.gs-kpi').first()).toContainText('bpftrace');
+  const latency = report.locator('.tracing-latency table');
+  // det_aggs: @c[x] = 2 calls, @min[x] = 2, @max[x] = 9 (corpus manifest)
+  const x = latency.locator('tbody tr', { hasText: /^x/ });
+  await expect(x.locator('td').nth(1)).toHaveText('2');
+});
+
+test('bpftrace hist: chart with percentile buckets stated as bounds', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
+  const job = await lastJob(page);
+  const hist = job.locator('.tracing-hist').first();
+  await expect(hist.locator('canvas').first()).toBeVisible();
+  // det_hist: values 2 and 1024 -> p50 in [2, 3], p90 in [1024, 2047]
+  await expect(hist.locator('.tracing-pct')).toHaveText('percentile buckets: p50 2 – 3 · p90 1,024 – 2,047 · p99 1,024 – 2,047');
+});
+
+test('a printf event stream gives exact percentiles and an overhead estimate', async ({ page }) => {
+  let s = '{"type": "attached_probes", "data": {"probes": 1}}\n';
+  for (let i = 1; i <= 100; i++) {
+    s += `{"type": "printf", "data": "${1000000000 + i * 10000000} usdt:/proc/9/root/tmp/my_controller-AbCdEf.so:my_controller:index ${i * 1000}\\n"}\n`;
+  }
+  const p = tempFile('events.ndjson', s);
+  await page.goto('/');
+  await chooseFiles(page, [p]);
+  const job = await lastJob(page);
+  const row = job.locator('.tracing-latency tbody tr').first();
+  await expect(row.locator('td').first()).toHaveText('my_controller:index');
+  // 100 calls of 1..100 µs: nearest-rank p99 = 99 µs
+  await expect(row.locator('td').nth(8)).toHaveText('99 µs');
+  await expect(row.locator('td').nth(9)).toHaveText('exact (events)');
+  await expect(job.locator('.tracing-overhead-result')).toContainText('fires/s');
+  // the recipe builder is seeded with the probes found
+  await expect(job.locator('.tracing-recipe-probes')).toHaveValue('my_controller:index');
+});
+
+test('64-bit values are shown exactly (never through a JS number)', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('trace/bpftrace-0.17-det/det_bigints.ndjson')]);
+  const job = await lastJob(page);
+  const maps = job.locator('section.report[data-format="bpftrace-json"]');
+  await expect(maps.getByText('18446744073709551615', { exact: true })).toBeVisible();
+  await expect(maps.getByText('9007199254740993', { exact: true })).toBeVisible();
+});
+
+test('perf script: stacks folded and listed as top stacks', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
+  const job = await lastJob(page);
+  const stacks = job.locator('.tracing-stacks');
+  // stackcollapse-perf.pl folds this capture into 10 distinct stacks (fixture perf-script-ruby.folded.txt)
+  await expect(stacks.locator('.gs-table-count')).toHaveText('10 rows');
+  await expect(stacks.locator('tbody tr').first().locator('td').first()).toHaveText('20,202,020');
+});
+
+test('cut stack strings are flagged with the string-limit hint', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('trace/ruby-static-tracing/integration_stacktrace.out')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.tracing-hint[data-id="strlen"]')).toContainText('BPFTRACE_STRLEN');
+  await expect(job.locator('.tracing-stacks tbody tr').first()).toContainText('cut');
+});
+
+test('the capture-recipe builder writes commands for what is typed', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('tracing/bpftrace-maps.txt')]);
+  const job = await lastJob(page);
+  await job.locator('.tracing-recipe-probes').fill('MyController#index');
+  await job.locator('.tracing-recipe-pid').fill('4242');
+  const recipes = job.locator('.tracing-recipes');
+  await expect(recipes.locator('[data-id="enable"] pre')).toHaveText('kill -PROF 4242');
+  await expect(recipes.locator('[data-id="count"] pre')).toHaveText("bpftrace -e 'usdt::my_controller:index { @calls[probe] = count(); }' -p 4242");
+  await job.locator('.tracing-recipe-probes').fill('ruby:method__entry');
+  await expect(recipes.locator('[data-id="tracepoint"] pre')).toContainText('TracePoint.new');
+});
+
+test('two captures dropped together are compared probe by probe', async ({ page }) => {
+  await page.goto('/');
+  // the same Rails app traced twice: count/avg/stats maps, then hist() of the latencies
+  await chooseFiles(page, [corpus('trace/malformed/bt_text_with_stderr_mixed.txt'), corpus('trace/malformed/bt_text_bar_count_mismatch.txt')]);
+  const job = await lastJob(page);
+  const first = job.locator('section.report').filter({ has: page.locator('h3.report-title', { hasText: 'bt_text_with_stderr_mixed.txt' }) });
+  const compare = first.locator('.gs-table', { hasText: 'This capture vs' });
+  await expect(compare).toBeVisible();
+  // create: 143 calls here (@count[create]) vs 208 in the hist capture (@ns[create] total)
+  const create = compare.locator('tbody tr', { hasText: /^create/ });
+  await expect(create.locator('td').nth(1)).toHaveText('143');
+  await expect(create.locator('td').nth(2)).toHaveText('208');
+});

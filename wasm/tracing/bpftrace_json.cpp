@@ -1,0 +1,554 @@
+// bpftrace -f json: one event object per line ({"type": "...", "data": ...}), blank lines from Ctrl-C,
+// and also pretty-printed objects (bpftrace's own test fixtures, jq output).
+//
+// The hot path is the printf event stream (one line per traced call): such lines are scanned by
+// hand, no DOM. Other events are rare (attached_probes, map dumps) and parsed with nlohmann's
+// ordered_json, which keeps map entry order and reads integers up to 2^64-1 exactly.
+// Raw non-UTF-8 bytes (bpftrace passes str()/buf bytes through its escaper) are replaced by U+FFFD
+// with a warning instead of failing the line.
+#include <algorithm>
+#include <cstring>
+
+#include "analyzers.h"
+#include "core/line_splitter.h"
+#include "core/text_scan.h"
+#include "trace_model.h"
+
+namespace gcscope::tracing {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using text::starts_with;
+
+// Replaces invalid UTF-8 sequences by U+FFFD; returns the number of bytes replaced.
+size_t sanitize_utf8(std::string_view in, std::string& out) {
+  out.clear();
+  out.reserve(in.size() + 8);
+  size_t bad = 0;
+  const auto* s = reinterpret_cast<const unsigned char*>(in.data());
+  size_t n = in.size();
+  for (size_t i = 0; i < n;) {
+    unsigned char c = s[i];
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
+    bool ok = len > 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) ok = false;
+      else cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if (ok) {
+      // overlong forms, surrogates and values past U+10FFFF are invalid too
+      if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+          (cp >= 0xD800 && cp <= 0xDFFF))
+        ok = false;
+    }
+    if (ok) {
+      out.append(in.substr(i, len));
+      i += len;
+    } else {
+      out.append("\xEF\xBF\xBD");
+      ++bad;
+      ++i;
+    }
+  }
+  return bad;
+}
+
+void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+int hex4(const char* p) {
+  int v = 0;
+  for (int i = 0; i < 4; ++i) {
+    char c = p[i];
+    v <<= 4;
+    if (c >= '0' && c <= '9') v |= c - '0';
+    else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
+    else return -1;
+  }
+  return v;
+}
+
+// Decodes the JSON string whose body starts at line[p] (after the opening quote). Returns the
+// position after the closing quote, or npos. `high` is set when a byte >= 0x80 was seen.
+size_t scan_json_string(std::string_view line, size_t p, std::string& out, bool& high) {
+  out.clear();
+  const char* s = line.data();
+  size_t n = line.size();
+  size_t run = p;
+  while (p < n) {
+    char c = s[p];
+    if (c == '"') {
+      out.append(s + run, p - run);
+      return p + 1;
+    }
+    if (static_cast<unsigned char>(c) >= 0x80) high = true;
+    if (c != '\\') {
+      ++p;
+      continue;
+    }
+    out.append(s + run, p - run);
+    if (p + 1 >= n) return std::string_view::npos;
+    char e = s[p + 1];
+    p += 2;
+    switch (e) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case '"': out.push_back('"'); break;
+      case '\\': out.push_back('\\'); break;
+      case '/': out.push_back('/'); break;
+      case 'u': {
+        if (p + 4 > n) return std::string_view::npos;
+        int cp = hex4(s + p);
+        if (cp < 0) return std::string_view::npos;
+        p += 4;
+        uint32_t code = static_cast<uint32_t>(cp);
+        if (code >= 0xD800 && code <= 0xDBFF && p + 6 <= n && s[p] == '\\' && s[p + 1] == 'u') {
+          int lo = hex4(s + p + 2);
+          if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            code = 0x10000 + ((code - 0xD800) << 10) + (static_cast<uint32_t>(lo) - 0xDC00);
+            p += 6;
+          }
+        }
+        if (code >= 0xD800 && code <= 0xDFFF) code = 0xFFFD;
+        append_utf8(out, code);
+        break;
+      }
+      default: return std::string_view::npos;
+    }
+    run = p;
+  }
+  return std::string_view::npos;
+}
+
+bool json_to_int(const ojson& v, Int& out) {
+  if (v.is_number_unsigned()) {
+    out = Int{v.get<uint64_t>(), false};
+    return true;
+  }
+  if (v.is_number_integer()) {
+    int64_t i = v.get<int64_t>();
+    out = i < 0 ? Int{static_cast<uint64_t>(-(i + 1)) + 1, true} : Int{static_cast<uint64_t>(i), false};
+    return true;
+  }
+  // >= 0.24 quotes integers that a double cannot hold
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    Int t;
+    if (parse_int(s, t) && t.mag > 9007199254740992ULL) {
+      out = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+constexpr int kMaxDepth = 128;
+
+class BpftraceJsonAnalyzer : public Analyzer {
+ public:
+  explicit BpftraceJsonAnalyzer(const AnalyzeOptions& options) : options_(options) {}
+
+  void feed(const char* data, size_t len) override {
+    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+  }
+
+  void end_member() override {
+    lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    if (depth_ > 0) {
+      error(obj_line_, -1, "invalid JSON: the input ends inside the event object starting on this line (truncated)");
+      reset_object();
+    }
+  }
+
+  void finish(nlohmann::json& report) override {
+    if (printf_events_) d_.event_types["printf"] += printf_events_;
+    if (d_.printf_count == 0 && d_.maps.empty() && d_.stacks.unique() == 0 && d_.other_events.empty())
+      d_.hint("empty_capture",
+              "Nothing was captured. Ruby's own method__entry/method__return probes fire only while a TracePoint is "
+              "enabled; ruby-static-tracing providers exist only after the first `kill -PROF <pid>`.");
+    d_.finish(report, options_);
+  }
+
+ private:
+  void reset_object() {
+    depth_ = 0;
+    in_string_ = false;
+    escape_ = false;
+    obj_.clear();
+  }
+
+  // Tracks nesting across lines (pretty-printed objects); returns the depth after `s`.
+  int track_depth(std::string_view s) {
+    for (char c : s) {
+      if (in_string_) {
+        if (escape_) escape_ = false;
+        else if (c == '\\') escape_ = true;
+        else if (c == '"') in_string_ = false;
+        continue;
+      }
+      if (c == '"') in_string_ = true;
+      else if (c == '{' || c == '[') ++depth_;
+      else if (c == '}' || c == ']') --depth_;
+    }
+    return depth_;
+  }
+
+  void on_line(std::string_view line, uint64_t n, uint64_t /*off*/) {
+    int64_t ln = static_cast<int64_t>(n);
+    if (depth_ > 0) {
+      if (starts_with(line, "{\"type\"") || starts_with(line, "{ \"type\"")) {
+        error(obj_line_, -1, "invalid JSON: the event object starting on this line is cut off (a new event starts on line " +
+                                 std::to_string(ln) + ")");
+        reset_object();
+      } else {
+        obj_.append(line);
+        obj_.push_back('\n');
+        if (track_depth(line) <= 0) {
+          std::string text;
+          text.swap(obj_);
+          reset_object();
+          process_object(text, obj_line_);
+        } else if (obj_.size() > (64u << 20)) {
+          error(obj_line_, -1, "JSON event object starting here exceeds 64 MiB; skipped");
+          reset_object();
+        }
+        return;
+      }
+    }
+    size_t b = 0;
+    while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+    if (b == line.size()) return;
+    if (fast_printf(line, ln)) return;
+    if (line[b] == '{') {
+      in_string_ = escape_ = false;
+      depth_ = 0;
+      if (track_depth(line) <= 0) {
+        depth_ = 0;
+        process_object(line, ln);
+      } else {
+        obj_.assign(line);
+        obj_.push_back('\n');
+        obj_line_ = ln;
+      }
+      return;
+    }
+    std::string_view t = text::trim(line);
+    if (starts_with(t, "ERROR") || starts_with(t, "WARNING") || starts_with(t, "open(") || starts_with(t, "Attaching ") ||
+        starts_with(t, "Attached ") || t == "^C" || starts_with(t, "libbpf:")) {
+      ++d_.stderr_lines;
+      return;
+    }
+    if (++non_json_ <= 20)
+      error(ln, -1, "expected a bpftrace JSON event ({\"type\": ..., \"data\": ...}), found \"" +
+                        std::string(t.substr(0, 60)) + "\"");
+  }
+
+  // {"type": "printf", "data": "..."} without building a DOM.
+  bool fast_printf(std::string_view line, int64_t ln) {
+    static constexpr std::string_view kSpaced = "{\"type\": \"printf\", \"data\": \"";
+    static constexpr std::string_view kCompact = "{\"type\":\"printf\",\"data\":\"";
+    size_t p;
+    if (starts_with(line, kSpaced)) p = kSpaced.size();
+    else if (starts_with(line, kCompact)) p = kCompact.size();
+    else return false;
+    bool high = false;
+    size_t q = scan_json_string(line, p, str_, high);
+    if (q == std::string_view::npos) return false;
+    while (q < line.size() && line[q] == ' ') ++q;
+    if (q >= line.size() || line[q] != '}') return false;
+    ++q;
+    while (q < line.size() && (line[q] == ' ' || line[q] == '\t')) ++q;
+    if (q != line.size()) return false;
+    if (high) {
+      size_t bad = sanitize_utf8(str_, clean_);
+      if (bad) {
+        warning(ln, -1, "invalid UTF-8 in printf data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
+        str_.swap(clean_);
+      }
+    }
+    ++d_.events;
+    ++printf_events_;
+    on_printf(str_);
+    return true;
+  }
+
+  void on_printf(std::string_view data) {
+    ++d_.printf_count;
+    if (d_.printf_count == 1) d_.printf_first = std::string(data);
+    d_.printf_last.assign(data.data(), data.size());
+    size_t nl = data.find('\n');
+    if (nl == std::string_view::npos || nl + 1 == data.size()) {
+      std::string_view l = nl == std::string_view::npos ? data : data.substr(0, nl);
+      if (looks_ruby_frame(l)) {
+        d_.add_ruby_frame_line(l);
+        d_.end_ruby_stack();
+      } else {
+        d_.add_event_line(l);
+      }
+      return;
+    }
+    // several lines: a stack-tracer string (caller.join("\n")) or several records
+    size_t start = 0;
+    while (start < data.size()) {
+      size_t e = data.find('\n', start);
+      if (e == std::string_view::npos) e = data.size();
+      std::string_view l = data.substr(start, e - start);
+      bool last = e + 1 >= data.size();
+      // a stack string cut by the string limit ends in a fragment of a frame ("app/contr")
+      if (looks_ruby_frame(l) || (last && !l.empty() && d_.in_ruby_stack())) d_.add_ruby_frame_line(l);
+      else if (!l.empty()) {
+        d_.end_ruby_stack();
+        d_.add_event_line(l);
+      }
+      start = e + 1;
+    }
+    d_.end_ruby_stack();
+  }
+
+  void process_object(std::string_view raw, int64_t ln) {
+    std::string_view text = raw;
+    bool high = false;
+    for (char c : raw)
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        high = true;
+        break;
+      }
+    size_t bad = 0;
+    if (high) {
+      bad = sanitize_utf8(raw, clean_);
+      text = clean_;
+    }
+    // bpftrace nests a few levels (tuples in values); refuse pathological nesting before building
+    // a DOM whose copy/dump would recurse that deep
+    {
+      int depth = 0, max_depth = 0;
+      bool in_str = false, esc = false;
+      for (char c : text) {
+        if (in_str) {
+          if (esc) esc = false;
+          else if (c == '\\') esc = true;
+          else if (c == '"') in_str = false;
+        } else if (c == '"') {
+          in_str = true;
+        } else if (c == '{' || c == '[') {
+          max_depth = std::max(max_depth, ++depth);
+        } else if (c == '}' || c == ']') {
+          --depth;
+        }
+      }
+      if (max_depth > kMaxDepth) {
+        error(ln, -1, "JSON event nested " + std::to_string(max_depth) + " levels deep (more than " + std::to_string(kMaxDepth) +
+                          "): not a bpftrace event; skipped");
+        return;
+      }
+    }
+    ojson ev;
+    try {
+      ev = ojson::parse(text.begin(), text.end());
+    } catch (const std::exception& e) {
+      error(ln, -1, std::string("invalid JSON: ") + e.what());
+      return;
+    }
+    if (!ev.is_object() || !ev.contains("type") || !ev["type"].is_string()) {
+      error(ln, -1, "event without type: expected {\"type\": ..., \"data\": ...}");
+      return;
+    }
+    std::string type = ev["type"].get<std::string>();
+    if (bad) warning(ln, -1, "invalid UTF-8 in " + type + " data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
+    ++d_.events;
+    ++d_.event_types[type];
+    if (!ev.contains("data")) {
+      if (type != "lost_events") error(ln, -1, "\"" + type + "\" event without data");
+      return;
+    }
+    const ojson& data = ev["data"];
+    if (type == "attached_probes") {
+      if (data.is_object() && data.contains("probes") && data["probes"].is_number_integer())
+        d_.attached_probes = data["probes"].get<int64_t>();
+      else
+        error(ln, -1, "attached_probes event without an integer data.probes");
+      if (ev.contains("count") || data.contains("count")) d_.tool_version = ">= 0.24";
+      return;
+    }
+    if (type == "printf") {
+      if (!data.is_string()) {
+        error(ln, -1, "printf event whose data is not a string");
+        return;
+      }
+      on_printf(data.get_ref<const std::string&>());
+      return;
+    }
+    if (type == "map" || type == "stats" || type == "hist" || type == "lhist" || type == "tseries") {
+      if (!data.is_object() || data.size() != 1) {
+        error(ln, -1, type + " event must hold exactly one map (found " +
+                          std::to_string(data.is_object() ? data.size() : 0) + ")");
+        return;
+      }
+      auto it = data.begin();
+      map_event(type, it.key(), it.value(), ln);
+      return;
+    }
+    if (type == "helper_error" || type == "errorf" || type == "warnf" || type == "runtime_error" || type == "lost_events") {
+      ++d_.stderr_lines;
+      if (d_.other_events.size() < 100) d_.other_events.push_back(nlohmann::json::parse(ev.dump()));
+      return;
+    }
+    // value (print of a non-map), time, join, cat, syscall, ...
+    if (d_.other_events.size() < 100) d_.other_events.push_back(nlohmann::json::parse(ev.dump()));
+  }
+
+  bool hist_from_json(const ojson& arr, Histogram& h, int64_t ln, const std::string& where) {
+    if (!arr.is_array()) {
+      error(ln, -1, "hist value is not a bucket list (" + where + ")");
+      return false;
+    }
+    for (const auto& b : arr) {
+      if (!b.is_object() || !b.contains("count")) {
+        error(ln, -1, "hist bucket is not {\"min\", \"max\", \"count\"} (" + where + ")");
+        return false;
+      }
+      Bucket bk;
+      Int c;
+      if (!json_to_int(b["count"], c) || c.neg) {
+        error(ln, -1, "hist bucket count is not a non-negative integer (" + where + ")");
+        return false;
+      }
+      bk.count = c.mag;
+      bk.has_lo = b.contains("min") && json_to_int(b["min"], bk.lo);
+      bk.has_hi = b.contains("max") && json_to_int(b["max"], bk.hi);
+      if (!bk.has_lo && !bk.has_hi) {
+        error(ln, -1, "hist bucket without min and max (" + where + ")");
+        return false;
+      }
+      if (!h.buckets.empty() && h.valid) {
+        const Bucket& prev = h.buckets.back();
+        if (!(prev.has_hi && bk.has_lo && prev.hi < bk.lo)) {
+          h.valid = false;
+          error(ln, -1, "histogram buckets not increasing / overlapping in " + where +
+                            ": kept as printed, without percentiles");
+        }
+      }
+      h.buckets.push_back(bk);
+      h.total += bk.count;
+    }
+    return true;
+  }
+
+  void map_event(const std::string& type, const std::string& name, const ojson& value, int64_t ln) {
+    MapBlock block;
+    block.name = name;
+    block.line = ln;
+    bool is_hist = type == "hist" || type == "lhist";
+    auto add_value = [&](bool has_key, const std::string& key, const ojson& v) -> bool {
+      MapEntry e;
+      e.has_key = has_key;
+      e.key = key;
+      e.line = ln;
+      std::string where = name + (has_key ? "[" + key + "]" : "");
+      if (is_hist) {
+        e.value.kind = MapValue::kHist;
+        if (!hist_from_json(v, e.value.hist, ln, where)) return false;
+      } else if (type == "tseries") {
+        e.value.kind = MapValue::kTseries;
+        if (!v.is_array()) {
+          error(ln, -1, "tseries value is not a list of points (" + where + ")");
+          return false;
+        }
+        for (const auto& p : v) {
+          TseriesPoint pt;
+          if (p.is_object() && p.contains("interval_start")) pt.label = p["interval_start"].is_string() ? p["interval_start"].get<std::string>() : p["interval_start"].dump();
+          if (p.is_object() && p.contains("value") && p["value"].is_number()) pt.value = p["value"].get<double>();
+          else pt.present = false;
+          e.value.points.push_back(pt);
+        }
+      } else if (type == "stats" && v.is_object()) {
+        for (const char* f : {"count", "average", "total"})
+          if (!v.contains(f)) {
+            error(ln, -1, std::string("stats value missing '") + f + "' (" + where + ")");
+            return false;
+          }
+        e.value.kind = MapValue::kStats;
+        if (!json_to_int(v["count"], e.value.stats.count) || !json_to_int(v["average"], e.value.stats.average) ||
+            !json_to_int(v["total"], e.value.stats.total)) {
+          error(ln, -1, "stats count/average/total are not integers (" + where + ")");
+          return false;
+        }
+      } else if (json_to_int(v, e.value.i)) {
+        e.value.kind = MapValue::kInt;  // count/sum/min/max, and avg() (type "stats" in 0.17..0.23)
+        if (type == "stats" && d_.tool_version.empty()) d_.tool_version = "0.17 - 0.23";
+        if (v.is_string()) d_.tool_version = ">= 0.24";  // quoted 64-bit integers
+      } else if (v.is_string()) {
+        e.value.kind = MapValue::kString;
+        e.value.s = v.get<std::string>();
+      } else {
+        e.value.kind = MapValue::kJson;
+        e.value.j = nlohmann::json::parse(v.dump());
+      }
+      if (has_key && e.value.kind == MapValue::kInt && key.find('\n') != std::string::npos)
+        d_.add_stack_key(key, e.value.i.as_double());
+      block.entries.push_back(std::move(e));
+      return true;
+    };
+    // keyed when the value is an object whose members are the entries; a stats() value is itself
+    // an object with count/average/total, and a hist value is an array
+    bool keyed = value.is_object() && !(type == "stats" && value.contains("count") && value.contains("average")) &&
+                 !(type == "stats" && value.contains("count") && !value.begin().value().is_object());
+    if (type == "stats" && value.is_object() && !value.empty() && value.begin().value().is_object()) keyed = true;
+    if (keyed) {
+      for (auto it = value.begin(); it != value.end(); ++it)
+        if (!add_value(true, it.key(), it.value())) return;
+    } else {
+      if (!add_value(false, std::string(), value)) return;
+    }
+    bool stats_kind = type == "stats" && !block.entries.empty() && block.entries.front().value.kind == MapValue::kStats;
+    block.kind = is_hist ? "hist" : type == "tseries" ? "tseries" : stats_kind ? "stats" : (keyed ? "map" : "scalar");
+    d_.maps.push_back(std::move(block));
+  }
+
+  AnalyzeOptions options_;
+  LineSplitter lines_;
+  TraceData d_;
+  std::string str_, clean_;
+  std::string obj_;
+  int64_t obj_line_ = 0;
+  int depth_ = 0;
+  bool in_string_ = false, escape_ = false;
+  uint64_t printf_events_ = 0;
+  uint64_t non_json_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Analyzer> make_bpftrace_json(const AnalyzeOptions& options) {
+  return std::make_unique<BpftraceJsonAnalyzer>(options);
+}
+
+}  // namespace gcscope::tracing

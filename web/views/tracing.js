@@ -1,0 +1,345 @@
+// The tracing view (bpftrace text/JSON, BCC tools, folded stacks, perf script): per-probe latency
+// table, histograms with p50/p90/p99 markers, rates, stacks (flame graph + top stacks), tracer
+// overhead estimate, comparison with another capture of the same drop, and the capture-recipe
+// builder. Everything is built with GCSCOPE.ui.el (text only).
+'use strict';
+(function (global) {
+  const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
+
+  const TITLES = {
+    'bpftrace-text': 'bpftrace output',
+    'bpftrace-json': 'bpftrace JSON output',
+    'bcc-output': 'BCC tool output',
+    'folded-stacks': 'Folded stacks',
+    'perf-script': 'perf script output',
+  };
+
+  // 64-bit values arrive as strings: keep them as text, never through Number().
+  const isNum = (v) => typeof v === 'number' && isFinite(v);
+
+  function nsText(v, fmt) {
+    if (v === null || v === undefined) return '—';
+    if (typeof v === 'string') return v + ' ns';
+    if (!isNum(v)) return String(v);
+    return fmt.seconds(v / 1e9);
+  }
+
+  function boundText(pair, asNs, fmt) {
+    if (!Array.isArray(pair)) return pair === null || pair === undefined ? '—' : (asNs ? nsText(pair, fmt) : fmt.num(pair));
+    const [lo, hi] = pair;
+    const one = (v) => (asNs ? nsText(v, fmt) : fmt.num(v));
+    if (lo !== null && hi !== null && String(lo) === String(hi)) return one(lo);
+    if (lo === null) return '< ' + one(typeof hi === 'number' ? hi + 1 : hi);
+    if (hi === null) return '≥ ' + one(lo);
+    return one(lo) + ' – ' + one(hi);
+  }
+
+  function latencySection(report, ctx) {
+    const { el, fmt, table } = ctx.ui;
+    const rows = report.latency || [];
+    if (!rows.length) return null;
+    const box = el('div', { class: 'tracing-latency' });
+    const nsBox = el('input', { type: 'checkbox', checked: true });
+    const controls = el('label', { class: 'muted' }, nsBox, ' values are nanoseconds (ruby-static-tracing latency: arg1 = duration in ns)');
+    const holder = el('div');
+    const draw = () => {
+      const asNs = nsBox.checked;
+      const v = (x) => (asNs ? nsText(x, fmt) : fmt.num(x));
+      const cols = [
+        { key: 'probe', label: 'probe' },
+        { key: 'calls', label: 'calls', numeric: true },
+        { key: 'total', label: 'total', numeric: true, format: v },
+        { key: 'mean', label: 'mean', numeric: true, format: v },
+        { key: 'min', label: 'min', numeric: true, format: v },
+        { key: 'max', label: 'max', numeric: true, format: v },
+        { key: 'p50', label: 'p50', format: (x) => boundText(x, asNs, fmt) },
+        { key: 'p90', label: 'p90', format: (x) => boundText(x, asNs, fmt) },
+        { key: 'p99', label: 'p99', format: (x) => boundText(x, asNs, fmt) },
+        { key: 'exact', label: 'percentiles', format: (x, r) => (r.p50 === undefined ? '—' : x ? 'exact (events)' : 'bucket bounds (hist)') },
+        { key: 'sources', label: 'from', format: (x) => (x || []).join(', ') },
+      ];
+      holder.textContent = '';
+      holder.appendChild(table(cols, rows, { csvName: 'latency.csv', sort: { key: 'calls', desc: true }, caption: 'Per-probe latency' }));
+    };
+    nsBox.addEventListener('change', draw);
+    draw();
+    box.append(controls, holder);
+    box.appendChild(el('p', { class: 'muted', text: 'Percentiles from hist()/lhist() can only be bucket ranges (lo – hi); exact values need a printf event stream (see the recipes below).' }));
+    return box;
+  }
+
+  // 4194304 -> "4M" (bpftrace's own labels: powers of 1024), other numbers as they are.
+  function compact(n, fmt) {
+    if (typeof n !== 'number') return String(n);
+    const units = ['', 'K', 'M', 'G', 'T', 'P', 'E'];
+    let v = n;
+    let i = 0;
+    while (v !== 0 && v % 1024 === 0 && i < 6) { v /= 1024; i++; }
+    return i ? v + units[i] : fmt.num(n);
+  }
+  function bucketLabel(b, fmt) {
+    if (b.lo === null) return '< ' + (typeof b.hi === 'number' ? compact(b.hi + 1, fmt) : b.hi);
+    if (b.hi === null) return '≥ ' + compact(b.lo, fmt);
+    if (String(b.lo) === String(b.hi)) return compact(b.lo, fmt);
+    if (typeof b.hi === 'number' && (b.hi + 1) % 1024 === 0) return '[' + compact(b.lo, fmt) + ', ' + compact(b.hi + 1, fmt) + ')';
+    return compact(b.lo, fmt) + '–' + compact(b.hi, fmt);
+  }
+
+  // Index of the bucket a percentile falls in: equal bounds for histogram maps, the containing
+  // bucket for exact values.
+  function markerIndex(h, pair) {
+    if (!Array.isArray(pair)) return null;
+    const b = h.buckets;
+    for (let i = 0; i < b.length; i++) if (String(b[i].lo) === String(pair[0]) && String(b[i].hi) === String(pair[1])) return i;
+    const v = Number(pair[0]);
+    for (let i = 0; i < b.length; i++) {
+      const lo = b[i].lo === null ? -Infinity : Number(b[i].lo);
+      const hi = b[i].hi === null ? Infinity : Number(b[i].hi);
+      if (v >= lo && v <= hi) return i;
+    }
+    return null;
+  }
+
+  function histogramSection(report, ctx) {
+    const { el, fmt } = ctx.ui;
+    const hs = report.histograms || [];
+    if (!hs.length) return null;
+    const box = el('div', { class: 'tracing-hists' });
+    const limit = 24;
+    hs.slice(0, limit).forEach((h) => {
+      const title = (h.name || '(no header)') + (h.key !== null && h.key !== undefined ? '[' + h.key + ']' : '') +
+        (h.snapshot ? ' #' + (h.snapshot + 1) : '') + ' — ' + fmt.num(h.total) + ' values';
+      const item = el('div', { class: 'tracing-hist', dataset: { name: h.name || '', key: h.key === null ? '' : String(h.key) } });
+      box.appendChild(item);
+      const pct = ['p50', 'p90', 'p99'].map((p) => p + ' ' + (h[p] ? boundText(h[p], false, fmt) : '—')).join(' · ');
+      const note = !h.valid ? 'buckets overlap or go backwards: no percentiles' : h.exact ? 'exact percentiles: ' + pct : 'percentile buckets: ' + pct;
+      if (ctx.charts && typeof uPlot !== 'undefined') {
+        try {
+          ctx.charts.histogram(item, {
+            title,
+            buckets: h.buckets,
+            bucketLabel: (b) => bucketLabel(b, fmt),
+            xLabel: 'bucket',
+            markers: h.valid ? ['p50', 'p90', 'p99'].map((p) => ({ label: p, value: markerIndex(h, h[p]) })) : [],
+          });
+        } catch (e) {
+          item.appendChild(el('p', { class: 'muted', text: title }));
+        }
+      } else {
+        item.appendChild(el('p', { class: 'muted', text: title }));
+      }
+      item.appendChild(el('p', { class: 'muted tracing-pct', text: note + (h.headerless ? ' · rows had no "@name:" header' : '') }));
+    });
+    if (hs.length > limit) box.appendChild(el('p', { class: 'muted', text: `${hs.length - limit} more histograms are in the report JSON.` }));
+    return box;
+  }
+
+  function ratesSection(report, ctx) {
+    const { el } = ctx.ui;
+    const r = report.rates || {};
+    const box = el('div');
+    let any = false;
+    for (const s of r.snapshots || []) {
+      any = true;
+      const x = s.totals.map((_, i) => i + 1);
+      ctx.charts.line(box, { title: `${s.name}: total per printout`, x, series: [{ label: s.name, values: s.totals, points: true }], xLabel: 'printout', yLabel: 'total' });
+      box.appendChild(el('p', { class: 'muted', text: s.note }));
+    }
+    if (r.events && r.events.count && r.events.count.length > 1) {
+      any = true;
+      const x = r.events.count.map((_, i) => i * r.events.bin_s);
+      ctx.charts.line(box, { title: 'Events per interval', x, series: [{ label: `events per ${r.events.bin_s} s`, values: r.events.count }], xLabel: 's since first event', yLabel: 'events' });
+    }
+    return any ? box : null;
+  }
+
+  function stacksSection(report, ctx) {
+    const { el, fmt, table } = ctx.ui;
+    const s = report.stacks;
+    if (!s || !s.unique) return null;
+    const box = el('div', { class: 'tracing-stacks' });
+    box.appendChild(el('p', { class: 'muted', text: `${fmt.num(s.unique)} distinct stacks, total weight ${fmt.num(s.total_weight)} (${s.weight_unit})` +
+      (s.truncated ? `, ${s.truncated} cut by the string limit` : '') }));
+    // The product's one flame graph component (web/lib/flamegraph.js, written on the stackprof
+    // branch): the report's columnar stacks are exactly its fromStacks() input.
+    const FG = GCSCOPE.flamegraph;
+    if (FG && typeof FG.create === 'function' && typeof FG.fromStacks === 'function') {
+      try {
+        const fgBox = el('div', { class: 'tracing-flame' });
+        box.appendChild(fgBox);
+        const profile = FG.fromStacks(s.frames.map((name) => ({ name })), s.stacks, s.weights.map(Number), s.weight_unit);
+        profile.name = (report.inputs || []).join(', ');
+        FG.create(fgBox, profile, { mode: 'left-heavy' });
+      } catch (e) {
+        box.appendChild(el('p', { class: 'muted', text: 'flame graph unavailable: ' + e.message }));
+      }
+    }
+    const truncated = new Set(s.truncated_stacks || []);
+    const order = s.weights.map((w, i) => i).sort((a, b) => s.weights[b] - s.weights[a]).slice(0, 500);
+    const total = Number(s.total_weight) || 1;
+    const rows = order.map((i) => {
+      const frames = s.stacks[i].map((k) => s.frames[k]);
+      return { weight: s.weights[i], pct: (100 * s.weights[i]) / total, depth: frames.length, leaf: frames[frames.length - 1], cut: truncated.has(i) ? 'cut' : '', stack: frames.join(' ; ') };
+    });
+    box.appendChild(table([
+      { key: 'weight', label: 'weight', numeric: true },
+      { key: 'pct', label: '%', numeric: true, format: (v) => v.toFixed(2) },
+      { key: 'depth', label: 'depth', numeric: true },
+      { key: 'leaf', label: 'leaf frame' },
+      { key: 'cut', label: 'truncated' },
+      { key: 'stack', label: 'stack (root ; … ; leaf)', format: (v) => (v.length > 400 ? v.slice(0, 200) + ' … ' + v.slice(-160) : v) },
+    ], rows, { csvName: 'stacks.csv', caption: 'Top stacks', pageSize: 50 }));
+    return box;
+  }
+
+  function overheadSection(report, ctx) {
+    const { el, fmt } = ctx.ui;
+    const o = report.overhead;
+    if (!o || !o.fires) return null;
+    const box = el('div', { class: 'tracing-overhead' });
+    const dur = el('input', { type: 'number', min: '0', step: 'any', value: o.duration_s ? String(o.duration_s) : '', placeholder: 'seconds', 'aria-label': 'capture duration in seconds' });
+    const cost = el('input', { type: 'number', min: '0', step: 'any', value: String(o.cost_per_fire_us.bpftrace_attached), 'aria-label': 'cost per fire in microseconds' });
+    const out = el('p', { class: 'tracing-overhead-result' });
+    const draw = () => {
+      const d = Number(dur.value);
+      const c = Number(cost.value);
+      if (!(d > 0)) { out.textContent = 'Enter the capture duration to estimate the overhead.'; return; }
+      const rate = o.fires / d;
+      out.textContent = `${fmt.num(o.fires)} fires in ${fmt.seconds(d)} = ${fmt.num(rate, 1)} fires/s × ${c} µs = ${fmt.pct((rate * c * 1e-6) * 100)} of one core's wall time`;
+    };
+    dur.addEventListener('input', draw);
+    cost.addEventListener('input', draw);
+    draw();
+    box.append(
+      el('div', { class: 'tracing-overhead-inputs' }, el('label', {}, 'duration (s) ', dur), ' ', el('label', {}, 'cost per fire (µs) ', cost)),
+      out,
+      el('p', { class: 'muted', text: `Measured cost of one traced call: about ${o.cost_per_fire_us.tracing_enabled_nothing_attached} µs with tracing on and nothing attached, ` +
+        `about ${o.cost_per_fire_us.bpftrace_attached} µs with bpftrace attached, versus about ${o.cost_per_fire_us.untraced} µs untraced. ` +
+        'The gem\'s own latency figure does not include this cost. Fires counted from ' + o.fires_source + '.' }));
+    return box;
+  }
+
+  function compareSection(report, ctx) {
+    const { el, fmt, table } = ctx.ui;
+    const others = ((ctx.doc && ctx.doc.reports) || []).filter((r) => r !== report && TITLES[r.format] && (r.latency || []).length);
+    if (!others.length || !(report.latency || []).length) return null;
+    const other = others[0];
+    const byProbe = new Map(other.latency.map((r) => [r.probe, r]));
+    const mean = (r) => (r && isNum(r.mean) ? r.mean : null);
+    const p99 = (r) => (r && isNum(r.p99) ? r.p99 : r && Array.isArray(r.p99) ? r.p99[1] : null);
+    const rows = report.latency.map((r) => {
+      const o = byProbe.get(r.probe);
+      return { probe: r.probe, calls: r.calls, other_calls: o ? o.calls : null, mean: mean(r), other_mean: mean(o),
+        ratio: mean(r) && mean(o) ? mean(r) / mean(o) : null, p99: p99(r), other_p99: p99(o) };
+    });
+    const name = (other.inputs || []).join(', ');
+    return el('div', {}, table([
+      { key: 'probe', label: 'probe' },
+      { key: 'calls', label: 'calls', numeric: true },
+      { key: 'other_calls', label: 'calls (other)', numeric: true },
+      { key: 'mean', label: 'mean', numeric: true },
+      { key: 'other_mean', label: 'mean (other)', numeric: true },
+      { key: 'ratio', label: 'mean ratio', numeric: true, format: (v) => (v === null ? '—' : v.toFixed(2) + '×') },
+      { key: 'p99', label: 'p99 (upper)', numeric: true },
+      { key: 'other_p99', label: 'p99 (other)', numeric: true },
+    ], rows, { csvName: 'compare.csv', caption: 'This capture vs ' + name }));
+  }
+
+  function probesSection(report, ctx) {
+    const { table } = ctx.ui;
+    const probes = report.probes || [];
+    if (!probes.length) return null;
+    return table([
+      { key: 'provider', label: 'provider' },
+      { key: 'name', label: 'probe' },
+      { key: 'class_guess', label: 'Ruby class (guess)', title: 'ruby-static-tracing names a provider after its class: my_controller -> MyController' },
+      { key: 'raw', label: 'as bpftrace printed it' },
+    ], probes, { csvName: 'probes.csv', pageSize: 50 });
+  }
+
+  function mapsSection(report, ctx) {
+    const { el, table, fmt } = ctx.ui;
+    const maps = (report.maps || []).filter((m) => m.kind !== 'hist');
+    if (!maps.length) return null;
+    const box = el('div');
+    maps.slice(0, 40).forEach((m) => {
+      const rows = m.entries.map((e) => ({ key: e.key === null ? '(scalar)' : e.key, value: typeof e.value === 'object' && e.value !== null ? JSON.stringify(e.value) : e.value }));
+      box.appendChild(table([{ key: 'key', label: 'key' }, { key: 'value', label: 'value', numeric: true, format: (v) => (typeof v === 'string' ? v : fmt.num(v)) }], rows,
+        { csvName: (m.name || 'map') + '.csv', caption: `${m.name}${m.snapshot ? ' #' + (m.snapshot + 1) : ''} (${m.kind})`, sort: { key: 'value', desc: true }, pageSize: 50 }));
+    });
+    return box;
+  }
+
+  function tablesSection(report, ctx) {
+    const { el, table } = ctx.ui;
+    const tables = report.tables || [];
+    if (!tables.length) return null;
+    const box = el('div');
+    tables.slice(0, 20).forEach((t) => {
+      if (!t.rows || !t.rows.length) return;
+      const keys = Object.keys(t.rows[0]).filter((k) => k !== 'line');
+      box.appendChild(table(keys.map((k) => ({ key: k, label: k, numeric: typeof t.rows[0][k] === 'number' })), t.rows,
+        { csvName: (t.tool || 'table') + '.csv', caption: `${t.tool}${t.label ? ' at ' + t.label : ''}: ${t.row_count} rows`, pageSize: 50 }));
+    });
+    return box;
+  }
+
+  function recipeSection(report, ctx) {
+    const { el, copyBlock } = ctx.ui;
+    const R = GCSCOPE.recipes;
+    if (!R) return null;
+    const seed = (report.probes || []).map((p) => p.provider + ':' + p.name).filter((v, i, a) => a.indexOf(v) === i).join('\n');
+    const probes = el('textarea', { rows: 3, class: 'tracing-recipe-probes', placeholder: 'my_controller:index\nMyController#show\nruby:method__entry', 'aria-label': 'providers and tracepoints' });
+    probes.value = seed;
+    const pid = el('input', { type: 'text', class: 'tracing-recipe-pid', placeholder: 'PID', size: 8, 'aria-label': 'process id' });
+    const version = el('select', { class: 'tracing-recipe-version', 'aria-label': 'bpftrace version' },
+      ['0.14', '0.17', '0.20', '0.23', '0.24', '0.26'].map((v) => el('option', { value: v, text: 'bpftrace ' + v, selected: v === '0.17' })));
+    const out = el('div', { class: 'tracing-recipes' });
+    const draw = () => {
+      const r = R.build({ probes: probes.value, pid: pid.value, bpftrace: version.value });
+      out.textContent = '';
+      for (const w of r.warnings) out.appendChild(el('p', { class: 'muted', text: w }));
+      for (const s of r.steps) {
+        out.appendChild(el('div', { class: 'tracing-recipe', dataset: { id: s.id } }, el('strong', { text: s.title }), copyBlock(s.command), s.note ? el('p', { class: 'muted', text: s.note }) : null));
+      }
+      if (r.steps.length) out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download as script', on: { click: () => GCSCOPE.ui.download('capture.sh', 'text/x-shellscript', R.script(r)) } }));
+    };
+    for (const i of [probes, pid, version]) i.addEventListener('input', draw);
+    version.addEventListener('change', draw);
+    draw();
+    return el('div', {}, el('div', { class: 'tracing-recipe-form' }, el('label', {}, 'providers / tracepoints ', probes), ' ', el('label', {}, 'pid ', pid), ' ', version), out);
+  }
+
+  function render(container, report, ctx) {
+    const { el, fmt, kpis, section } = ctx.ui;
+    const o = report.overhead || {};
+    const s = report.stacks || {};
+    const tiles = [
+      { label: 'tool', value: report.tool + (report.tool_version ? ' ' + report.tool_version : '') },
+      { label: 'probes named', value: fmt.num((report.probes || []).length) },
+      { label: 'events', value: fmt.num(report.events) },
+      { label: 'maps', value: fmt.num((report.maps || []).length) },
+      { label: 'histograms', value: fmt.num((report.histograms || []).length) },
+    ];
+    if (s.unique) tiles.push({ label: 'distinct stacks', value: fmt.num(s.unique) });
+    if (s.truncated) tiles.push({ label: 'cut stacks', value: fmt.num(s.truncated), severity: 'warn', hint: 'stack strings cut by bpftrace\'s string limit' });
+    if (isNum(o.overhead_pct)) tiles.push({ label: 'tracer overhead (est.)', value: fmt.pct(o.overhead_pct), severity: o.overhead_pct > 5 ? 'warn' : undefined });
+    container.appendChild(kpis(tiles));
+    for (const h of report.hints || []) container.appendChild(el('p', { class: 'tracing-hint', dataset: { id: h.id }, text: h.text }));
+    const parts = [
+      ['Per-probe latency', latencySection(report, ctx)],
+      ['Probes', probesSection(report, ctx)],
+      ['Compare with another capture', compareSection(report, ctx)],
+      ['Histograms', histogramSection(report, ctx)],
+      ['Rates over time', ratesSection(report, ctx)],
+      ['Stacks', stacksSection(report, ctx)],
+      ['Tracer overhead estimate', overheadSection(report, ctx)],
+      ['Maps', mapsSection(report, ctx)],
+      ['Tool tables', tablesSection(report, ctx)],
+      ['Capture recipes', recipeSection(report, ctx)],
+    ];
+    for (const [title, node] of parts) if (node) container.appendChild(section(title, node));
+  }
+
+  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render });
+})(typeof window !== 'undefined' ? window : globalThis);
