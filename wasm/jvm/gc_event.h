@@ -95,6 +95,18 @@ struct SafepointEvent {
   uint32_t member = 0;
 };
 
+// -XX:+PrintTenuringDistribution table (legacy) / gc,age (unified): a record of its own, as GCToolKit
+// does (its SurvivorRecord).
+struct TenuringRecord {
+  double uptime_s = kUnknown;
+  double wall_epoch_ms = kUnknown;
+  int64_t desired_survivor_bytes = -1;
+  int new_threshold = -1, max_threshold = -1;
+  std::vector<std::pair<int, int64_t>> bytes_by_age;  // (age, bytes at that age)
+  uint64_t line = 0;
+  uint32_t member = 0;
+};
+
 enum class Tri : int8_t { kUnknown = -1, kFalse = 0, kTrue = 1 };
 
 // What the log is, GCToolKit style. Flag names follow GCToolKit's diary (G1GC, ZGC, SHENANDOAH,
@@ -129,6 +141,8 @@ class GcEventSink {
   virtual void on_application_time(uint32_t member, double uptime_s, double seconds) {
     (void)member, (void)uptime_s, (void)seconds;
   }
+  // A survivor-age table, optional.
+  virtual void on_tenuring(const TenuringRecord& record) { (void)record; }
 };
 
 }  // namespace gcscope::jvm
