@@ -287,6 +287,23 @@ int bracket_balance(std::string_view s) {
   return depth;
 }
 
+// "[GC …" / "[Full GC …" that opens a collection record, as opposed to G1 detail lines such as
+// "[GC Worker Start (ms): …]" (printed without indentation when a log was trimmed).
+bool is_record_start(std::string_view rest) {
+  if (starts_with(rest, "[Full GC")) return true;
+  if (!starts_with(rest, "[GC")) return false;
+  if (rest.size() == 3) return true;
+  char c = rest[3];
+  if (c == '[' || c == '(' || c == ']' || is_digit(c)) return true;
+  if (c != ' ' && c != '-') return false;
+  if (rest.size() == 4) return true;
+  char d = rest[4];
+  if (is_digit(d) || d == '(' || d == '[' || d == '#') return true;
+  std::string_view w = rest.substr(4);
+  return starts_with(w, "pause") || starts_with(w, "remark") || starts_with(w, "cleanup") ||
+         starts_with(w, "concurrent") || starts_with(w, "ref-proc");
+}
+
 bool is_cause_system(std::string_view cause) { return cause == "System" || cause == "System.gc()"; }
 
 // Lines of -XX:+PrintFLSStatistics blocks (printed by CMS inside ParNew/CMS records).
@@ -334,6 +351,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
 
   // Tenuring-distribution table: "Desired survivor size N bytes, new threshold T (max M)" + "- age a: b bytes, c total".
   if (line[0] == '-' && starts_with(line, "- age")) {
+    ev_.age_table = true;
     if (tenuring_open_) {
       size_t p = 5;
       p = text::skip_ws(line, p);
@@ -366,7 +384,9 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
         if (text::parse_u64(line, p, v)) tenuring_.max_threshold = static_cast<int>(v);
       }
     }
-    if (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold) ev_.threshold_violation = true;
+    // MaxTenuringThreshold is capped at 15 (4 age bits); a larger "(max N)" is a misconfiguration.
+    if (tenuring_.max_threshold > 15 || (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold))
+      ev_.threshold_violation = true;
     // Pending record start time: the ParNew/DefNew line before the table carries it.
     if (!pending_.empty()) {
       Prefix pre;
@@ -398,6 +418,17 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
   }
 
+  // -XX:+PrintTLAB statistics, also printed right after "[GC " of the record they interrupt.
+  if (line[0] == 'T' && (starts_with(line, "TLAB: ") || starts_with(line, "TLAB totals"))) {
+    ev_.tlab = true;
+    return;
+  }
+  if (size_t tlab = line.find("TLAB: gc thread"); tlab != std::string_view::npos && tlab > 0) {
+    ev_.tlab = true;
+    process(line.substr(0, tlab), depth_guard + 1);
+    return;
+  }
+
   if (is_fls_line(line)) {
     ev_.fls = true;
     return;
@@ -406,6 +437,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   // Indented detail lines: G1's block and the " [Times: ...]" of the open record.
   if (line[0] == ' ' || line[0] == '\t') {
     std::string_view t = text::trim_left(line);
+    if (contains(t.substr(0, 40), "[G1Ergonomics")) {
+      ev_.adaptive = true;
+      return;
+    }
     if (!t.empty() && t[0] == '[') {
       if (!pending_.empty()) {
         start_or_append_record(line, false);
@@ -429,7 +464,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   if (extract_inline(line, depth_guard)) return;
 
   if (!rest.empty() && rest[0] == '[') {
-    if (starts_with(rest, "[GC") || starts_with(rest, "[Full GC")) {
+    if (is_record_start(rest)) {
       if (starts_with(rest, "[GC concurrent-")) {
         Stamp st{pre.uptime_s, pre.wall_ms};
         handle_standalone(rest, st, line);
@@ -442,6 +477,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     if (handle_standalone(rest, st, line)) return;
     if (!pending_.empty()) {
       start_or_append_record(line, false);
+      return;
+    }
+    if (body == 0) {  // a detail line whose indentation was trimmed away
+      attach_detail(rest);
       return;
     }
   } else {
@@ -470,6 +509,20 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
 // Takes "[CMS-concurrent-…]" / "[GC concurrent-…]" records (with their timestamp prefix and an optional
 // " [Times: …]") out of the middle of a line, handles them, and processes what is left as the line.
 bool LegacyGcLogParser::extract_inline(std::string_view line, int depth_guard) {
+  // -XX:+PrintAdaptiveSizePolicy: G1 prints "[G1Ergonomics …" inside the pause record, sometimes with the
+  // bracket closed only on a later line.
+  if (size_t at = line.find("[G1Ergonomics"); at != std::string_view::npos) {
+    size_t start = prefix_start_before(line, at);
+    if (start > 0) {
+      ev_.adaptive = true;
+      size_t end = match_bracket(line, at);
+      std::string outer(line.substr(0, start));
+      if (end != std::string_view::npos) outer.append(line.substr(end));
+      ++stats_.extracted_inline_records;
+      process(outer, depth_guard + 1);
+      return true;
+    }
+  }
   static const std::string_view kMarkers[] = {"[CMS-concurrent-", "[GC concurrent-"};
   for (std::string_view marker : kMarkers) {
     size_t at = line.find(marker);
@@ -1085,7 +1138,13 @@ void LegacyGcLogParser::note_header(std::string_view line) {
 
 void LegacyGcLogParser::finish() {
   flush_tenuring();
-  flush_pending_as_is();
+  if (!pending_.empty()) {
+    // The log ends inside a record (the JVM was killed, or the file was cut while being written): without
+    // its pause time it is not a collection we can report, so it is listed as unparsed, like GCToolKit.
+    sink_.on_unparsed(member_, pending_line_, pending_);
+    ++stats_.unparsed;
+    pending_.clear();
+  }
   flush_open();
   decide_diary();
 }
@@ -1102,8 +1161,8 @@ void LegacyGcLogParser::decide_diary() {
     // Without -XX:+PrintGCDetails only the shape of the log tells the collectors apart, as GCToolKit does:
     // a CMS cycle means ParNew/CMS; an age table means ParNew; anything else defaults to Parallel.
     if (v.cms || v.cms_no_details) parnew = true, cms = true;
-    else if (v.tenuring && v.full_no_details) parnew = true, serial = true;
-    else if (v.tenuring) parnew = true, cms = true;
+    else if (v.age_table && v.full_no_details) parnew = true, serial = true;
+    else if (v.age_table) parnew = true, cms = true;
     else if (v.young_no_details || v.full_no_details) parallel = true, parallel_old = true;
   }
   set("APPLICATION_STOPPED_TIME", v.stopped);
@@ -1126,8 +1185,10 @@ void LegacyGcLogParser::decide_diary() {
   // JDK version class: the header when present, else the permanent generation (JDK <= 7) vs Metaspace
   // (JDK 8) and "(System)" (the cause printed before 7u40) vs "(System.gc())".
   bool jdk8 = v.jdk_major == 8 || (v.jdk_major == 0 && v.metaspace);
+  // G1 on JDK 7 (and 8 before 8u20) prints no Metaspace line in its detail block; GCToolKit reads that as JDK 7.
   bool jdk7 = v.jdk_major == 7 || (v.jdk_major == 0 && !v.metaspace &&
-                                   (v.perm || v.system_pre740 || (v.details && v.generational_without_cause)));
+                                   (v.perm || v.system_pre740 || (v.details && v.generational_without_cause) ||
+                                    (v.g1 && v.g1_details)));
   bool pre740 = (v.jdk_major == 7 && v.jdk_update >= 0 && v.jdk_update < 40) ||
                 (v.jdk_major != 0 && v.jdk_major < 7) || (v.jdk_major == 0 && v.system_pre740 && !v.metaspace);
   set("JDK70", jdk7);

@@ -97,7 +97,7 @@ class LegacyGcLogParser {
          concurrent_time = false, heap_at_gc = false, adaptive = false, reference = false, rset = false,
          fls = false, promotion_failure_size = false, tlab = false, young_no_details = false,
          full_no_details = false, cms_no_details = false, threshold_violation = false, cms_debug = false,
-         generational_without_cause = false;
+         generational_without_cause = false, age_table = false;
     int jdk_major = 0, jdk_update = -1;
   } ev_;
 };
