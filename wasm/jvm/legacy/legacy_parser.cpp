@@ -578,6 +578,10 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
       parse_concurrent(rest, st);
       return true;
     }
+    if (starts_with(rest, "[Preclean ")) {  // CMS preclean reference processing (-XX:+PrintReferenceGC)
+      ev_.reference = true;
+      return true;
+    }
     if (starts_with(rest, "[G1Ergonomics")) {
       ev_.adaptive = true;
       return true;
@@ -1079,6 +1083,10 @@ void LegacyGcLogParser::note_header(std::string_view line) {
       }
     }
     return;
+  }
+  if (starts_with(line, "/proc/meminfo") || starts_with(line, "MemTotal:") || starts_with(line, "MemFree:") ||
+      starts_with(line, "MemAvailable:")) {
+    return;  // the JDK 8u header echoes /proc/meminfo
   }
   if (starts_with(line, "Memory: ")) {
     size_t ph = line.find("physical ");
