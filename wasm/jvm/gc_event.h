@@ -119,6 +119,8 @@ struct Diary {
   std::string command_line;                          // "CommandLine flags:" / "jvm_args:" / -XX flags seen
   int64_t max_heap_kb = -1, initial_heap_kb = -1, region_size_kb = -1;
 
+  int64_t physical_memory_kb = -1;                   // legacy "Memory: 4k page, physical 16330620k(…)" header
+
   void set_flag(const std::string& name, Tri value) {
     for (auto& f : flags)
       if (f.first == name) {

@@ -325,7 +325,8 @@ bool is_noise_line(std::string_view l) {
                                           "PSAdaptiveSize", "  avg_survived", "avg_survived", "  avg_promoted",
                                           "  avg_pretenured", "    avg_", "PSYoungGen::resize_spaces",
                                           "PSYoungGen::resize", "AdaptiveSizeStart", "AdaptiveSizeStop",
-                                          "    Survivor", "UseAdaptiveSizePolicy", "  ", "\t"};
+                                          "    Survivor", "UseAdaptiveSizePolicy", "No shared spaces configured",
+                                          "  ", "\t"};
   for (const char* p : kPrefixes)
     if (starts_with(l, p)) return true;
   return false;
@@ -397,6 +398,53 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
   }
 
+  // -XX:+PrintClassHistogramBefore/AfterFullGC: "[Class Histogram…" then a table whose class names ("[C",
+  // "[Ljava.lang.Object;") would unbalance the brackets, then ", 38.69 secs]". The table is skipped.
+  if (in_histogram_) {
+    size_t end = line.find("secs]");
+    if (line[0] == ',' && end != std::string_view::npos) {
+      in_histogram_ = false;
+      std::string_view after = line.substr(end + 5);
+      if (!text::trim(after).empty()) process(after, depth_guard + 1);
+    }
+    return;
+  }
+  if (size_t ch = line.find("[Class Histogram"); ch != std::string_view::npos) {
+    size_t start = prefix_start_before(line, ch);
+    if (start > 0) process(line.substr(0, start), depth_guard + 1);
+    in_histogram_ = true;
+    return;
+  }
+
+  // A -XX:+PrintHeapAtGC block opened in the middle of a record line ("[GC[YG occupancy: …]{Heap before GC …"):
+  // the record part continues, the block is skipped (up to its "}" when that is on the same line).
+  if (size_t hb = line.find("{Heap before"); hb != std::string_view::npos && hb > 0) {
+    ev_.heap_at_gc = true;
+    size_t close = line.find('}', hb);
+    std::string head(line.substr(0, hb));
+    if (close != std::string_view::npos) {
+      head.append(line.substr(close + 1));
+      process(head, depth_guard + 1);
+    } else {
+      process(head, depth_guard + 1);
+      in_heap_block_ = true;
+    }
+    return;
+  }
+  if (size_t ha = line.find("Heap after "); ha != std::string_view::npos && ha > 0 && !in_heap_block_) {
+    process(line.substr(0, ha), depth_guard + 1);
+    in_heap_block_ = true;
+    return;
+  }
+  // -XX:+PrintFLSStatistics prints "Before GC:" / "After GC:" at the end of a record line, then its block.
+  if (line.back() == ':' && (text::ends_with(line, "Before GC:") || text::ends_with(line, "After GC:")) &&
+      line.size() > 10) {
+    ev_.fls = true;
+    size_t cut = line.size() - (text::ends_with(line, "Before GC:") ? 10 : 9);
+    process(line.substr(0, cut), depth_guard + 1);
+    return;
+  }
+
   // -XX:+PrintHeapAtGC blocks.
   if (line[0] == '{' && starts_with(line, "{Heap before")) {
     ev_.heap_at_gc = true;
@@ -413,7 +461,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     in_heap_block_ = true;
     return;
   }
-  if (in_heap_block_ && line[0] == ' ' && !contains(line.substr(0, 8), "[")) {
+  if (in_heap_block_ && line[0] != ' ') in_heap_block_ = false;  // the block ends with its "}" or the next record
+  if (in_heap_block_ && line.size() > 1 && text::trim_left(line).size() > 0 &&
+      ((text::trim_left(line)[0] >= 'a' && text::trim_left(line)[0] <= 'z') ||
+       (text::trim_left(line)[0] >= 'A' && text::trim_left(line)[0] <= 'Z'))) {
     if (contains(line, "Metaspace") || contains(line, "class space")) ev_.metaspace = true;
     return;
   }
@@ -667,11 +718,23 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
 
 void LegacyGcLogParser::start_or_append_record(std::string_view line, bool starts_record) {
   if (starts_record) {
-    if (!pending_.empty()) flush_pending_as_is();
-    if (bracket_balance(line) == 0) {
+    bool complete = bracket_balance(line) == 0;
+    // A complete record inside an open one is a collection of its own printed in the middle of the other
+    // (CMSScavengeBeforeRemark prints the ParNew inside "[GC[YG occupancy: …]"): keep the open record. A
+    // record that stays open across several complete ones was cut off: give up on it.
+    if (!pending_.empty() && !complete && outer_pending_.empty() && contains(pending_, "YG occupancy")) {
+      // The scavenge before a CMS remark, itself split (by a tenuring table): finish it first, then resume
+      // the remark record.
+      outer_pending_.swap(pending_);
+      outer_pending_line_ = pending_line_;
+    } else if (!pending_.empty() && (!complete || ++records_inside_pending_ > 2)) {
+      flush_pending_as_is();
+    }
+    if (complete) {
       parse_record(line, line_no_);
       return;
     }
+    records_inside_pending_ = 0;
     pending_.assign(line);
     pending_line_ = line_no_;
     pending_lines_ = 1;
@@ -690,12 +753,22 @@ void LegacyGcLogParser::start_or_append_record(std::string_view line, bool start
     parse_record(rec, pending_line_);
     pending_.clear();
     pending_lines_ = 0;
+    if (!outer_pending_.empty()) {
+      pending_.swap(outer_pending_);
+      pending_line_ = outer_pending_line_;
+      pending_lines_ = 1;
+      records_inside_pending_ = 0;
+    }
     return;
   }
   if (pending_.size() > kMaxPendingBytes || pending_lines_ > kMaxPendingLines) flush_pending_as_is();
 }
 
 void LegacyGcLogParser::flush_pending_as_is() {
+  if (pending_.empty() && !outer_pending_.empty()) {
+    pending_.swap(outer_pending_);
+    pending_line_ = outer_pending_line_;
+  }
   if (pending_.empty()) return;
   // A record that never balanced (log cut off, or a line lost): parse what is there, it usually still has
   // the collection's type, heap sizes and often its pause.
@@ -1093,7 +1166,7 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     if (ph != std::string_view::npos) {
       size_t p = ph + 9;
       int64_t kb;
-      if (parse_size_kb(line, p, kb)) diary_.flags.size();  // physical memory: kept in the command line note
+      if (parse_size_kb(line, p, kb)) diary_.physical_memory_kb = kb;
     }
     if (!diary_.command_line.empty()) diary_.command_line.push_back('\n');
     diary_.command_line.append(line);
@@ -1138,6 +1211,7 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     handle_standalone(line, st, line);
     return;
   }
+  if (contains(line, "GC log file created") || contains(line, "GC log file has reached the maximum size")) return;
   if (contains(line, "Shenandoah")) ev_.shenandoah = true;
   if (is_noise_line(line)) return;
   sink_.on_unparsed(member_, line_no_, line);
@@ -1146,6 +1220,10 @@ void LegacyGcLogParser::note_header(std::string_view line) {
 
 void LegacyGcLogParser::finish() {
   flush_tenuring();
+  if (pending_.empty() && !outer_pending_.empty()) {
+    pending_.swap(outer_pending_);
+    pending_line_ = outer_pending_line_;
+  }
   if (!pending_.empty()) {
     // The log ends inside a record (the JVM was killed, or the file was cut while being written): without
     // its pause time it is not a collection we can report, so it is listed as unparsed, like GCToolKit.

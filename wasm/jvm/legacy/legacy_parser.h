@@ -71,6 +71,9 @@ class LegacyGcLogParser {
   std::string pending_;
   uint64_t pending_line_ = 0;
   int pending_lines_ = 0;
+  int records_inside_pending_ = 0;
+  std::string outer_pending_;  // a CMS remark record waiting while its scavenge record completes
+  uint64_t outer_pending_line_ = 0;
   // Scratch buffers reused across lines (no allocation per line once warm).
   std::string scratch_;
   std::string flat_;
@@ -86,6 +89,7 @@ class LegacyGcLogParser {
 
   bool in_heap_block_ = false;  // inside a -XX:+PrintHeapAtGC block
   bool in_fls_block_ = false;
+  bool in_histogram_ = false;  // inside a class histogram table
   bool cms_cycle_open_ = false;
   bool nested_ = false;  // parsing a record nested in another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
 
