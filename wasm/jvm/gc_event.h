@@ -65,6 +65,7 @@ enum GcEventFlag : uint32_t {
   kAllocationStall = 1u << 5,      // ZGC allocation stall
   kDegenerated = 1u << 6,          // Shenandoah degenerated cycle
   kGcLocker = 1u << 7,             // cause "GCLocker Initiated GC"
+  kGcOverheadLimit = 1u << 8,      // Parallel "GC time would exceed GCTimeLimit" (OutOfMemoryError follows)
 };
 
 struct GcEvent {
@@ -82,6 +83,10 @@ struct GcEvent {
   uint32_t member = 0;             // index of the input member (rotating sets)
   // Phases of a (concurrent) cycle or pause: name → seconds; names valid during on_event() only.
   std::vector<std::pair<std::string_view, double>> phases;
+  // Legacy logs: the pools named in the record ("ParNew", "PSYoungGen", "CMS", "ParOldGen", "Tenured", …);
+  // static strings (safe to keep), nullptr when the record names none.
+  const char* young_pool = nullptr;
+  const char* old_pool = nullptr;
 };
 
 // Safepoints (unified `safepoint` tag; legacy -XX:+PrintGCApplicationStoppedTime).

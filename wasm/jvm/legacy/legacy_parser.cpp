@@ -326,6 +326,15 @@ bool is_noise_line(std::string_view l) {
                                           "  avg_pretenured", "    avg_", "PSYoungGen::resize_spaces",
                                           "PSYoungGen::resize", "AdaptiveSizeStart", "AdaptiveSizeStop",
                                           "    Survivor", "UseAdaptiveSizePolicy", "No shared spaces configured",
+                                          // -XX:+PrintCMSInitiationStatistics
+                                          "CMSCollector shouldConcurrentCollect", "time_until_cms_gen_full",
+                                          "free=", "contiguous_available=", "promotion_rate=", "cms_allocation_rate=",
+                                          "occupancy=", "initiatingOccupancy=", "initiatingPermOccupancy=",
+                                          "cms_time_since_begin=", "cms_time_since_end=", "cms_used_at_gc0_end=",
+                                          "cms_used_at_gc0_begin=", "cms_consumption_rate=", "cms_duration=",
+                                          "cms_duration_per_mb=", "gc0_period=", "gc0_promoted=",
+                                          "cms_allocated=", "cms_promotion_rate=", "gc0_alpha=", "gc0_duration=",
+                                          "gc0_begin_time=", "cms_begin_time=", "cms_end_time=",
                                           "  ", "\t"};
   for (const char* p : kPrefixes)
     if (starts_with(l, p)) return true;
@@ -398,6 +407,9 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
   }
 
+  if (in_heap_block_ && line[0] != ' ' && line[0] != '}' && line[0] != 'H')
+    in_heap_block_ = false;  // the block ends with its "}" or the next record
+
   // -XX:+PrintClassHistogramBefore/AfterFullGC: "[Class Histogram…" then a table whose class names ("[C",
   // "[Ljava.lang.Object;") would unbalance the brackets, then ", 38.69 secs]". The table is skipped.
   if (in_histogram_) {
@@ -461,7 +473,6 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     in_heap_block_ = true;
     return;
   }
-  if (in_heap_block_ && line[0] != ' ') in_heap_block_ = false;  // the block ends with its "}" or the next record
   if (in_heap_block_ && line.size() > 1 && text::trim_left(line).size() > 0 &&
       ((text::trim_left(line)[0] >= 'a' && text::trim_left(line)[0] <= 'z') ||
        (text::trim_left(line)[0] >= 'A' && text::trim_left(line)[0] <= 'Z'))) {
@@ -472,6 +483,16 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   // -XX:+PrintTLAB statistics, also printed right after "[GC " of the record they interrupt.
   if (line[0] == 'T' && (starts_with(line, "TLAB: ") || starts_with(line, "TLAB totals"))) {
     ev_.tlab = true;
+    return;
+  }
+  // -XX:+PrintCMSInitiationStatistics: "CMSCollector shouldConcurrentCollect: <uptime>" is printed by another
+  // thread and lands inside records ("…(273716K)]CMSCollector shouldConcurrentCollect: , 21.56 secs]2118041.535"):
+  // the phrase is taken out, its uptime left alone at the end is ignored.
+  if (size_t cd = line.find("CMSCollector shouldConcurrentCollect: "); cd != std::string_view::npos && cd > 0) {
+    ev_.cms_debug = true;
+    std::string rest(line.substr(0, cd));
+    rest.append(line.substr(cd + 38));
+    process(rest, depth_guard + 1);
     return;
   }
   if (size_t tlab = line.find("TLAB: gc thread"); tlab != std::string_view::npos && tlab > 0) {
@@ -914,6 +935,8 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     if (cause == "G1 Humongous Allocation") e.flags |= kHumongousAllocation;
   }
   if (contains(whole, "icms_dc=")) ev_.icms = true;
+  if (contains(whole, "GC time would exceed GCTimeLimit") || contains(whole, "GC time is exceeding GCTimeLimit"))
+    e.flags |= kGcOverheadLimit;
   if (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)"))
     e.flags |= kToSpaceExhausted | kEvacuationFailure;
 
@@ -926,6 +949,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     // skip an inner timestamp ("69.603: [ParNew" puts it at depth 1, but "[GC remark 46.465: [GC ref-proc").
     if (starts_with(sub, "ParNew")) {
       young = Young::kParNew;
+      e.young_pool = "ParNew";
       ev_.parnew = true;
       find_transition(sub, e.young);
       young_secs = last_secs(sub);
@@ -933,21 +957,26 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
       if (contains(sub, "promotion failure size")) ev_.promotion_failure_size = true;
     } else if (starts_with(sub, "DefNew")) {
       young = Young::kDefNew;
+      e.young_pool = "DefNew";
       ev_.defnew = true;
       find_transition(sub, e.young);
       if (contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
     } else if (starts_with(sub, "PSYoungGen")) {
       young = Young::kPS;
+      e.young_pool = "PSYoungGen";
       ev_.psyoung = true;
       find_transition(sub, e.young);
     } else if (starts_with(sub, "ParOldGen")) {
       ev_.parold = true, old_pool = true;
+      e.old_pool = "ParOldGen";
       find_transition(sub, e.old);
     } else if (starts_with(sub, "PSOldGen")) {
       ev_.psold = true, old_pool = true;
+      e.old_pool = "PSOldGen";
       find_transition(sub, e.old);
     } else if (starts_with(sub, "Tenured")) {
       ev_.tenured = true, old_pool = true;
+      e.old_pool = "Tenured";
       find_transition(sub, e.old);
     } else if (starts_with(sub, "CMS Perm") || starts_with(sub, "PSPermGen") || starts_with(sub, "PS Perm") ||
                starts_with(sub, "Perm")) {
@@ -958,6 +987,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
       find_transition(sub, e.metaspace);
     } else if (starts_with(sub, "CMS") && !starts_with(sub, "CMS-")) {
       ev_.cms = true, old_pool = true, cms_old = true;
+      e.old_pool = "CMS";
       find_transition(sub, e.old);
     } else if (starts_with(sub, "1 CMS-initial-mark") || starts_with(sub, "CMS-initial-mark")) {
       initial_mark = true;
@@ -1006,6 +1036,14 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     } else if (starts_with(flat, "GC cleanup")) {
       e.type = GcType::G1GCCleanup;
       ev_.g1 = true;
+    } else if (cause == "CMS Initial Mark") {
+      e.type = GcType::InitialMark;
+      cms_cycle_open_ = true;
+      ev_.cms_no_details = true;
+    } else if (cause == "CMS Final Remark" && e.heap.before_kb < 0) {
+      e.type = GcType::Remark;
+      cms_cycle_open_ = false;
+      ev_.cms_no_details = true;
     } else if (e.heap.before_kb < 0 && e.heap.after_kb >= 0) {
       // Without details a CMS initial mark and remark both print "[GC 46468K(83008K), 0.0039 secs]" (an
       // occupancy, no "->"): they alternate, the first of a cycle being the initial mark.
@@ -1032,6 +1070,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
       GcEvent y = e;
       y.type = pf ? GcType::ParNewPromotionFailed : GcType::ParNew;
       y.old = PoolSizes{};
+      y.old_pool = nullptr;
       y.metaspace = PoolSizes{};
       y.duration_s = young_secs;
       y.flags &= ~static_cast<uint32_t>(kConcurrentModeFailure);
@@ -1049,6 +1088,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
       GcEvent y = e;
       y.type = GcType::ParNew;
       y.old = PoolSizes{};
+      y.old_pool = nullptr;
       y.metaspace = PoolSizes{};
       y.duration_s = young_secs;
       y.user_s = y.sys_s = y.real_s = kUnknown;
@@ -1165,8 +1205,9 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     size_t ph = line.find("physical ");
     if (ph != std::string_view::npos) {
       size_t p = ph + 9;
-      int64_t kb;
-      if (parse_size_kb(line, p, kb)) diary_.physical_memory_kb = kb;
+      uint64_t pm;
+      if (text::parse_u64(line, p, pm) && p < line.size() && (line[p] == 'k' || line[p] == 'K'))
+        diary_.physical_memory_kb = static_cast<int64_t>(pm);
     }
     if (!diary_.command_line.empty()) diary_.command_line.push_back('\n');
     diary_.command_line.append(line);
@@ -1211,6 +1252,18 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     handle_standalone(line, st, line);
     return;
   }
+  // Safepoint lines whose prefix was garbled by another thread's output.
+  if (size_t tt = line.find("Total time for which application threads were stopped: "); tt != std::string_view::npos) {
+    Stamp st;
+    handle_standalone(line.substr(tt), st, line);
+    return;
+  }
+  if (contains(line, "VM warning:")) return;
+  {
+    size_t p = 0;
+    double v;
+    if (text::parse_decimal(line, p, v, true) && p == line.size()) return;  // a stray uptime (see above)
+  }  // JVM warnings on stdout, not GC records
   if (contains(line, "GC log file created") || contains(line, "GC log file has reached the maximum size")) return;
   if (contains(line, "Shenandoah")) ev_.shenandoah = true;
   if (is_noise_line(line)) return;
