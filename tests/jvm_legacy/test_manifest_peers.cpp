@@ -292,6 +292,11 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
               gc.explained, gc.unexplained, gc.not_applicable);
   std::printf("[jvm-legacy] gcviewer.test_assertions: %d met, %d explained, %d unexplained, %d not applicable\n", gv.met,
               gv.explained, gv.unexplained, gv.not_applicable);
-  CHECK(gc.met > 0);
-  CHECK(gv.met > 0);
+  // Ratchet: the unexplained ones left are the Shenandoah JDK 8 backport files (garbagecat dataset190-259,
+  // GCViewer SampleOpenJdk1_8_0-332) until that format is parsed. The numbers may only go down.
+  constexpr int kMaxUnexplainedGarbagecat = 22, kMaxUnexplainedGcviewer = 1;
+  CHECK(gc.unexplained <= kMaxUnexplainedGarbagecat);
+  CHECK(gv.unexplained <= kMaxUnexplainedGcviewer);
+  CHECK(gc.met >= 376);
+  CHECK(gv.met >= 28);
 }
