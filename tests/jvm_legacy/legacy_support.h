@@ -2,6 +2,7 @@
 // LegacyGcLogParser over it through a sink that keeps counts and totals.
 #pragma once
 #include <array>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,7 +43,7 @@ inline std::vector<NamedBytes> decode_members(const std::string& path) {
 struct CollectingSink : jvm::GcEventSink {
   std::array<uint64_t, static_cast<size_t>(jvm::GcType::kCount)> by_type{};
   std::vector<jvm::GcEvent> events;  // causes are not kept (their views die after on_event)
-  std::vector<std::string> causes;
+  std::deque<std::string> causes;  // stable storage the kept events' cause views point into
   uint64_t safepoints = 0, tenuring = 0, unparsed = 0;
   double safepoint_total_s = 0;
   std::vector<std::pair<uint64_t, std::string>> first_unparsed;
@@ -50,10 +51,10 @@ struct CollectingSink : jvm::GcEventSink {
   void on_event(const jvm::GcEvent& e) override {
     ++by_type[static_cast<size_t>(e.type)];
     if (keep_events) {
-      events.push_back(e);
-      events.back().cause = {};
-      events.back().phases.clear();
       causes.emplace_back(e.cause);
+      events.push_back(e);
+      events.back().cause = causes.back();
+      events.back().phases.clear();
     }
   }
   void on_safepoint(const jvm::SafepointEvent& s) override {

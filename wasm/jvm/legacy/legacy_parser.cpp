@@ -321,7 +321,7 @@ bool is_fls_line(std::string_view l) {
 // Header/noise lines that are not GC records and need no report.
 bool is_noise_line(std::string_view l) {
   static const char* const kPrefixes[] = {"CMS: abort preclean due to time", " CMS: abort preclean due to time",
-                                          "GC locker: Trying a full collection", "TLAB: ", "AdaptiveSize",
+                                          "TLAB: ", "AdaptiveSize",
                                           "PSAdaptiveSize", "  avg_survived", "avg_survived", "  avg_promoted",
                                           "  avg_pretenured", "    avg_", "PSYoungGen::resize_spaces",
                                           "PSYoungGen::resize", "AdaptiveSizeStart", "AdaptiveSizeStop",
@@ -903,6 +903,10 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
   e.first_line = first_line;
   e.member = member_;
   open_cause_.clear();
+  if (gc_locker_pending_ && !nested_) {
+    e.flags |= kGcLocker;
+    gc_locker_pending_ = false;
+  }
 
   bool full = starts_with(flat, "Full GC");
   bool g1_pause = starts_with(flat, "GC pause");
@@ -935,6 +939,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     if (cause == "G1 Humongous Allocation") e.flags |= kHumongousAllocation;
   }
   if (contains(whole, "icms_dc=")) ev_.icms = true;
+  if (contains(whole, "[SoftReference")) ev_.reference = true;
   if (contains(whole, "GC time would exceed GCTimeLimit") || contains(whole, "GC time is exceeding GCTimeLimit"))
     e.flags |= kGcOverheadLimit;
   if (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)"))
@@ -1256,6 +1261,11 @@ void LegacyGcLogParser::note_header(std::string_view line) {
   if (size_t tt = line.find("Total time for which application threads were stopped: "); tt != std::string_view::npos) {
     Stamp st;
     handle_standalone(line.substr(tt), st, line);
+    return;
+  }
+  if (starts_with(line, "GC locker: Trying a full collection")) {
+    // JNI critical sections blocked a scavenge: the next record is the full collection this forced.
+    gc_locker_pending_ = true;
     return;
   }
   if (contains(line, "VM warning:")) return;

@@ -91,7 +91,8 @@ class LegacyGcLogParser {
   bool in_fls_block_ = false;
   bool in_histogram_ = false;  // inside a class histogram table
   bool cms_cycle_open_ = false;
-  bool nested_ = false;  // parsing a record nested in another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
+  bool nested_ = false;
+  bool gc_locker_pending_ = false;  // "GC locker: Trying a full collection" seen, flags the next record  // parsing a record nested in another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
 
   // Evidence for the diary, decided in finish().
   struct Evidence {
