@@ -13,6 +13,7 @@ namespace {
 const Command kCommands[] = {
     {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty]  print the JSON report", run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
+    {"compare", "compare A B [--format ID] [--set KEY=VALUE] [--pretty]  KPIs of two analyses with deltas (JSON)", run_compare},
 };
 
 void print_usage(std::ostream& os) {
