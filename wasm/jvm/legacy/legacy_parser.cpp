@@ -304,10 +304,63 @@ bool is_record_start(std::string_view rest) {
          starts_with(w, "concurrent") || starts_with(w, "ref-proc");
 }
 
+// Where the few markers that need special handling first occur in a line, found in one pass over its bytes
+// (most lines have none; searching for each with find() cost more than parsing the record).
+struct Markers {
+  static constexpr size_t npos = std::string_view::npos;
+  size_t class_histogram = npos, g1_ergonomics = npos, cms_concurrent = npos, gc_concurrent = npos,
+         heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos;
+};
+
+inline bool at(std::string_view s, size_t i, std::string_view word) {
+  return s.size() - i >= word.size() && std::memcmp(s.data() + i, word.data(), word.size()) == 0;
+}
+
+Markers scan_markers(std::string_view s) {
+  Markers m;
+  const char* d = s.data();
+  const size_t n = s.size();
+  for (size_t i = 0; i < n; ++i) {
+    switch (d[i]) {
+      case '[':
+        if (i + 1 >= n) break;
+        if (d[i + 1] == 'C') {
+          if (m.cms_concurrent == Markers::npos && at(s, i, "[CMS-concurrent-")) m.cms_concurrent = i;
+          else if (m.class_histogram == Markers::npos && at(s, i, "[Class Histogram")) m.class_histogram = i;
+        } else if (d[i + 1] == 'G') {
+          if (m.gc_concurrent == Markers::npos && at(s, i, "[GC concurrent-")) m.gc_concurrent = i;
+          else if (m.g1_ergonomics == Markers::npos && at(s, i, "[G1Ergonomics")) m.g1_ergonomics = i;
+        }
+        break;
+      case '{':
+        if (m.heap_before == Markers::npos && at(s, i, "{Heap before")) m.heap_before = i;
+        break;
+      case 'H':
+        if (m.heap_after == Markers::npos && at(s, i, "Heap after ")) m.heap_after = i;
+        break;
+      case 'C':
+        if (m.cms_collector == Markers::npos && i + 1 < n && d[i + 1] == 'M' && at(s, i, "CMSCollector shouldConcurrentCollect: "))
+          m.cms_collector = i;
+        break;
+      case 'T':
+        if (m.tlab == Markers::npos && i + 1 < n && d[i + 1] == 'L' && at(s, i, "TLAB: gc thread")) m.tlab = i;
+        break;
+      default:
+        break;
+    }
+  }
+  return m;
+}
+
 bool is_cause_system(std::string_view cause) { return cause == "System" || cause == "System.gc()"; }
 
 // Lines of -XX:+PrintFLSStatistics blocks (printed by CMS inside ParNew/CMS records).
 bool is_fls_line(std::string_view l) {
+  if (l.empty()) return false;
+  switch (l[0]) {
+    case 'S': case '-': case 'T': case 'M': case 'N': case 'A': case 'B': case 'C': case 's': case 'd': break;
+    default: return false;
+  }
   static const char* const kPrefixes[] = {"Statistics for BinaryTreeDictionary", "Statistics for IndexedFreeLists",
                                           "------------------------------------", "Total Free Space:",
                                           "Max   Chunk Size:", "Number of Blocks:", "Av.  Block  Size:",
@@ -421,7 +474,8 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     }
     return;
   }
-  if (size_t ch = line.find("[Class Histogram"); ch != std::string_view::npos) {
+  const Markers mk = scan_markers(line);
+  if (size_t ch = mk.class_histogram; ch != std::string_view::npos) {
     size_t start = prefix_start_before(line, ch);
     if (start > 0) process(line.substr(0, start), depth_guard + 1);
     in_histogram_ = true;
@@ -430,7 +484,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
 
   // A -XX:+PrintHeapAtGC block opened in the middle of a record line ("[GC[YG occupancy: …]{Heap before GC …"):
   // the record part continues, the block is skipped (up to its "}" when that is on the same line).
-  if (size_t hb = line.find("{Heap before"); hb != std::string_view::npos && hb > 0) {
+  if (size_t hb = mk.heap_before; hb != std::string_view::npos && hb > 0) {
     ev_.heap_at_gc = true;
     size_t close = line.find('}', hb);
     std::string head(line.substr(0, hb));
@@ -443,7 +497,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     }
     return;
   }
-  if (size_t ha = line.find("Heap after "); ha != std::string_view::npos && ha > 0 && !in_heap_block_) {
+  if (size_t ha = mk.heap_after; ha != std::string_view::npos && ha > 0 && !in_heap_block_) {
     process(line.substr(0, ha), depth_guard + 1);
     in_heap_block_ = true;
     return;
@@ -488,14 +542,14 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   // -XX:+PrintCMSInitiationStatistics: "CMSCollector shouldConcurrentCollect: <uptime>" is printed by another
   // thread and lands inside records ("…(273716K)]CMSCollector shouldConcurrentCollect: , 21.56 secs]2118041.535"):
   // the phrase is taken out, its uptime left alone at the end is ignored.
-  if (size_t cd = line.find("CMSCollector shouldConcurrentCollect: "); cd != std::string_view::npos && cd > 0) {
+  if (size_t cd = mk.cms_collector; cd != std::string_view::npos && cd > 0) {
     ev_.cms_debug = true;
     std::string rest(line.substr(0, cd));
     rest.append(line.substr(cd + 38));
     process(rest, depth_guard + 1);
     return;
   }
-  if (size_t tlab = line.find("TLAB: gc thread"); tlab != std::string_view::npos && tlab > 0) {
+  if (size_t tlab = mk.tlab; tlab != std::string_view::npos && tlab > 0) {
     ev_.tlab = true;
     process(line.substr(0, tlab), depth_guard + 1);
     return;
@@ -533,7 +587,9 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   std::string_view rest = line.substr(body);
 
   // Records of their own cut into the middle of this line (CMS/G1 concurrent phases) are taken out first.
-  if (extract_inline(line, depth_guard)) return;
+  if ((mk.g1_ergonomics != Markers::npos || mk.cms_concurrent != Markers::npos || mk.gc_concurrent != Markers::npos) &&
+      extract_inline(line, depth_guard))
+    return;
 
   if (!rest.empty() && rest[0] == '[') {
     if (is_record_start(rest)) {
@@ -739,6 +795,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
 
 void LegacyGcLogParser::start_or_append_record(std::string_view line, bool starts_record) {
   if (starts_record) {
+    if (pending_.empty() && parse_record(line, line_no_, /*only_if_complete=*/true)) return;  // the common case
     bool complete = bracket_balance(line) == 0;
     // A complete record inside an open one is a collection of its own printed in the middle of the other
     // (CMSScavengeBeforeRemark prints the ParNew inside "[GC[YG occupancy: …]"): keep the open record. A
@@ -752,7 +809,7 @@ void LegacyGcLogParser::start_or_append_record(std::string_view line, bool start
       flush_pending_as_is();
     }
     if (complete) {
-      parse_record(line, line_no_);
+      parse_record(line, line_no_, false);
       return;
     }
     records_inside_pending_ = 0;
@@ -771,7 +828,7 @@ void LegacyGcLogParser::start_or_append_record(std::string_view line, bool start
     ++stats_.stitched_records;
     std::string rec;
     rec.swap(pending_);
-    parse_record(rec, pending_line_);
+    parse_record(rec, pending_line_, false);
     pending_.clear();
     pending_lines_ = 0;
     if (!outer_pending_.empty()) {
@@ -797,7 +854,7 @@ void LegacyGcLogParser::flush_pending_as_is() {
   rec.swap(pending_);
   pending_lines_ = 0;
   rec.append(std::string(static_cast<size_t>(bracket_balance(rec)), ']'));
-  parse_record(rec, pending_line_);
+  parse_record(rec, pending_line_, false);
 }
 
 void LegacyGcLogParser::flush_tenuring() {
@@ -854,14 +911,15 @@ void LegacyGcLogParser::attach_detail(std::string_view t) {
 }
 
 // Parses one complete (bracket-balanced) GC record.
-void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line) {
-  if (!nested_) flush_open();
+bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete) {
   Prefix pre;
   size_t open_at = parse_prefix(text, 0, pre);
   if (open_at >= text.size() || text[open_at] != '[') {
+    if (only_if_complete) return false;
+    if (!nested_) flush_open();
     sink_.on_unparsed(member_, first_line, text);
     ++stats_.unparsed;
-    return;
+    return true;
   }
   std::string_view rec = text.substr(open_at);
 
@@ -873,26 +931,37 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
   Sub subs[24];
   int nsubs = 0;
   size_t stack[kMaxDepth];
-  int depth = 0;
-  size_t rec_end = rec.size();
+  int depth = 0, max_depth = 0;
+  size_t rec_end = std::string_view::npos;
+  size_t seg = 0;  // start of the current depth-1 text segment
+  const char* data = rec.data();
   for (size_t i = 0; i < rec.size(); ++i) {
-    char c = rec[i];
+    char c = data[i];
+    if (c != '[' && c != ']') continue;
     if (c == '[') {
+      if (depth == 1) flat_.append(data + seg, i - seg);
       if (depth < kMaxDepth) stack[depth] = i;
       ++depth;
+      if (depth > max_depth) max_depth = depth;
+      if (depth == 1) seg = i + 1;
       continue;
     }
-    if (c == ']') {
-      if (depth == 2 && nsubs < 24) subs[nsubs++] = {stack[1] + 1, i};
-      --depth;
-      if (depth == 0) {
-        rec_end = i + 1;
-        break;
-      }
-      continue;
+    if (depth == 0) continue;  // a stray ']' before the record
+    if (depth == 2 && nsubs < 24) subs[nsubs++] = {stack[1] + 1, i};
+    --depth;
+    if (depth == 1) seg = i + 1;
+    if (depth == 0) {
+      flat_.append(data + seg, i - seg);
+      rec_end = i + 1;
+      break;
     }
-    if (depth == 1) flat_.push_back(c);
   }
+  if (rec_end == std::string_view::npos) {
+    if (only_if_complete) return false;
+    if (depth == 1) flat_.append(data + seg, rec.size() - seg);
+    rec_end = rec.size();
+  }
+  if (!nested_) flush_open();
   std::string_view flat(flat_);
   std::string_view whole = rec.substr(0, rec_end);
   std::string_view trailer = rec.substr(rec_end);
@@ -938,11 +1007,13 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     if (cause == "GCLocker Initiated GC") e.flags |= kGcLocker;
     if (cause == "G1 Humongous Allocation") e.flags |= kHumongousAllocation;
   }
-  if (contains(whole, "icms_dc=")) ev_.icms = true;
-  if (contains(whole, "[SoftReference")) ev_.reference = true;
-  if (contains(whole, "GC time would exceed GCTimeLimit") || contains(whole, "GC time is exceeding GCTimeLimit"))
+  // Rare markers, looked for only where they can be: "icms_dc=" sits at depth 1, reference processing is
+  // nested (depth >= 2), the GC overhead message follows a full collection's pools.
+  if (flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
+  if (max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
+  if (full && (contains(flat, "GC time would exceed GCTimeLimit") || contains(flat, "GC time is exceeding GCTimeLimit")))
     e.flags |= kGcOverheadLimit;
-  if (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)"))
+  if (g1_pause && (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)")))
     e.flags |= kToSpaceExhausted | kEvacuationFailure;
 
   // Sub-records: pools, CMS marks, reference processing, remark phases.
@@ -1017,8 +1088,8 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     if (contains(sub, "icms_dc=")) ev_.icms = true;
   }
   // An "[1 CMS-remark" may sit deeper than depth 2 (JDK 8 "[GC (CMS Final Remark) [YG occupancy…]…[1 CMS-remark…]").
-  if (!remark && contains(whole, "CMS-remark")) remark = true, ev_.cms = true;
-  if (!initial_mark && contains(whole, "CMS-initial-mark")) initial_mark = true, ev_.cms = true;
+  if (max_depth >= 3 && !remark && contains(whole, "CMS-remark")) remark = true, ev_.cms = true;
+  if (max_depth >= 3 && !initial_mark && contains(whole, "CMS-initial-mark")) initial_mark = true, ev_.cms = true;
 
   // The heap figures and the pause at depth 1.
   std::string_view tail_of_head = flat.substr(std::min(flat.size(), (full ? 7 : (g1_pause ? 8 : 2)) + p));
@@ -1029,8 +1100,13 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
   }
   parse_times(trailer, e);
 
-  bool cmf = contains(whole, "concurrent mode failure");
-  bool cmi = contains(whole, "concurrent mode interrupted");
+  // CMS prints its failure inside the CMS bracket ("[CMS (concurrent mode failure): …]"), or at depth 1 when a
+  // concurrent phase cut the bracket open.
+  bool cmf = false, cmi = false;
+  if (cms_old || (full && nsubs == 0) || contains(flat, "(concurrent mode")) {
+    cmf = contains(whole, "concurrent mode failure");
+    cmi = contains(whole, "concurrent mode interrupted");
+  }
   if (cmf) e.flags |= kConcurrentModeFailure;
 
   bool g1_sizes = false;  // G1 prints "M"/"B" sizes with decimals; the generational collectors print "K"
@@ -1157,7 +1233,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
       size_t nl = all.find('\n', start);
       std::string_view one = all.substr(start, nl - start);
       nested_ = true;
-      parse_record(one, first_line);
+      parse_record(one, first_line, false);
       nested_ = false;
       start = nl + 1;
     }
@@ -1166,7 +1242,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     e.cause = open_cause_;
     sink_.on_event(e);
     ++stats_.events;
-    return;
+    return true;
   }
 
   // Anything after the record on the same line that is not its [Times:] is a record of its own.
@@ -1179,6 +1255,7 @@ void LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line)
     std::string copy(rest);
     process(copy, 1);
   }
+  return true;
 }
 
 void LegacyGcLogParser::note_header(std::string_view line) {

@@ -52,7 +52,9 @@ class LegacyGcLogParser {
   bool handle_standalone(std::string_view rest, const Stamp& st, std::string_view line);
   bool is_standalone_line(std::string_view line) const;
   void start_or_append_record(std::string_view line, bool starts_record);
-  void parse_record(std::string_view text, uint64_t first_line);
+  // Parses one record; with only_if_complete, returns false (and does nothing) when its brackets do not
+  // balance on this text.
+  bool parse_record(std::string_view text, uint64_t first_line, bool only_if_complete);
   void parse_concurrent(std::string_view body, const Stamp& st);
   void attach_detail(std::string_view line);
   void flush_open();
