@@ -146,6 +146,16 @@ size_t prefix_start_before(std::string_view s, size_t pos) {
 
 // "1234K", "12.5M", "0.0B", "135282 K" at s[p] -> KiB.
 bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
+  {  // fast path: the generational collectors print whole KiB ("209792K")
+    size_t q = p;
+    uint64_t v = 0;
+    while (q < s.size() && is_digit(s[q])) v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
+    if (q > p && q < s.size() && s[q] == 'K' && (q + 1 >= s.size() || s[q + 1] != 'B')) {
+      kb = static_cast<int64_t>(v);
+      p = q + 1;
+      return true;
+    }
+  }
   size_t q = p;
   double v;
   if (!text::parse_decimal(s, q, v, true)) return false;
@@ -233,7 +243,7 @@ bool find_transition(std::string_view s, PoolSizes& out) {
 
 // The number right before the last " secs" (or " ms") of s, in seconds.
 double last_secs(std::string_view s) {
-  size_t at = s.rfind(" secs");
+  size_t at = text::ends_with(s, " secs") ? s.size() - 5 : s.rfind(" secs");
   double scale = 1.0;
   if (at == std::string_view::npos) {
     at = s.rfind(" ms");
@@ -250,7 +260,9 @@ double last_secs(std::string_view s) {
 
 // " [Times: user=0.08 sys=0.03, real=0.02 secs]" anywhere in s.
 bool parse_times(std::string_view s, GcEvent& e) {
-  size_t at = s.find("[Times: user=");
+  size_t at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && s.compare(1, 13, "[Times: user=") == 0)
+                  ? 1
+                  : s.find("[Times: user=");
   if (at == std::string_view::npos) return false;
   size_t p = at + 13;
   double v;
@@ -316,36 +328,44 @@ inline bool at(std::string_view s, size_t i, std::string_view word) {
   return s.size() - i >= word.size() && std::memcmp(s.data() + i, word.data(), word.size()) == 0;
 }
 
+struct InterestingBytes {
+  bool table[256] = {};
+  constexpr InterestingBytes() : table() {
+    table[static_cast<unsigned char>('[')] = true;
+    table[static_cast<unsigned char>(']')] = true;
+    table[static_cast<unsigned char>('{')] = true;
+    table[static_cast<unsigned char>('H')] = true;
+  }
+};
+constexpr InterestingBytes kInteresting;
+
 Markers scan_markers(std::string_view s) {
   Markers m;
-  const char* d = s.data();
+  const unsigned char* d = reinterpret_cast<const unsigned char*>(s.data());
   const size_t n = s.size();
   for (size_t i = 0; i < n; ++i) {
+    if (!kInteresting.table[d[i]]) continue;
+    const unsigned char next = i + 1 < n ? d[i + 1] : 0;
     switch (d[i]) {
-      case '[':
-        if (i + 1 >= n) break;
-        if (d[i + 1] == 'C') {
+      case '[':  // "[CMS-concurrent-", "[Class Histogram", "[GC concurrent-", "[G1Ergonomics", "[GC TLAB: gc thread"
+        if (next == 'C') {
           if (m.cms_concurrent == Markers::npos && at(s, i, "[CMS-concurrent-")) m.cms_concurrent = i;
           else if (m.class_histogram == Markers::npos && at(s, i, "[Class Histogram")) m.class_histogram = i;
-        } else if (d[i + 1] == 'G') {
+        } else if (next == 'G') {
           if (m.gc_concurrent == Markers::npos && at(s, i, "[GC concurrent-")) m.gc_concurrent = i;
           else if (m.g1_ergonomics == Markers::npos && at(s, i, "[G1Ergonomics")) m.g1_ergonomics = i;
+          else if (m.tlab == Markers::npos && at(s, i, "[GC TLAB: gc thread")) m.tlab = i + 4;
         }
+        break;
+      case ']':  // "CMSCollector shouldConcurrentCollect: " lands right after a record's ']'
+        if (next == 'C' && m.cms_collector == Markers::npos && at(s, i + 1, "CMSCollector shouldConcurrentCollect: "))
+          m.cms_collector = i + 1;
         break;
       case '{':
         if (m.heap_before == Markers::npos && at(s, i, "{Heap before")) m.heap_before = i;
         break;
       case 'H':
-        if (m.heap_after == Markers::npos && at(s, i, "Heap after ")) m.heap_after = i;
-        break;
-      case 'C':
-        if (m.cms_collector == Markers::npos && i + 1 < n && d[i + 1] == 'M' && at(s, i, "CMSCollector shouldConcurrentCollect: "))
-          m.cms_collector = i;
-        break;
-      case 'T':
-        if (m.tlab == Markers::npos && i + 1 < n && d[i + 1] == 'L' && at(s, i, "TLAB: gc thread")) m.tlab = i;
-        break;
-      default:
+        if (m.heap_after == Markers::npos && next == 'e' && at(s, i, "Heap after ")) m.heap_after = i;
         break;
     }
   }
@@ -474,6 +494,12 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     }
     return;
   }
+  // The common case first: a whole record on one line with nothing cut into it (no marker of the cases
+  // below inside it) is parsed in a single walk.
+  if (pending_.empty() && !in_heap_block_ && (is_digit(line[0]) || line[0] == '[') &&
+      parse_record(line, line_no_, /*only_if_complete=*/true, /*plain_only=*/true))
+    return;
+
   const Markers mk = scan_markers(line);
   if (size_t ch = mk.class_histogram; ch != std::string_view::npos) {
     size_t start = prefix_start_before(line, ch);
@@ -911,10 +937,11 @@ void LegacyGcLogParser::attach_detail(std::string_view t) {
 }
 
 // Parses one complete (bracket-balanced) GC record.
-bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete) {
+bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete,
+                                     bool plain_only) {
   Prefix pre;
   size_t open_at = parse_prefix(text, 0, pre);
-  if (open_at >= text.size() || text[open_at] != '[') {
+  if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
     if (only_if_complete) return false;
     if (!nested_) flush_open();
     sink_.on_unparsed(member_, first_line, text);
@@ -935,10 +962,32 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   size_t rec_end = std::string_view::npos;
   size_t seg = 0;  // start of the current depth-1 text segment
   const char* data = rec.data();
-  for (size_t i = 0; i < rec.size(); ++i) {
-    char c = data[i];
-    if (c != '[' && c != ']') continue;
-    if (c == '[') {
+  if (plain_only) {
+    // Anything the line-level cases handle (a heap block, class histogram, … cut into this record) sends the
+    // line there; the '[' and ']' cases are checked in the walk below.
+    if (const char* b = static_cast<const char*>(std::memchr(data, '{', rec.size()));
+        b && at(rec, static_cast<size_t>(b - data), "{Heap before"))
+      return false;
+    for (const char* h = static_cast<const char*>(std::memchr(data, 'H', rec.size())); h;
+         h = static_cast<const char*>(std::memchr(h + 1, 'H', static_cast<size_t>(data + rec.size() - h - 1))))
+      if (at(rec, static_cast<size_t>(h - data), "Heap after ")) return false;
+  }
+  auto next_of = [&](char c, size_t from) -> size_t {
+    if (from >= rec.size()) return std::string_view::npos;
+    const void* hit = std::memchr(data + from, c, rec.size() - from);
+    return hit ? static_cast<size_t>(static_cast<const char*>(hit) - data) : std::string_view::npos;
+  };
+  size_t next_open = next_of('[', 0), next_close = next_of(']', 0);
+  while (next_open != std::string_view::npos || next_close != std::string_view::npos) {
+    const bool is_open = next_open < next_close;
+    const size_t i = is_open ? next_open : next_close;
+    const char next = i + 1 < rec.size() ? data[i + 1] : 0;
+    if (is_open) {
+      next_open = next_of('[', i + 1);
+      if (plain_only && (next == 'C' || next == 'G') &&
+          (at(rec, i, "[CMS-concurrent-") || at(rec, i, "[Class Histogram") || at(rec, i, "[GC concurrent-") ||
+           at(rec, i, "[G1Ergonomics") || at(rec, i, "[GC TLAB: gc thread")))
+        return false;
       if (depth == 1) flat_.append(data + seg, i - seg);
       if (depth < kMaxDepth) stack[depth] = i;
       ++depth;
@@ -946,6 +995,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       if (depth == 1) seg = i + 1;
       continue;
     }
+    next_close = next_of(']', i + 1);
+    if (plain_only && next == 'C' && at(rec, i + 1, "CMSCollector shouldConcurrentCollect: ")) return false;
     if (depth == 0) continue;  // a stray ']' before the record
     if (depth == 2 && nsubs < 24) subs[nsubs++] = {stack[1] + 1, i};
     --depth;

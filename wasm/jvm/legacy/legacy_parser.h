@@ -54,7 +54,8 @@ class LegacyGcLogParser {
   void start_or_append_record(std::string_view line, bool starts_record);
   // Parses one record; with only_if_complete, returns false (and does nothing) when its brackets do not
   // balance on this text.
-  bool parse_record(std::string_view text, uint64_t first_line, bool only_if_complete);
+  // plain_only: also refuse (return false) a record with a marker the line-level cases must handle first.
+  bool parse_record(std::string_view text, uint64_t first_line, bool only_if_complete, bool plain_only = false);
   void parse_concurrent(std::string_view body, const Stamp& st);
   void attach_detail(std::string_view line);
   void flush_open();
