@@ -55,6 +55,10 @@ struct CollectingSink : jvm::GcEventSink {
       events.push_back(e);
       events.back().cause = causes.back();
       events.back().phases.clear();
+      for (const auto& ph : e.phases) {
+        causes.emplace_back(ph.first);
+        events.back().phases.emplace_back(causes.back(), ph.second);
+      }
     }
   }
   void on_safepoint(const jvm::SafepointEvent& s) override {

@@ -303,6 +303,8 @@ int bracket_balance(std::string_view s) {
 // "[GC Worker Start (ms): …]" (printed without indentation when a log was trimmed).
 bool is_record_start(std::string_view rest) {
   if (starts_with(rest, "[Full GC")) return true;
+  // Shenandoah (JDK 8 backport): "[Pause Init Mark, 0.677 ms]", "[Concurrent marking, 8.058 ms]"
+  if (starts_with(rest, "[Pause ") || starts_with(rest, "[Concurrent ")) return true;
   if (!starts_with(rest, "[GC")) return false;
   if (rest.size() == 3) return true;
   char c = rest[3];
@@ -494,6 +496,11 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     }
     return;
   }
+  if (in_shenandoah_stats_) {
+    if (!(is_digit(line[0]) || line[0] == '[')) return;
+    in_shenandoah_stats_ = false;
+  }
+
   // The common case first: a whole record on one line with nothing cut into it (no marker of the cases
   // below inside it) is parsed in a single walk.
   if (pending_.empty() && !in_heap_block_ && (is_digit(line[0]) || line[0] == '[') &&
@@ -894,7 +901,12 @@ void LegacyGcLogParser::flush_open() {
   if (!open_) return;
   open_ = false;
   open_event_.cause = open_cause_;
+  if (!open_phase_name_.empty()) {
+    open_event_.phases.clear();
+    open_event_.phases.emplace_back(open_phase_name_, open_event_.duration_s);
+  }
   sink_.on_event(open_event_);
+  open_phase_name_.clear();
   ++stats_.events;
 }
 
@@ -1016,6 +1028,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   std::string_view flat(flat_);
   std::string_view whole = rec.substr(0, rec_end);
   std::string_view trailer = rec.substr(rec_end);
+
+  if (starts_with(flat, "Pause ") || starts_with(flat, "Concurrent ")) return parse_shenandoah(flat, pre.uptime_s, pre.wall_ms, first_line);
 
   GcEvent e;
   e.uptime_s = pre.uptime_s;
@@ -1309,6 +1323,38 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   return true;
 }
 
+// Shenandoah's JDK 8 backport: "Pause Init Mark (process weakrefs), 3.341 ms", "Concurrent cleanup
+// 85036K->85036K(122M), 0.068 ms", "Pause Degenerated GC (Mark) 121M->19211K(122M), 9.421 ms"; the
+// ", start" records only announce a phase. Each phase is a Shenandoah event named in its phases.
+bool LegacyGcLogParser::parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line) {
+  ev_.shenandoah = true;
+  if (text::ends_with(text::trim_right(flat), ", start")) return true;
+  GcEvent e;
+  e.type = GcType::Shenandoah;
+  e.uptime_s = uptime_s;
+  e.wall_epoch_ms = wall_ms;
+  e.first_line = first_line;
+  e.member = member_;
+  e.stop_the_world = starts_with(flat, "Pause ");
+  e.duration_s = last_secs(flat);
+  size_t name_end = flat.find(',');
+  size_t arrow = flat.find("->");
+  if (arrow != std::string_view::npos && arrow < name_end) {
+    find_transition(flat, e.heap);
+    // the name ends before the number of the transition
+    size_t q = arrow;
+    while (q > 0 && flat[q - 1] != ' ') --q;
+    name_end = q > 0 ? q - 1 : q;
+  }
+  open_phase_name_.assign(text::trim(flat.substr(0, name_end)));
+  if (starts_with(flat, "Pause Degenerated")) e.flags |= kDegenerated;
+  if (starts_with(flat, "Pause Full")) e.flags |= kDegenerated;  // a full collection: the worst fallback
+  open_cause_.clear();
+  open_event_ = std::move(e);
+  open_ = true;
+  return true;
+}
+
 void LegacyGcLogParser::note_header(std::string_view line) {
   if (starts_with(line, "Java HotSpot(TM)") || starts_with(line, "OpenJDK") || starts_with(line, "Java(TM)")) {
     if (diary_.jvm_version.empty()) diary_.jvm_version.assign(line);
@@ -1390,6 +1436,31 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     Stamp st;
     handle_standalone(line.substr(tt), st, line);
     return;
+  }
+  if (starts_with(line, ", [Metaspace: ")) {  // Shenandoah 8 prints it after the pause, on its own line
+    if (open_) {
+      ev_.metaspace = true;
+      find_transition(line.substr(14), open_event_.metaspace);
+    }
+    return;
+  }
+  if (starts_with(line, "All times are wall-clock times") || starts_with(line, "GC STATISTICS:")) {
+    in_shenandoah_stats_ = true;  // the statistics table printed at exit
+    return;
+  }
+  {
+    static const char* const kShenandoahInfo[] = {
+        "Trigger: ", "Free: ", "Pacer for ", "Regions: ", "Humongous object threshold", "Max TLAB size",
+        "GC threads: ", "Heuristics ergonomically sets", "Shenandoah GC mode", "Shenandoah heuristics",
+        "Initialize Shenandoah heap", "Reference processing: ", "Soft Max Heap Size", "Cancelling GC",
+        "Free headroom:", "Allocation pacing accrued:", "all workers. Dividing", "Adaptive CSet Selection",
+        "Collectable Garbage:", "Immediate Garbage:", "Good progress for", "Bad progress for", "Failed to allocate",
+        "Heap: ", "Uncommitted "};
+    for (const char* p : kShenandoahInfo)
+      if (starts_with(line, p)) {
+        ev_.shenandoah = true;
+        return;
+      }
   }
   if (starts_with(line, "GC locker: Trying a full collection")) {
     // JNI critical sections blocked a scavenge: the next record is the full collection this forced.

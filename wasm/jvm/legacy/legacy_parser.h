@@ -57,6 +57,7 @@ class LegacyGcLogParser {
   // plain_only: also refuse (return false) a record with a marker the line-level cases must handle first.
   bool parse_record(std::string_view text, uint64_t first_line, bool only_if_complete, bool plain_only = false);
   void parse_concurrent(std::string_view body, const Stamp& st);
+  bool parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line);
   void attach_detail(std::string_view line);
   void flush_open();
   void flush_pending_as_is();
@@ -85,6 +86,8 @@ class LegacyGcLogParser {
   bool open_ = false;
   GcEvent open_event_;
   std::string open_cause_;
+  std::string open_phase_name_;  // Shenandoah phase of the open event (its phases entry)
+  bool in_shenandoah_stats_ = false;
 
   // Tenuring distribution being read ("Desired survivor size" + "- age" lines).
   bool tenuring_open_ = false;
