@@ -617,6 +617,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
 
   Prefix pre;
   size_t body = parse_prefix(line, 0, pre);
+  note_uptime(pre.uptime_s);
   std::string_view rest = line.substr(body);
 
   // Records of their own cut into the middle of this line (CMS/G1 concurrent phases) are taken out first.
@@ -953,6 +954,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
                                      bool plain_only) {
   Prefix pre;
   size_t open_at = parse_prefix(text, 0, pre);
+  note_uptime(pre.uptime_s);
   if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
     if (only_if_complete) return false;
     if (!nested_) flush_open();

@@ -64,6 +64,12 @@ class LegacyGcLogParser {
   void flush_tenuring();
   void note_header(std::string_view line);
   void decide_diary();
+  // The time span of stamped lines (Diary::first/last_uptime_s: the runtime throughput is computed over).
+  void note_uptime(double u) {
+    if (u != u) return;
+    if (!(diary_.first_uptime_s <= u)) diary_.first_uptime_s = u;
+    if (!(diary_.last_uptime_s >= u)) diary_.last_uptime_s = u;
+  }
 
   GcEventSink& sink_;
   Diary& diary_;
