@@ -66,6 +66,9 @@ const KnownDifference kKnownDiaryDifferences[] = {
      "GCToolKit only recognises the JDK 6+ \"{Heap before GC\"."},
     {"gctoolkit/preunified/ps/details/par.oldpar.wd.nt.ast.log", "PRINT_HEAP_AT_GC", 1,
      "106 \"{Heap before gc invocations=N:\" blocks, as above."},
+    {"gctoolkit/preunified/g1gc/details/adaptivesize/rset/gc1gc_details_adaptivesizing_rset.log", "RSET_STATS", 1,
+     "the log (its folder is named rset) prints 1373 \"Concurrent RS processed N cards\" summaries, the output of "
+     "-XX:+G1SummarizeRSetStats; GCToolKit's diarizer decides RSET_STATS from other lines and says false."},
 };
 const KnownDifference* known_diary_difference(const std::string& path, const std::string& key) {
   for (const auto& d : kKnownDiaryDifferences)
@@ -152,6 +155,6 @@ TEST_CASE("legacy diary meets GCToolKit's diary verdicts of the corpus", "[jvm-l
   }
   std::printf("[jvm-legacy] gctoolkit.diary: %d records met, %d unmet; %d verdicts where GCToolKit is wrong "
               "(documented)\n", met, unmet, documented);
-  CHECK(documented == 2);
+  CHECK(documented == 3);
   CHECK(met > 0);
 }

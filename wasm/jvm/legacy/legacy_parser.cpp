@@ -309,6 +309,7 @@ bool is_record_start(std::string_view rest) {
   if (rest.size() == 3) return true;
   char c = rest[3];
   if (c == '[' || c == '(' || c == ']' || is_digit(c)) return true;
+  if (c == '-' && rest.size() > 4 && rest[4] == '-') return true;  // "[GC-- [PSYoungGen: …": promotion failed
   if (c != ' ' && c != '-') return false;
   if (rest.size() == 4) return true;
   char d = rest[4];
@@ -596,6 +597,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   // Indented detail lines: G1's block and the " [Times: ...]" of the open record.
   if (line[0] == ' ' || line[0] == '\t') {
     std::string_view t = text::trim_left(line);
+    if (starts_with(t, "Concurrent RS processed") || starts_with(t, "Recent concurrent refinement statistics")) {
+      ev_.rset = true;  // -XX:+G1SummarizeRSetStats: its indented block is skipped
+      return;
+    }
     if (contains(t.substr(0, 40), "[G1Ergonomics")) {
       ev_.adaptive = true;
       return;
@@ -1045,8 +1050,10 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   }
 
   bool full = starts_with(flat, "Full GC");
+  // Parallel Scavenge (JDK <= 7) marks a scavenge whose survivors did not fit with "GC--".
+  if (starts_with(flat, "GC--")) e.flags |= kPromotionFailed;
   bool g1_pause = starts_with(flat, "GC pause");
-  std::string_view after_kw = flat.substr(full ? 7 : (g1_pause ? 8 : 2));
+  std::string_view after_kw = flat.substr(full ? 7 : (g1_pause ? 8 : (starts_with(flat, "GC--") ? 4 : 2)));
   size_t p = text::skip_ws(after_kw, 0);
 
   bool young_mod = false, mixed_mod = false, initial_mark_mod = false;
@@ -1159,7 +1166,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   if (max_depth >= 3 && !initial_mark && contains(whole, "CMS-initial-mark")) initial_mark = true, ev_.cms = true;
 
   // The heap figures and the pause at depth 1.
-  std::string_view tail_of_head = flat.substr(std::min(flat.size(), (full ? 7 : (g1_pause ? 8 : 2)) + p));
+  std::string_view tail_of_head = flat.substr(std::min(flat.size(), static_cast<size_t>(after_kw.data() - flat.data()) + p));
   find_transition(tail_of_head, e.heap);
   e.duration_s = last_secs(flat);
   if (std::isnan(e.duration_s) && nsubs > 0) {
