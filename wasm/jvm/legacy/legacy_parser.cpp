@@ -18,6 +18,34 @@ constexpr size_t kMaxPendingBytes = 256 * 1024;  // a record longer than this is
 constexpr int kMaxPendingLines = 400;            // FLS statistics can put ~100 lines inside one record
 constexpr int kMaxDepth = 32;
 
+// The decimals of GC logs ("0.0169706", "1207,770"): unsigned, '.' or ',' separator, no exponent. Digits are
+// accumulated as one integer and divided once (the general text::parse_decimal does more per digit).
+inline bool log_decimal(std::string_view s, size_t& p, double& out) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+  size_t q = p;
+  const size_t n = s.size();
+  uint64_t v = 0;
+  int digits = 0;
+  while (q < n && static_cast<unsigned>(s[q] - '0') < 10) {
+    v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
+    ++digits;
+  }
+  if (digits == 0 || digits > 18) return text::parse_decimal(s, p, out, true);
+  int frac = 0;
+  if (q + 1 < n && (s[q] == '.' || s[q] == ',') && static_cast<unsigned>(s[q + 1] - '0') < 10) {
+    ++q;
+    while (q < n && static_cast<unsigned>(s[q] - '0') < 10) {
+      if (digits + frac >= 18) return text::parse_decimal(s, p, out, true);
+      v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
+      ++frac;
+    }
+  }
+  out = static_cast<double>(v) / kPow10[frac];
+  p = q;
+  return true;
+}
+
 // Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -96,7 +124,7 @@ size_t parse_prefix(std::string_view s, size_t p, Prefix& out) {
     }
     q = p;
     double up;
-    if (q < s.size() && is_digit(s[q]) && text::parse_decimal(s, q, up, true) && q < s.size() && s[q] == ':') {
+    if (q < s.size() && is_digit(s[q]) && log_decimal(s, q, up) && q < s.size() && s[q] == ':') {
       out.uptime_s = up;
       p = q + 1;
       if (p < s.size() && s[p] == ' ') ++p;
@@ -158,7 +186,7 @@ bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
   }
   size_t q = p;
   double v;
-  if (!text::parse_decimal(s, q, v, true)) return false;
+  if (!log_decimal(s, q, v)) return false;
   if (q < s.size() && s[q] == ' ' && q + 1 < s.size() && (s[q + 1] == 'K' || s[q + 1] == 'M')) ++q;
   if (q >= s.size()) return false;
   double mult;
@@ -254,7 +282,7 @@ double last_secs(std::string_view s) {
   while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2])))) --q;
   double v;
   size_t p = q;
-  if (p == at || !text::parse_decimal(s, p, v, true)) return kUnknown;
+  if (p == at || !log_decimal(s, p, v)) return kUnknown;
   return v * scale;
 }
 
@@ -266,16 +294,16 @@ bool parse_times(std::string_view s, GcEvent& e) {
   if (at == std::string_view::npos) return false;
   size_t p = at + 13;
   double v;
-  if (text::parse_decimal(s, p, v, true)) e.user_s = v;
+  if (log_decimal(s, p, v)) e.user_s = v;
   size_t q = s.find("sys=", p);
   if (q != std::string_view::npos) {
     q += 4;
-    if (text::parse_decimal(s, q, v, true)) e.sys_s = v;
+    if (log_decimal(s, q, v)) e.sys_s = v;
   }
   q = s.find("real=", p);
   if (q != std::string_view::npos) {
     q += 5;
-    if (text::parse_decimal(s, q, v, true)) e.real_s = v;
+    if (log_decimal(s, q, v)) e.real_s = v;
   }
   return true;
 }
@@ -302,10 +330,16 @@ int bracket_balance(std::string_view s) {
 // "[GC …" / "[Full GC …" that opens a collection record, as opposed to G1 detail lines such as
 // "[GC Worker Start (ms): …]" (printed without indentation when a log was trimmed).
 bool is_record_start(std::string_view rest) {
-  if (starts_with(rest, "[Full GC")) return true;
-  // Shenandoah (JDK 8 backport): "[Pause Init Mark, 0.677 ms]", "[Concurrent marking, 8.058 ms]"
-  if (starts_with(rest, "[Pause ") || starts_with(rest, "[Concurrent ")) return true;
-  if (!starts_with(rest, "[GC")) return false;
+  if (rest.size() < 3 || rest[0] != '[') return false;
+  switch (rest[1]) {
+    case 'G': break;
+    case 'F': return starts_with(rest, "[Full GC");
+    // Shenandoah (JDK 8 backport): "[Pause Init Mark, 0.677 ms]", "[Concurrent marking, 8.058 ms]"
+    case 'P': return starts_with(rest, "[Pause ");
+    case 'C': return starts_with(rest, "[Concurrent ");
+    default: return false;
+  }
+  if (rest[2] != 'C') return false;
   if (rest.size() == 3) return true;
   char c = rest[3];
   if (c == '[' || c == '(' || c == ']' || is_digit(c)) return true;
@@ -762,11 +796,11 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
     sp.wall_epoch_ms = st.wall_ms;
     size_t p = 56;
     double v;
-    if (text::parse_decimal(rest, p, v, true)) sp.stopped_s = v;
+    if (log_decimal(rest, p, v)) sp.stopped_s = v;
     size_t s = rest.find("Stopping threads took: ", p);
     if (s != std::string_view::npos) {
       p = s + 23;
-      if (text::parse_decimal(rest, p, v, true)) sp.reaching_s = v;
+      if (log_decimal(rest, p, v)) sp.reaching_s = v;
     }
     sp.line = line_no_;
     sp.member = member_;
@@ -778,7 +812,7 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
     ev_.concurrent_time = true;
     size_t p = 18;
     double v;
-    if (text::parse_decimal(rest, p, v, true)) sink_.on_application_time(member_, st.uptime_s, v);
+    if (log_decimal(rest, p, v)) sink_.on_application_time(member_, st.uptime_s, v);
     return true;
   }
   (void)line;
@@ -811,7 +845,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     if (slash != std::string_view::npos) {
       size_t p = slash + 1;
       double v;
-      if (text::parse_decimal(name, p, v, true)) e.duration_s = v;
+      if (log_decimal(name, p, v)) e.duration_s = v;
     }
   } else {
     std::string_view name = rec.substr(15);  // after "[GC concurrent-"
@@ -1036,7 +1070,9 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   std::string_view whole = rec.substr(0, rec_end);
   std::string_view trailer = rec.substr(rec_end);
 
-  if (starts_with(flat, "Pause ") || starts_with(flat, "Concurrent ")) return parse_shenandoah(flat, pre.uptime_s, pre.wall_ms, first_line);
+  const char f0 = flat.empty() ? '\0' : flat[0];  // cheap dispatch before the string compares
+  if ((f0 == 'P' && starts_with(flat, "Pause ")) || (f0 == 'C' && starts_with(flat, "Concurrent ")))
+    return parse_shenandoah(flat, pre.uptime_s, pre.wall_ms, first_line);
 
   GcEvent e;
   e.uptime_s = pre.uptime_s;
@@ -1049,11 +1085,12 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     gc_locker_pending_ = false;
   }
 
-  bool full = starts_with(flat, "Full GC");
+  const bool full = f0 == 'F' && starts_with(flat, "Full GC");
   // Parallel Scavenge (JDK <= 7) marks a scavenge whose survivors did not fit with "GC--".
-  if (starts_with(flat, "GC--")) e.flags |= kPromotionFailed;
-  bool g1_pause = starts_with(flat, "GC pause");
-  std::string_view after_kw = flat.substr(full ? 7 : (g1_pause ? 8 : (starts_with(flat, "GC--") ? 4 : 2)));
+  const bool gc_dash = f0 == 'G' && flat.size() > 3 && flat[2] == '-' && flat[3] == '-';
+  if (gc_dash) e.flags |= kPromotionFailed;
+  const bool g1_pause = f0 == 'G' && flat.size() > 3 && flat[3] == 'p' && starts_with(flat, "GC pause");
+  std::string_view after_kw = flat.substr(std::min(flat.size(), static_cast<size_t>(full ? 7 : (g1_pause ? 8 : (gc_dash ? 4 : 2)))));
   size_t p = text::skip_ws(after_kw, 0);
 
   bool young_mod = false, mixed_mod = false, initial_mark_mod = false;
