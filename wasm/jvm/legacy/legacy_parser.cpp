@@ -680,9 +680,18 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       start_or_append_record(line, false);
       return;
     }
-    if (body == 0) {  // a detail line whose indentation was trimmed away
-      attach_detail(rest);
-      return;
+    if (body == 0) {
+      // A G1 detail line whose indentation was trimmed away ("[Eden: …]", "[GC Worker Start (ms): …]")
+      // belongs to the open G1 pause; anything else in brackets is not a legacy record.
+      bool g1_open = open_ && (open_event_.type == GcType::Young || open_event_.type == GcType::Mixed ||
+                               open_event_.type == GcType::G1GCYoungInitialMark || open_event_.type == GcType::Full ||
+                               open_event_.type == GcType::G1GCMixedInitialMark || open_event_.type == GcType::G1GCRemark ||
+                               open_event_.type == GcType::G1GCCleanup || open_event_.type == GcType::SystemGC ||
+                               open_event_.type == GcType::FullGC);
+      if (g1_open || starts_with(rest, "[Times:") || starts_with(rest, "[Eden: ")) {
+        attach_detail(rest);
+        return;
+      }
     }
   } else {
     Stamp st{pre.uptime_s, pre.wall_ms};
