@@ -1523,6 +1523,12 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     return;
   }
   if (contains(line, "VM warning:")) return;
+  // Heap summary lines ("Heap" at exit, PrintHeapAtGC) whose indentation was trimmed away.
+  if ((contains(line, " total ") && contains(line, ", used ")) || (contains(line, " space ") && contains(line, "% used")) ||
+      starts_with(line, "Metaspace ") || starts_with(line, "class space ") || starts_with(line, "object space ")) {
+    if (starts_with(line, "Metaspace ")) ev_.metaspace = true;
+    return;
+  }
   {
     size_t p = 0;
     double v;
