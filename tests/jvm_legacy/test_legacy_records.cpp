@@ -182,3 +182,54 @@ TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes 
   auto deep = run_text("1.0: " + std::string(100000, '[') + "\n" + "2.0: [GC " + std::string(1 << 20, 'x') + "]\n");
   CHECK(deep.stats.lines == 2);
 }
+
+TEST_CASE("legacy records: header lines, safepoints and tenuring tables", "[jvm-legacy][records]") {
+  // rightmove_parse_errors.log starts with the JDK 8u31 header and "CommandLine flags: … -XX:MaxHeapSize=2147483648 …".
+  LegacyRun run;
+  run_legacy(run, decode_members(corpus("jvm/gctoolkit/preunified/g1gc/details/solaris/rightmove_parse_errors.log")));
+  CHECK(run.diary.jvm_version.rfind("Java HotSpot(TM) 64-Bit Server VM (25.31-b07)", 0) == 0);
+  CHECK(run.diary.max_heap_kb == 2147483648 / 1024);
+  CHECK(run.diary.initial_heap_kb == 2147483648 / 1024);
+  CHECK(run.diary.physical_memory_kb == 3145276);  // "Memory: 4k page, physical 3145276k(1637376k free)"
+  CHECK(run.diary.command_line.find("CommandLine flags: -XX:GCLogFileSize=20971520") != std::string::npos);
+  CHECK(diary_flag(run.diary, "JDK80") == jvm::Tri::kTrue);  // JRE (1.8.0_31-b13)
+  CHECK(diary_flag(run.diary, "APPLICATION_STOPPED_TIME") == jvm::Tri::kTrue);
+  // grep -c "Total time for which application threads were stopped" = 4854; "Desired survivor size" = 1056.
+  CHECK(run.sink.safepoints == 4854);
+  CHECK(run.sink.tenuring == 1056);
+  CHECK(run.diary.first_uptime_s == Approx(1.417));  // the first stamped line (a safepoint)
+
+  // The table's ages, from garbagecat's dataset41 line 31-33: "- age   1:   13410448 bytes,   13410448 total".
+  struct TenuringSink : jvm::GcEventSink {
+    std::vector<jvm::TenuringRecord> tables;
+    void on_event(const jvm::GcEvent&) override {}
+    void on_safepoint(const jvm::SafepointEvent&) override {}
+    void on_unparsed(uint32_t, uint64_t, std::string_view) override {}
+    void on_tenuring(const jvm::TenuringRecord& r) override { tables.push_back(r); }
+  } sink;
+  jvm::Diary diary;
+  jvm::LegacyGcLogParser parser(sink, diary);
+  uint64_t no = 0;
+  for (const char* line : {"2015-05-04T18:08:02.119+0000: 2.847: [GC pause (G1 Evacuation Pause) (young)",
+                           "Desired survivor size 8388608 bytes, new threshold 1 (max 15)",
+                           "- age   1:   13410448 bytes,   13410448 total", ", 0.0414530 secs]"})
+    parser.feed_line(line, ++no);
+  parser.finish();
+  REQUIRE(sink.tables.size() == 1);
+  CHECK(sink.tables[0].desired_survivor_bytes == 8388608);
+  CHECK(sink.tables[0].new_threshold == 1);
+  CHECK(sink.tables[0].max_threshold == 15);
+  REQUIRE(sink.tables[0].bytes_by_age.size() == 1);
+  CHECK(sink.tables[0].bytes_by_age[0] == std::make_pair(1, int64_t{13410448}));
+  CHECK(sink.tables[0].uptime_s == Approx(2.847));
+  CHECK(sink.tables[0].line == 2);
+}
+
+TEST_CASE("legacy records: safepoint times, seconds above one included", "[jvm-legacy][records]") {
+  // garbagecat dataset41: six PrintGCApplicationStoppedTime lines, the last "1.0006881 seconds";
+  // 0.0001390 + 0.0002054 + 0.0214826 + 0.0004399 + 0.0419849 + 1.0006881 = 1.0649399 s.
+  LegacyRun run;
+  run_legacy(run, decode_members(corpus("jvm/garbagecat/dataset41.txt")));
+  CHECK(run.sink.safepoints == 6);
+  CHECK(run.sink.safepoint_total_s == Approx(1.0649399).epsilon(1e-9));
+}

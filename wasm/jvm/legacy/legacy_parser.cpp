@@ -798,12 +798,13 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
     }
     return false;
   }
-  if (rest[0] == 'T' && starts_with(rest, "Total time for which application threads were stopped: ")) {
+  static constexpr std::string_view kStopped = "Total time for which application threads were stopped: ";
+  if (rest[0] == 'T' && starts_with(rest, kStopped)) {
     ev_.stopped = true;
     SafepointEvent sp;
     sp.uptime_s = st.uptime_s;
     sp.wall_epoch_ms = st.wall_ms;
-    size_t p = 56;
+    size_t p = kStopped.size();
     double v;
     if (log_decimal(rest, p, v)) sp.stopped_s = v;
     size_t s = rest.find("Stopping threads took: ", p);
