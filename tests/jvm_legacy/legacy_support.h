@@ -61,7 +61,11 @@ struct CollectingSink : jvm::GcEventSink {
       }
     }
   }
+  double first_safepoint_uptime_s = -1, last_safepoint_uptime_s = -1, last_safepoint_stopped_s = -1;
   void on_safepoint(const jvm::SafepointEvent& s) override {
+    if (safepoints == 0) first_safepoint_uptime_s = s.uptime_s;
+    last_safepoint_uptime_s = s.uptime_s;
+    last_safepoint_stopped_s = s.stopped_s;
     ++safepoints;
     if (s.stopped_s == s.stopped_s) safepoint_total_s += s.stopped_s;
   }

@@ -812,6 +812,12 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
       p = s + 23;
       if (log_decimal(rest, p, v)) sp.reaching_s = v;
     }
+    // The line is printed when the safepoint ends: its start is the stamp minus the stopped time (as the
+    // unified parser does, and garbagecat's timestamps).
+    if (sp.stopped_s == sp.stopped_s) {
+      if (sp.uptime_s == sp.uptime_s) sp.uptime_s -= sp.stopped_s;
+      if (sp.wall_epoch_ms == sp.wall_epoch_ms) sp.wall_epoch_ms -= sp.stopped_s * 1000.0;
+    }
     sp.line = line_no_;
     sp.member = member_;
     sink_.on_safepoint(sp);
