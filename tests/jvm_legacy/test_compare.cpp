@@ -76,3 +76,18 @@ TEST_CASE("compare: two logs through the pipeline", "[jvm-legacy][compare]") {
     if (!r["a"].is_null() && !r["b"].is_null())
       CHECK(r["delta"].get<double>() == Approx(r["b"].get<double>() - r["a"].get<double>()));
 }
+
+TEST_CASE("compare: legacy logs through the JVM analyzer carry GCToolKit's totals", "[jvm-legacy][compare]") {
+  // A = the DefNew/CMS log: GCToolKit's end-to-end total pause 208.922 s (manifest, gctoolkit.integration)
+  // over 19,114 DefNew + 26 initial marks + 26 remarks = 19,166 pauses.
+  auto doc_a = analyze_paths({corpus("jvm/gctoolkit/preunified/cms/defnew/details/defnew.log")});
+  auto doc_b = analyze_paths({corpus("jvm/gctoolkit/preunified/cms/parnew/details/1073_1.log")});
+  auto cmp = jvm::compare_reports(report_of(doc_a, "jvm-gc-log"), report_of(doc_b, "jvm-gc-log"));
+  const auto* total = row(cmp, "pauses.total_s");
+  REQUIRE(total);
+  CHECK((*total)["a"].get<double>() == Approx(208.922).margin(0.001));
+  const auto* count = row(cmp, "pauses.count");
+  REQUIRE(count);
+  CHECK((*count)["a"].get<double>() == 19166);
+  CHECK((*total)["delta"].get<double>() == Approx((*total)["b"].get<double>() - 208.922351).margin(1e-6));
+}
