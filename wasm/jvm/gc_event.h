@@ -66,6 +66,7 @@ enum GcEventFlag : uint32_t {
   kDegenerated = 1u << 6,          // Shenandoah degenerated cycle
   kGcLocker = 1u << 7,             // cause "GCLocker Initiated GC"
   kConcurrentMarkAbort = 1u << 8,  // G1 "Concurrent Mark Abort" (a Full GC cut the marking short)
+  kGcOverheadLimit = 1u << 9,      // Parallel "GC time would exceed GCTimeLimit" (OutOfMemoryError follows)
 };
 
 struct GcEvent {
@@ -92,6 +93,10 @@ struct GcEvent {
     uint64_t line = 0;
   };
   std::vector<Pause> pauses_within;
+  // Legacy logs: the pools named in the record ("ParNew", "PSYoungGen", "CMS", "ParOldGen", "Tenured", …);
+  // static strings (safe to keep), nullptr when the record names none.
+  const char* young_pool = nullptr;
+  const char* old_pool = nullptr;
 };
 
 // Safepoints (unified `safepoint` tag; legacy -XX:+PrintGCApplicationStoppedTime).
@@ -101,6 +106,18 @@ struct SafepointEvent {
   double stopped_s = kUnknown;        // "Total time for which application threads were stopped"
   double reaching_s = kUnknown;       // "Stopping threads took" / "Reaching safepoint"
   std::string_view operation;         // Safepoint "G1CollectForAllocation" (unified), valid during the call
+  uint64_t line = 0;
+  uint32_t member = 0;
+};
+
+// -XX:+PrintTenuringDistribution table (legacy) / gc,age (unified): a record of its own, as GCToolKit
+// does (its SurvivorRecord).
+struct TenuringRecord {
+  double uptime_s = kUnknown;
+  double wall_epoch_ms = kUnknown;
+  int64_t desired_survivor_bytes = -1;
+  int new_threshold = -1, max_threshold = -1;
+  std::vector<std::pair<int, int64_t>> bytes_by_age;  // (age, bytes at that age)
   uint64_t line = 0;
   uint32_t member = 0;
 };
@@ -120,6 +137,7 @@ struct Diary {
   // computed over. NaN when the parser did not see stamps.
   double first_uptime_s = std::numeric_limits<double>::quiet_NaN();
   double last_uptime_s = std::numeric_limits<double>::quiet_NaN();
+  int64_t physical_memory_kb = -1;                   // legacy "Memory: 4k page, physical 16330620k(…)" header
 
   void set_flag(const std::string& name, Tri value) {
     for (auto& f : flags)
@@ -148,6 +166,8 @@ class GcEventSink {
   virtual void on_stall(uint32_t member, uint64_t line, double uptime_s, double seconds, bool relocation) {
     (void)member, (void)line, (void)uptime_s, (void)seconds, (void)relocation;
   }
+  // A survivor-age table (legacy -XX:+PrintTenuringDistribution), optional.
+  virtual void on_tenuring(const TenuringRecord& record) { (void)record; }
 };
 
 }  // namespace gcscope::jvm
