@@ -71,6 +71,7 @@ void CaptureDecoder::on_token(const Token& t) {
 }
 
 void CaptureDecoder::begin_top(const Token& t) {
+  top_offset_ = t.offset;
   if (t.kind == Tok::Map) {
     ev_[0] = EventScratch{};
     ev_[0].offset = t.offset;
@@ -511,8 +512,8 @@ void CaptureDecoder::on_resync(uint64_t offset, uint64_t skipped) {
 
 void CaptureDecoder::end_of_input() {
   if (stream_.inside_token() || !stack_.empty()) {
-    uint64_t start = stack_.empty() ? stream_.open_token_offset() : ev_[0].offset;
-    if (!stack_.empty() && stack_.front().role == Role::Skip) start = stream_.open_token_offset();
+    uint64_t start = stack_.empty() ? stream_.open_token_offset() : top_offset_;
+    const bool in_message = !stack_.empty() && stack_.front().role == Role::Message;
     std::string what;
     if (stream_.pending_missing())
       what = "inside a string/bin of " + std::to_string(stream_.pending_declared()) + " declared bytes, " +
@@ -526,8 +527,8 @@ void CaptureDecoder::end_of_input() {
     complaints_.complain(true, "truncated", start,
                          "capture is truncated: the message starting at offset " + std::to_string(start) + " ends at byte " +
                              std::to_string(stream_.position()) + " " + what +
-                             (stack_.empty() ? std::string()
-                                             : "; the " + std::to_string(nested) +
+                             (!in_message ? std::string()
+                                         : "; the " + std::to_string(nested) +
                                                    " complete event(s) it already delivered are kept"));
     truncated_at_ = static_cast<int64_t>(start);
     abandon_open_message();

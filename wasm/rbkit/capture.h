@@ -178,6 +178,7 @@ class CaptureDecoder {
   uint64_t staging_invalid_ = 0, staging_invalid_refs_ = 0;
   std::vector<uint32_t> cpu_stack_;
   uint64_t bytes_seen_ = 0;
+  uint64_t top_offset_ = 0;  // where the current top-level value began
 
   // Counters
   uint64_t messages_ = 0, rejected_messages_ = 0, rejected_events_ = 0, broken_messages_ = 0;
