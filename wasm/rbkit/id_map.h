@@ -13,18 +13,18 @@ class IdMap {
 
   // Inserts or overwrites; returns the previous value or kEmpty.
   uint32_t put(uint64_t id, uint32_t value) {
-    if ((size_ + 1) * 4 > vals_.size() * 3) grow();
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     size_t i = slot(id);
-    while (vals_[i] != kEmpty) {
-      if (keys_[i] == id) {
-        uint32_t old = vals_[i];
-        vals_[i] = value;
+    while (slots_[i].val != kEmpty) {
+      if (slots_[i].key == id) {
+        uint32_t old = slots_[i].val;
+        slots_[i].val = value;
         return old;
       }
       i = (i + 1) & mask_;
     }
-    keys_[i] = id;
-    vals_[i] = value;
+    slots_[i].key = id;
+    slots_[i].val = value;
     ++size_;
     return kEmpty;
   }
@@ -33,24 +33,24 @@ class IdMap {
   uint32_t take(uint64_t id) {
     if (!size_) return kEmpty;
     size_t i = slot(id);
-    while (vals_[i] != kEmpty) {
-      if (keys_[i] == id) {
-        uint32_t old = vals_[i];
+    while (slots_[i].val != kEmpty) {
+      if (slots_[i].key == id) {
+        uint32_t old = slots_[i].val;
         // Backward-shift: move later members of the probe run into the hole.
         size_t hole = i, j = i;
         for (;;) {
           j = (j + 1) & mask_;
-          if (vals_[j] == kEmpty) break;
-          size_t home = slot(keys_[j]);
+          if (slots_[j].val == kEmpty) break;
+          size_t home = slot(slots_[j].key);
           // j may fill the hole iff its home is not in (hole, j] cyclically.
           bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
           if (!between) {
-            keys_[hole] = keys_[j];
-            vals_[hole] = vals_[j];
+            slots_[hole].key = slots_[j].key;
+            slots_[hole].val = slots_[j].val;
             hole = j;
           }
         }
-        vals_[hole] = kEmpty;
+        slots_[hole].val = kEmpty;
         --size_;
         return old;
       }
@@ -62,8 +62,8 @@ class IdMap {
   uint32_t get(uint64_t id) const {
     if (!size_) return kEmpty;
     size_t i = slot(id);
-    while (vals_[i] != kEmpty) {
-      if (keys_[i] == id) return vals_[i];
+    while (slots_[i].val != kEmpty) {
+      if (slots_[i].key == id) return slots_[i].val;
       i = (i + 1) & mask_;
     }
     return kEmpty;
@@ -72,8 +72,8 @@ class IdMap {
   size_t size() const { return size_; }
   template <class F>
   void for_each(F&& f) const {
-    for (size_t i = 0; i < vals_.size(); ++i)
-      if (vals_[i] != kEmpty) f(keys_[i], vals_[i]);
+    for (size_t i = 0; i < slots_.size(); ++i)
+      if (slots_[i].val != kEmpty) f(slots_[i].key, slots_[i].val);
   }
 
  private:
@@ -82,21 +82,22 @@ class IdMap {
     return static_cast<size_t>(h >> 32) & mask_;
   }
   void grow() {
-    std::vector<uint64_t> keys;
-    std::vector<uint32_t> vals;
-    keys.swap(keys_);
-    vals.swap(vals_);
-    size_t cap = vals.empty() ? 1024 : vals.size() * 2;
-    keys_.assign(cap, 0);
-    vals_.assign(cap, kEmpty);
+    std::vector<Slot> old;
+    old.swap(slots_);
+    size_t cap = old.empty() ? 1024 : old.size() * 2;
+    slots_.assign(cap, Slot{0, kEmpty});
     mask_ = cap - 1;
     size_ = 0;
-    for (size_t i = 0; i < vals.size(); ++i)
-      if (vals[i] != kEmpty) put(keys[i], vals[i]);
+    for (const Slot& s : old)
+      if (s.val != kEmpty) put(s.key, s.val);
   }
 
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> vals_;
+  // Key and value side by side: one cache line per probe (the table outgrows the caches quickly).
+  struct Slot {
+    uint64_t key;
+    uint32_t val;
+  };
+  std::vector<Slot> slots_;
   size_t mask_ = 0, size_ = 0;
 };
 
