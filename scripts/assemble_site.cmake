@@ -23,3 +23,23 @@ foreach(i RANGE ${last})
   file(COPY "${SRC}/fixtures/${p}" DESTINATION "${SITE}/samples")
 endforeach()
 file(COPY "${SRC}/fixtures/samples.json" DESTINATION "${SITE}/samples")
+
+# The service worker names its cache after this build, so a new deployment replaces the old files.
+file(GLOB_RECURSE web_all "${SRC}/web/*")
+set(build_key "${VERSION}")
+foreach(f ${web_all})
+  file(SHA1 "${f}" h)
+  string(APPEND build_key "${h}")
+endforeach()
+if(EXISTS "${SITE}/gcscope.wasm")
+  file(SHA1 "${SITE}/gcscope.wasm" wasm_sha)
+  string(APPEND build_key "${wasm_sha}")
+endif()
+string(SHA1 build_id "${build_key}")
+file(READ "${SRC}/web/sw.js" sw)
+string(REPLACE "__BUILD_ID__" "${build_id}" sw "${sw}")
+file(WRITE "${SITE}/sw.js" "${sw}")
+
+# One script for the page (shared with the CLI's --html report).
+include("${SRC}/scripts/bundle_js.cmake")
+gcscope_bundle_js("${SITE}/app.bundle.js")
