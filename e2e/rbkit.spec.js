@@ -1,0 +1,68 @@
+// rbkit captures in the page: timeline charts, tables, warnings for counter gaps and incomplete
+// snapshots, and hostile strings staying inert text.
+const { test, expect } = require('@playwright/test');
+const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+
+const report = (job) => job.locator('section.report[data-format="rbkit-capture"]');
+
+test('the real capture prefix: KPIs, timeline charts with GC bands, class table, notes', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('rbkit/stock-server-first12.rbkit')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  const r = report(job);
+  await expect(r).toBeVisible();
+  // Counted with the msgpack gem (see tests/rbkit/test_rbkit_corpus.cpp): 3152 created, 4028 destroyed.
+  await expect(r.locator('.gs-kpi', { hasText: 'objects created' }).locator('.gs-kpi-value')).toHaveText('3,152');
+  await expect(r.locator('.gs-kpi', { hasText: 'objects destroyed' }).locator('.gs-kpi-value')).toHaveText('4,028');
+  await expect(r.locator('.gs-kpi', { hasText: 'protocol' }).locator('.gs-kpi-value')).toHaveText('2.1');
+  await expect(r.locator('.gs-chart-title')).toContainText([
+    'Objects created / destroyed per second, live objects',
+    'Objects created per second, by class',
+    'Objects destroyed per second, by class',
+  ]);
+  await expect(r.locator('.gs-chart canvas').first()).toBeVisible();
+  const orderRow = r.locator('tr', { has: page.locator('td', { hasText: /^Order$/ }) }).first();
+  await expect(orderRow.locator('td').nth(1)).toHaveText('328');
+  await expect(r.locator('.rbkit-notes')).toContainText('no gc_stats messages in this capture');
+  await expect(r.locator('.rbkit-notes')).toContainText('no object_space_dump snapshot in this capture');
+});
+
+test('an incomplete snapshot is flagged and snapshots say they include unreachable objects', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_incomplete_snapshot.rbkit')]);
+  const job = await lastJob(page);
+  const r = report(job);
+  await expect(r.locator('.rbkit-warnings')).toContainText('Snapshot 7 is INCOMPLETE: 2000 of 2500 announced objects arrived');
+  const s7 = r.locator('[data-snapshot="7"]');
+  await expect(s7.locator('.snapshot-status')).toHaveText('INCOMPLETE: 2,000 of 2,500 objects arrived');
+  const s8 = r.locator('[data-snapshot="8"]');
+  await expect(s8.locator('.snapshot-status')).toHaveText('complete: 1,500 of 1,500 objects');
+  await expect(s8.locator('.snapshot-note')).toContainText('without running a GC first');
+  // 1500 Hash allocated at b.rb:3 (expectations.json).
+  const site = s8.locator('tr', { has: page.locator('td', { hasText: /^b\.rb$/ }) });
+  await expect(site.locator('td')).toHaveText(['Hash', 'b.rb', '3', '1,500', '156 KB']);
+});
+
+test('message_counter gaps are reported as warnings', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_counter_gaps.rbkit')]);
+  const r = report(await lastJob(page));
+  await expect(r.locator('.rbkit-warnings')).toContainText('2 event_collection message(s) missing (message_counter gaps: 3–4)');
+  await expect(r.locator('.rbkit-warnings')).toContainText('1 repeated message_counter value(s) (5)');
+});
+
+test('HTML and script in class names, paths and the handshake stay inert text', async ({ page }) => {
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_xss_strings.rbkit')]);
+  const r = report(await lastJob(page));
+  await expect(r.locator('td', { hasText: "<script>alert('cls')</script>" }).first()).toBeVisible();
+  await expect(r.locator('td', { hasText: '"><img src=x onerror=alert(2)>' }).first()).toBeVisible();
+  await expect(r.locator('td', { hasText: "<script>alert('proc')</script>" })).toHaveCount(1);  // handshake process_name
+  // Nothing the capture contains became markup.
+  await expect(page.locator('.report-body script, .report-body img, .report-body svg, .report-body b, .report-body textarea')).toHaveCount(0);
+  await page.waitForTimeout(300);
+  expect(dialogs).toEqual([]);
+});
