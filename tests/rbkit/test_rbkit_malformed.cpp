@@ -396,3 +396,13 @@ TEST_CASE("rbkit identification: probe evidence and what stays unrecognized", "[
   // Msgpack of another program: a map whose key 0 holds a string.
   CHECK(identify(std::string("\x82\x00\xa1x\x01\xa1y", 7), true).format == "unrecognized");
 }
+
+TEST_CASE("rbkit msgpack: absurd timestamps are rejected, not binned", "[rbkit]") {
+  // gc_start at 1e300 ms and at -5 ms, then a valid gc_end_s at 1e12 ms (2001-09-09).
+  auto gc = [](char type, double ts) { return std::string("\x82\x00", 2) + type + std::string("\x01", 1) + msgpack_f64(ts); };
+  json doc = analyze_bytes({{"ts.rbkit", gc('\x02', 1e300) + gc('\x02', -5.0) + gc('\x04', 1e12)}});
+  const json& r = report_of(doc, "rbkit-capture");
+  CHECK(r["rejection_reasons"]["gc_start: timestamp out of range (not milliseconds since 1970)"] == 2);
+  CHECK(r["events"]["by_type"] == json({{"gc_end_s", 1}}));
+  CHECK(r["timestamps_ms"]["min"] == 1e12);
+}

@@ -215,7 +215,20 @@ void CaptureDecoder::on_value(Frame& f, const Token& t) {
   }
 }
 
+// Millisecond timestamps beyond year 33658 (or before 1970) are not clock readings; rejecting them
+// also keeps the per-second binning within int64.
+static bool plausible_ms(double ms) { return ms >= 0 && ms <= 1e15; }
+
 bool CaptureDecoder::read_timestamp(const Token& t, EventScratch& e) {
+  if (!read_timestamp_value(t, e)) return false;
+  if (!plausible_ms(e.ts)) {
+    e.ts_problem = "timestamp out of range (not milliseconds since 1970)";
+    return false;
+  }
+  return true;
+}
+
+bool CaptureDecoder::read_timestamp_value(const Token& t, EventScratch& e) {
   switch (t.kind) {
     case Tok::Float:
       if (!std::isfinite(t.f)) {

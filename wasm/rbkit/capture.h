@@ -158,6 +158,7 @@ class CaptureDecoder {
   void commit_dump(const EventScratch& e, bool cut_short);
   double normalize_ts(double ts);
   bool read_timestamp(const Token& t, EventScratch& e);
+  bool read_timestamp_value(const Token& t, EventScratch& e);
   static bool is_container(const Token& t) { return t.kind == Tok::Array || t.kind == Tok::Map; }
   uint32_t intern_class(const Token& t) { return classes_.intern(t.bytes); }
 

@@ -63,7 +63,7 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
       a.bytes += o.size_nil ? 0 : o.size;
     }
   }
-  j["bytes"] = bytes;
+  j["bytes"] = u64_json(bytes);
   j["objects_without_size"] = nil_sizes;
   j["objects_with_allocation_site"] = with_site;
 
@@ -78,7 +78,7 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
   for (size_t i = 0; i < order.size() && i < top_n; ++i) {
     cn.push_back(classes.shown(order[i]));
     cc.push_back(by_class[order[i]].count);
-    cb.push_back(by_class[order[i]].bytes);
+    cb.push_back(u64_json(by_class[order[i]].bytes));
   }
   j["by_class"] = {{"class", cn}, {"count", cc}, {"bytes", cb}};
 
@@ -92,9 +92,9 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
   for (size_t i = 0; i < sites.size() && i < top_n; ++i) {
     sc.push_back(classes.shown(std::get<0>(sites[i].first)));
     sf.push_back(files.shown(std::get<1>(sites[i].first)));
-    sl.push_back(std::get<2>(sites[i].first));
+    sl.push_back(u64_json(std::get<2>(sites[i].first)));
     sn.push_back(sites[i].second.count);
-    sb.push_back(sites[i].second.bytes);
+    sb.push_back(u64_json(sites[i].second.bytes));
   }
   j["by_site"] = {{"class", sc}, {"file", sf}, {"line", sl}, {"count", sn}, {"bytes", sb}};
 
@@ -146,10 +146,10 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
     const auto& o = s.objects[big[i]];
     li.push_back(std::to_string(o.id));
     lc.push_back(classes.shown(o.cls));
-    ls.push_back(o.size);
+    ls.push_back(u64_json(o.size));
     lr.push_back(o.ref_count);
     lf.push_back(o.file ? nlohmann::json(files.shown(o.file)) : nlohmann::json());
-    ll.push_back(o.file ? nlohmann::json(o.line) : nlohmann::json());
+    ll.push_back(o.file ? u64_json(o.line) : nlohmann::json());
   }
   j["largest"] = {{"id", li}, {"class", lc}, {"size", ls}, {"references", lr}, {"file", lf}, {"line", ll}};
   return j;
