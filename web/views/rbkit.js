@@ -32,7 +32,7 @@
       if (open !== null && open !== undefined) band(open, u.scales.x.max * 1000, 'rgba(220,38,38,0.08)');
       ctx.restore();
     }]);
-    plot.redraw();
+    plot.redraw(false);  // just re-commit: redraw() would re-range x from a scale not yet computed
   }
 
   function warnings(report) {
@@ -282,7 +282,6 @@
       const snapBox = section('Heap snapshots (object_space_dump)');
       container.appendChild(snapBox);
       if (!(report.snapshots || []).length) snapBox.appendChild(el('p', { class: 'muted', text: 'No object_space_dump snapshot in this capture.' }));
-      else snapBox.appendChild(el('p', { class: 'snapshot-note', text: report.snapshot_note }));
       for (const s of report.snapshots || []) renderSnapshot(snapBox, s, report, ctx);
     },
   });
