@@ -22,6 +22,20 @@ test('the real capture prefix: KPIs, timeline charts with GC bands, class table,
     'Objects destroyed per second, by class',
   ]);
   await expect(r.locator('.gs-chart canvas').first()).toBeVisible();
+  // The lines are really drawn: the first chart's canvas has pixels of the "created" series colour
+  // (PALETTE[0] = #2563eb) and of the GC sweep band fill rgba(217,119,6,.14) (the canvas is
+  // transparent, so that fill reads back as orange with a low alpha). A chart whose x scale broke
+  // shows only axes. Polled: uPlot redraws after the page lays the chart out.
+  const canvas = r.locator('.gs-chart canvas').first();
+  await expect.poll(() => canvas.evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let line = 0, band = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 200 && Math.abs(d[i] - 37) < 30 && Math.abs(d[i + 1] - 99) < 30 && Math.abs(d[i + 2] - 235) < 30) line++;
+      if (d[i + 3] > 10 && d[i + 3] < 80 && d[i] > 180 && d[i + 1] > 90 && d[i + 1] < 150 && d[i + 2] < 40) band++;
+    }
+    return line > 50 && band > 50;
+  }), { timeout: 10_000 }).toBe(true);
   const orderRow = r.locator('tr', { has: page.locator('td', { hasText: /^Order$/ }) }).first();
   await expect(orderRow.locator('td').nth(1)).toHaveText('328');
   await expect(r.locator('.rbkit-notes')).toContainText('no gc_stats messages in this capture');
