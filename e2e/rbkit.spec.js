@@ -80,3 +80,25 @@ test('HTML and script in class names, paths and the handshake stay inert text', 
   await page.waitForTimeout(300);
   expect(dialogs).toEqual([]);
 });
+
+test('gc_stats and cpu_sample of real 2014-15 servers (rbkit-client test captures)', async ({ page }) => {
+  await page.goto('/');
+  // Test data only (GPL-2.0 repository), read from the corpus, never bundled.
+  await chooseFiles(page, [corpus('heap/rbkit/legacy_rbkit_client_fixtures/gcstats.rbkit'),
+    corpus('heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit')]);
+  const job = await lastJob(page);
+  const reports = report(job);
+  await expect(reports).toHaveCount(2);
+  // gcstats.rbkit (msgpack gem): one gc_stats with Ruby 2.1 names, heap_live_slot = 32203, count = 5.
+  const gs = reports.filter({ has: page.locator('h3', { hasText: 'gcstats.rbkit' }) });
+  const live = gs.locator('tr', { has: page.locator('td', { hasText: /^heap_live_slot$/ }) });
+  await expect(live.locator('td').nth(1)).toHaveText('32,203');
+  const count = gs.locator('tr', { has: page.locator('td', { hasText: /^count$/ }) });
+  await expect(count.locator('td').nth(2)).toHaveText('5');
+  // cpusample.rbkit: one sample whose leaf is Rbkit::Server#process_incoming_request; 2.1 inferred from it.
+  const cpu = reports.filter({ has: page.locator('h3', { hasText: 'cpusample.rbkit' }) });
+  await expect(cpu.locator('.gs-kpi', { hasText: 'protocol' }).locator('.gs-kpi-value')).toHaveText('2.1');
+  const leaf = cpu.locator('tr', { has: page.locator('td', { hasText: /^Rbkit::Server#process_incoming_request$/ }) }).first();
+  await expect(leaf.locator('td').nth(1)).toHaveText('1');
+  await expect(cpu.locator('td', { hasText: 'block in Rbkit::Server#start → block (2 levels) in Rbkit::Server#start → Rbkit::Server#process_incoming_request' })).toHaveCount(1);
+});
