@@ -54,6 +54,8 @@ CaptureDecoder::CaptureDecoder(Complaints& complaints) : complaints_(complaints)
 
 // ---- Token dispatch ---------------------------------------------------------------------------
 
+void CaptureDecoder::feed(const char* data, size_t len) { stream_.feed(data, len); }
+
 void CaptureDecoder::on_token(const Token& t) {
   bytes_seen_ = t.offset + 1;
   if (t.kind == Tok::Unused) {

@@ -82,7 +82,8 @@ class CaptureDecoder {
  public:
   explicit CaptureDecoder(Complaints& complaints);
 
-  void feed(const char* data, size_t len) { stream_.feed(data, len); }
+  // Defined next to on_token() so the tokenizer's per-token calls into the decoder inline.
+  void feed(const char* data, size_t len);
   // End of the member: reports a message cut by the end of the input, keeps what it had.
   void end_of_input();
   void write_report(nlohmann::json& report);
