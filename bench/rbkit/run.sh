@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Native throughput of the rbkit-capture analyzer: input MB / CPU seconds (user+sys), median of 5,
-# plus the peak RSS, on a capture built from the real one by make_big_capture.rb.
+# plus the peak RSS, on a capture built from the real one by make_big_capture.py.
 # Usage: bench/rbkit/run.sh [REPEATS] (run from the repository root after the native build)
 set -euo pipefail
 repeats=${1:-20}
 big=/tmp/rbkit-big-$repeats.rbkit
-[ -f "$big" ] || ruby "$(dirname "$0")/make_big_capture.rb" "$repeats" "$big"
+[ -f "$big" ] || python3 "$(dirname "$0")/make_big_capture.py" "$repeats" "$big"
 bin=./build/native/gcscope
 bytes=$(stat -c %s "$big")
 rates=()
