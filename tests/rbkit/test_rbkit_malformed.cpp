@@ -406,3 +406,24 @@ TEST_CASE("rbkit msgpack: absurd timestamps are rejected, not binned", "[rbkit]"
   CHECK(r["events"]["by_type"] == json({{"gc_end_s", 1}}));
   CHECK(r["timestamps_ms"]["min"] == 1e12);
 }
+
+TEST_CASE("rbkit timeline: events scattered over years stay within bounded bins", "[rbkit]") {
+  // 120000 obj_created, one every 1000 s (3.8 years): more distinct seconds than the decoder keeps
+  // (100000), so stored bins are merged; the chart gets at most 4000 bins and every object is counted.
+  std::string capture;
+  for (uint32_t i = 0; i < 120000; ++i) {
+    capture += std::string("\x83\x00\x00\x01", 4) + msgpack_f64(1e12 + i * 1e6) + std::string("\x02\x82\x03\xce", 4);
+    for (int k = 3; k >= 0; --k) capture.push_back(static_cast<char>(((i + 1) * 8 >> (k * 8)) & 0xff));
+    capture += std::string("\x04\xa1X", 3);
+  }
+  json doc = analyze_bytes({{"spread.rbkit", capture}});
+  const json& r = report_of(doc, "rbkit-capture");
+  CHECK(r["objects_created"] == 120000);
+  const json& tl = r["timeline"];
+  CHECK(tl["t"].size() <= 4000);
+  CHECK(tl["bin_s"].get<int64_t>() > 1000);
+  uint64_t created = 0;
+  for (const auto& v : tl["created"]) created += v.get<uint64_t>();
+  CHECK(created == 120000);
+  CHECK(tl["live"].back() == 120000);
+}

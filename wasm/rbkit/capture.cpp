@@ -791,7 +791,8 @@ void CaptureDecoder::commit_dump(const EventScratch& e, bool cut_short) {
 // ---- Timeline ----------------------------------------------------------------------------------
 
 void CaptureDecoder::bin_object(double ts, uint32_t cls, bool created) {
-  int64_t sec = static_cast<int64_t>(std::floor(ts / 1000.0));
+  int64_t sec = static_cast<int64_t>(std::floor(ts / 1000.0));  // ts is within [0, 1e15] ms
+  sec -= sec % bin_width_;
   if (sec != cur_sec_) {
     flush_second();
     cur_sec_ = sec;
@@ -834,6 +835,32 @@ void CaptureDecoder::flush_second() {
   cur_before_capture_ = 0;
   cur_created_ = cur_destroyed_ = 0;
   cur_sec_ = INT64_MIN;
+  if (bins_.size() > kMaxStoredBins) coarsen_bins();
+}
+
+void CaptureDecoder::coarsen_bins() {
+  while (bins_.size() > kMaxStoredBins / 2) {
+    bin_width_ *= 2;
+    std::map<int64_t, TimeBin> merged;
+    for (auto& [sec, b] : bins_) {
+      TimeBin& m = merged[sec - sec % bin_width_];
+      m.created += b.created;
+      m.destroyed += b.destroyed;
+      m.live = b.live;  // bins are visited in time order: the later second's value wins
+      for (const auto& x : b.by_class) {
+        bool found = false;
+        for (auto& y : m.by_class)
+          if (y.cls == x.cls) {
+            y.created += x.created;
+            y.destroyed += x.destroyed;
+            found = true;
+            break;
+          }
+        if (!found) m.by_class.push_back(x);
+      }
+    }
+    bins_.swap(merged);
+  }
 }
 
 }  // namespace gcscope::rbkit

@@ -216,7 +216,12 @@ class CaptureDecoder {
 
   // Timeline bins (seconds since the epoch)
   std::map<int64_t, TimeBin> bins_;
-  int64_t cur_sec_ = INT64_MIN;
+  int64_t cur_sec_ = INT64_MIN;  // start of the bin being filled
+  // Seconds per stored bin: 1, doubled whenever more than kMaxStoredBins distinct bins accumulate
+  // (a capture whose timestamps are scattered over years must not grow a map entry per event).
+  int64_t bin_width_ = 1;
+  static constexpr size_t kMaxStoredBins = 100000;
+  void coarsen_bins();
   uint64_t cur_created_ = 0, cur_destroyed_ = 0;
   std::vector<uint32_t> cur_c_, cur_d_, touched_;
   uint32_t cur_before_capture_ = 0;

@@ -112,12 +112,13 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   {
     std::vector<std::pair<int64_t, const TimeBin*>> bins;
     for (const auto& [sec, b] : bins_) bins.emplace_back(sec, &b);
-    int64_t width = 1;
+    const int64_t stored = bin_width_;  // seconds per stored bin (1 unless the capture forced coarsening)
+    int64_t width = stored;
     bool dense = false;
     if (!bins.empty()) {
-      int64_t span = bins.back().first - bins.front().first + 1;
+      int64_t span = (bins.back().first - bins.front().first) / stored + 1;  // in stored bins
       dense = span <= static_cast<int64_t>(kMaxTimelineBins);
-      if (!dense && bins.size() > kMaxTimelineBins) width = (span + kMaxTimelineBins - 1) / kMaxTimelineBins;
+      if (!dense && bins.size() > kMaxTimelineBins) width = stored * ((span + kMaxTimelineBins - 1) / kMaxTimelineBins);
     }
     // Classes with their own series: the most active ones; the rest are summed into "other".
     std::vector<uint64_t> activity(classes_.size(), 0);
@@ -147,7 +148,7 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
     for (const auto& [sec, b] : bins) {
       int64_t start = dense ? sec : sec - ((sec % width) + width) % width;
       if (dense) {
-        while (t.empty() ? false : t.back() + 1 < start) open_bin(t.back() + 1);
+        while (t.empty() ? false : t.back() + width < start) open_bin(t.back() + width);
       }
       if (t.empty() || t.back() != start) open_bin(start);
       created.back() += b->created;
