@@ -12,7 +12,7 @@ namespace gcscope::cli {
 namespace {
 const Command kCommands[] = {
     {"analyze",
-     "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
+     "analyze PATH... [--format ID] [--set KEY=VALUE] [--diff] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
      "                 print the JSON report; --html also writes the self-contained HTML report",
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
