@@ -56,6 +56,12 @@ test('an incomplete snapshot is flagged and snapshots say they include unreachab
   // 1500 Hash allocated at b.rb:3 (expectations.json).
   const site = s8.locator('tr', { has: page.locator('td', { hasText: /^b\.rb$/ }) });
   await expect(site.locator('td')).toHaveText(['Hash', 'b.rb', '3', '1,500', '156 KB']);
+  // The same snapshot in the shared heap view (rendered when opened): 1500 Hash, no dominator tree.
+  const shared = s8.locator('details.rbkit-heap-model');
+  await shared.locator('summary').first().click();
+  const hashRow = shared.locator('tr', { has: page.locator('td', { hasText: /^Hash$/ }) }).first();
+  await expect(hashRow.locator('td').nth(1)).toHaveText('1,500');
+  await expect(shared).toContainText('No dominator tree: rbkit snapshots carry no GC roots');
 });
 
 test('message_counter gaps are reported as warnings', async ({ page }) => {

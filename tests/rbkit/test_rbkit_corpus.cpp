@@ -219,3 +219,25 @@ TEST_CASE("rbkit: the fixture (first 12 frames of the real capture)", "[rbkit]")
   CHECK(created == std::map<std::string, uint64_t>{
                        {"String", 1107}, {"Hash", 1104}, {"Array", 492}, {"Order", 328}, {"Time", 120}, {"(nil)", 1}});
 }
+
+TEST_CASE("rbkit: snapshots also go through the shared heap model", "[rbkit]") {
+  // split_dump.rbkit: the msgpack gem's truth (58189 objects, String 34860, ...) seen through the
+  // heap model's by_class rows; no roots in a 2.x snapshot, so no dominator tree, with the reason.
+  json truth = read_json(corpus("heap/expected/rbkit_split_dump.truth.json"));
+  json doc = analyze_paths({corpus("heap/rbkit/legacy_rbkit_client_fixtures/split_dump.rbkit")});
+  const json& heap = report_of(doc, "rbkit-capture")["snapshots"][0]["heap"];
+  CHECK(heap["objects"] == 58189);
+  std::map<std::string, uint64_t> by_class;
+  for (const auto& row : heap["by_class"]) by_class[row["class"].get<std::string>()] = row["count"].get<uint64_t>();
+  for (auto& [cls, n] : truth["object_space_dumps"][0]["top_classes"].items()) CHECK(by_class[cls] == n);
+  CHECK(heap["dominators"]["available"] == false);
+  CHECK(heap["dominators"]["reason"].get<std::string>().find("rbkit snapshots carry no GC roots") == 0);
+
+  // objectdump.rbkit (pre-2.0): 19985 records of which 59 are root pseudo-objects (vm 1,
+  // machine_context 39, global_tbl 16, global_list 2, end_proc 1: the truth's class counts); they
+  // are roots, not objects, but reference nothing here.
+  json legacy = analyze_paths({corpus("heap/rbkit/legacy_rbkit_client_fixtures/objectdump.rbkit")});
+  const json& lh = report_of(legacy, "rbkit-capture")["snapshots"][0]["heap"];
+  CHECK(lh["objects"] == 19985 - 59);
+  CHECK(lh["dominators"]["available"] == false);
+}

@@ -427,3 +427,30 @@ TEST_CASE("rbkit timeline: events scattered over years stay within bounded bins"
   CHECK(created == 120000);
   CHECK(tl["live"].back() == 120000);
 }
+
+TEST_CASE("rbkit: a pre-2.0 snapshot whose root pseudo-objects reference objects gets a dominator tree", "[rbkit]") {
+  // Hand-assembled legacy dump (no correlation_id): a "vm" pseudo-object referencing id 16, which
+  // references id 24 (sizes 40 and 100), plus an unreferenced id 32. Retained size of 16 = 140.
+  const std::string ts = msgpack_f64(1407528865806.0);
+  std::string objs;
+  objs += std::string("\x83\x03\x08\x04\xa2vm\x05\x91\x10", 10);                          // {3:8, 4:"vm", 5:[16]}
+  objs += std::string("\x84\x03\x10\x04\xa1" "A\x05\x91\x18\x08\x28", 11);               // {3:16, 4:"A", 5:[24], 8:40}
+  objs += std::string("\x84\x03\x18\x04\xa1" "B\x05\x90\x08\x64", 10);                   // {3:24, 4:"B", 5:[], 8:100}
+  objs += std::string("\x84\x03\x20\x04\xa1" "C\x05\x90\x08\x08", 10);                   // {3:32, 4:"C", 5:[], 8:8}
+  std::string capture = std::string("\x83\x00\x05\x01", 4) + ts + std::string("\x02\x94", 2) + objs;
+  json doc = analyze_bytes({{"legacy.rbkit", capture}});
+  const json& s = report_of(doc, "rbkit-capture")["snapshots"][0];
+  CHECK(doc["errors"].empty());
+  CHECK(s["objects"] == 4);
+  const json& heap = s["heap"];
+  CHECK(heap["objects"] == 3);
+  CHECK(heap["roots_from_pseudo_objects"] == true);
+  REQUIRE(heap["dominators"]["available"] == true);
+  bool found = false;
+  for (const auto& t : heap["top_retainers"])
+    if (t["class"] == "A") {
+      CHECK(t["retained_bytes"] == 140);
+      found = true;
+    }
+  CHECK(found);
+}

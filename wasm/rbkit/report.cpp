@@ -257,7 +257,11 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   // ---- Snapshots
   {
     nlohmann::json snaps = nlohmann::json::array();
-    for (const auto& s : snapshots_) snaps.push_back(summarize_snapshot(s, classes_, files_, kTopRows));
+    for (const auto& s : snapshots_) {
+      nlohmann::json j = summarize_snapshot(s, classes_, files_, kTopRows);
+      j["heap"] = heap_model_fields(s, classes_, files_);
+      snaps.push_back(std::move(j));
+    }
     r["snapshots"] = snaps;
     r["snapshot_note"] =
         "rbkit takes object_space_dump snapshots by walking the heap without running a GC first: they include "

@@ -1,5 +1,8 @@
 #include "rbkit/snapshot.h"
 
+#include "heap/heap_analysis.h"
+#include "heap/heap_model.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -153,6 +156,55 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
   }
   j["largest"] = {{"id", li}, {"class", lc}, {"size", ls}, {"references", lr}, {"file", lf}, {"line", ll}};
   return j;
+}
+
+namespace {
+// Root categories of Ruby's GC (gc.c's mark phases) as pre-2.0 rbkit servers named their pseudo-objects.
+bool is_root_category(std::string_view c) {
+  static const char* const kRoots[] = {"vm", "machine_context", "global_list", "global_tbl", "end_proc",
+                                       "finalizers", "finalizer", "symbols", "encodings", "objspace", "mark_stack"};
+  for (const char* r : kRoots)
+    if (c == r) return true;
+  return false;
+}
+}  // namespace
+
+nlohmann::json heap_model_fields(const Snapshot& s, const StringTable& classes, const StringTable& files) {
+  heap::HeapModel model;
+  const bool legacy = !s.has_corr;
+  for (const auto& o : s.objects) {
+    const std::string& cls = classes.shown(o.cls);
+    if (legacy && is_root_category(cls)) {
+      for (uint32_t k = 0; k < o.ref_count; ++k) model.add_root(cls, s.refs[o.ref_begin + k]);
+      continue;
+    }
+    heap::ObjectInfo info;
+    info.address = o.id;
+    info.class_name = o.cls ? std::string_view(cls) : std::string_view("(nil)");
+    if (o.file) info.file = files.shown(o.file);
+    info.line = o.line > UINT32_MAX ? 0 : static_cast<uint32_t>(o.line);
+    info.memsize = o.size_nil ? 0 : o.size;
+    model.add_object(info);
+    for (uint32_t k = 0; k < o.ref_count; ++k) model.add_reference(s.refs[o.ref_begin + k]);
+  }
+  model.finalize(false);
+  heap::ReportLimits limits;
+  limits.classes = 200;
+  limits.locations = 200;
+  limits.top_retainers = 50;
+  limits.paths = 20;
+  limits.tree_nodes = 500;
+  limits.retained_groups = 100;
+  nlohmann::json out = nlohmann::json::object();
+  heap::write_report(model, limits, out);
+  out["roots_from_pseudo_objects"] = legacy && !model.root_targets.empty();
+  if (out.contains("dominators") && out["dominators"].value("available", true) == false)
+    out["dominators"]["reason"] =
+        legacy ? "this pre-2.0 snapshot's root pseudo-objects (vm, machine_context, ...) reference no object of the "
+                 "snapshot, so there are no GC roots to compute retained sizes from"
+               : "rbkit snapshots carry no GC roots (and include unreachable objects: no GC runs before the walk), "
+                 "so retained sizes and paths to roots cannot be computed";
+  return out;
 }
 
 }  // namespace gcscope::rbkit

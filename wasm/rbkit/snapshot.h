@@ -45,4 +45,11 @@ struct Snapshot {
 nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes, const StringTable& files,
                                   size_t top_n);
 
+// The same snapshot through the shared heap model (wasm/heap/heap_model.h): the dump_all analyzer's
+// summaries (by_class, by_location, ...) and, where the snapshot has roots, its dominator tree.
+// Protocol 2.x snapshots have no roots. Pre-2.0 servers dumped the GC root categories as
+// pseudo-objects (class "vm", "machine_context", "global_tbl", ...; see the rbkit-client fixtures):
+// those become the model's roots, so retained sizes exist for such snapshots.
+nlohmann::json heap_model_fields(const Snapshot& s, const StringTable& classes, const StringTable& files);
+
 }  // namespace gcscope::rbkit

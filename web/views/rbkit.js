@@ -180,7 +180,7 @@
   }
 
   function renderSnapshot(container, s, report, ctx) {
-    const { el, fmt, table } = ctx.ui;
+    const { el, fmt, table, section } = ctx.ui;
     const title = `Snapshot ${s.correlation_id === null ? '(no correlation_id: pre-2.0 server)' : s.correlation_id}`;
     const box = ctx.ui.section(title);
     box.dataset.snapshot = String(s.correlation_id);
@@ -224,6 +224,26 @@
         { key: 3, label: 'References', numeric: true }, { key: 4, label: 'Allocated at' },
       ], l.id.map((id, i) => [id, l.class[i], l.size[i], l.references[i], l.file[i] === null ? '' : l.file[i] + ':' + l.line[i]]),
       { csvName: `rbkit-snapshot-${s.correlation_id}-largest.csv`, caption: 'Largest objects', filter: false }));
+    }
+    // The same snapshot in the dump_all heap view (shared heap model), rendered when opened.
+    const heapView = GCSCOPE.views && GCSCOPE.views['ruby-heap-dump'];
+    if (s.heap && heapView) {
+      const shared = section('Heap model view (as for ObjectSpace.dump_all)');
+      shared.open = false;
+      shared.classList.add('rbkit-heap-model');
+      let rendered = false;
+      shared.addEventListener('toggle', () => {
+        if (!shared.open || rendered) return;
+        rendered = true;
+        const body = el('div');
+        shared.appendChild(body);
+        try {
+          heapView.render(body, Object.assign({ format: 'ruby-heap-dump', roots: 0 }, s.heap), ctx);
+        } catch (err) {
+          body.appendChild(el('p', { class: 'error', text: 'The heap view failed: ' + err.message }));
+        }
+      });
+      box.appendChild(shared);
     }
     container.appendChild(box);
   }
