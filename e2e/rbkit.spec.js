@@ -107,4 +107,6 @@ test('gc_stats and cpu_sample of real 2014-15 servers (rbkit-client test capture
   const leaf = cpu.locator('tr', { has: page.locator('td', { hasText: /^Rbkit::Server#process_incoming_request$/ }) }).first();
   await expect(leaf.locator('td').nth(1)).toHaveText('1');
   await expect(cpu.locator('td', { hasText: 'block in Rbkit::Server#start → block (2 levels) in Rbkit::Server#start → Rbkit::Server#process_incoming_request' })).toHaveCount(1);
+  await expect(cpu.locator('.rbkit-flamegraph canvas')).toHaveCount(1);
+  await expect(cpu.locator('.rbkit-flamegraph .error')).toHaveCount(0);
 });

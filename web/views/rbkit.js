@@ -173,6 +173,18 @@
     ], leaves.label.map((l, i) => [l, leaves.count[i]]), { csvName: 'rbkit-cpu-leaves.csv', caption: `${cpu.count} CPU sample(s): where they were taken` }));
     const f = cpu.frames || { label: [] };
     const stacks = (cpu.stacks && cpu.stacks.frames) || [];
+    // The product's flame graph: the report's stacks are leaf first, fromStacks wants root → leaf.
+    if (stacks.length && GCSCOPE.flamegraph) {
+      const wrap = el('div', { class: 'rbkit-flamegraph' });
+      container.appendChild(wrap);
+      try {
+        const frames = f.label.map((name, i) => ({ name, file: f.file[i], line: f.line[i] }));
+        const profile = GCSCOPE.flamegraph.fromStacks(frames, stacks.map((st) => st.slice().reverse()), cpu.stacks.count, 'samples');
+        GCSCOPE.flamegraph.create(wrap, profile, { height: 300 });
+      } catch (err) {
+        wrap.appendChild(el('p', { class: 'error', text: 'The flame graph failed: ' + err.message }));
+      }
+    }
     const rows = stacks.map((st, i) => [st.slice().reverse().map((k) => f.label[k]).join(' → '), cpu.stacks.count[i]]);
     container.appendChild(table([
       { key: 0, label: 'Stack (root → leaf)' }, { key: 1, label: 'Samples', numeric: true },
