@@ -1,13 +1,57 @@
-// Registers this domain's analyzers with the core. Until the domain's parser lands, its formats are
-// identified only (the report carries the identification and nothing else).
+// The rbkit-capture analyzer: a capture (rbkit server messages concatenated as received) streamed
+// through the msgpack tokenizer into the capture model.
 #include "core/analyzer.h"
 #include "core/identify.h"
+#include "rbkit/capture.h"
 
 namespace gcscope {
+namespace {
+
+class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
+ public:
+  void begin_member(const std::string& path) override {
+    Analyzer::begin_member(path);
+    bytes_ = 0;
+  }
+  void feed(const char* data, size_t len) override {
+    bytes_ += len;
+    decoder_.feed(data, len);
+  }
+  void end_member() override {
+    if (bytes_ == 0)
+      error(-1, 0, "empty capture: the file has no bytes (an rbkit capture starts with the handshake reply or an "
+                   "event_collection message)");
+    decoder_.end_of_input();
+  }
+  void finish(nlohmann::json& report) override {
+    decoder_.write_report(report);
+    for (const auto& [kind, n] : suppressed_)
+      warning(-1, -1, std::to_string(n) + " more '" + kind + "' diagnostic(s) not listed");
+  }
+
+ private:
+  // At most kPerKind diagnostics of each kind: a damaged 1 GB capture must not produce millions.
+  static constexpr uint64_t kPerKind = 20;
+  void complain(bool is_error, const char* kind, uint64_t offset, std::string message) override {
+    uint64_t& n = counts_[kind];
+    if (++n > kPerKind) {
+      ++suppressed_[kind];
+      return;
+    }
+    if (is_error) error(-1, static_cast<int64_t>(offset), std::move(message));
+    else warning(-1, static_cast<int64_t>(offset), std::move(message));
+  }
+
+  rbkit::CaptureDecoder decoder_{*this};
+  uint64_t bytes_ = 0;
+  std::map<std::string, uint64_t> counts_, suppressed_;
+};
+
+}  // namespace
 
 void register_rbkit(FormatRegistry& registry) {
-  for (const char* id : {format_id::kRbkit})
-    registry.add({id, /*accepts_many_members=*/false, make_identification_only_analyzer});
+  registry.add({format_id::kRbkit, /*accepts_many_members=*/false,
+                [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); }});
 }
 
 }  // namespace gcscope

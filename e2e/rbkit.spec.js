@@ -1,0 +1,112 @@
+// rbkit captures in the page: timeline charts, tables, warnings for counter gaps and incomplete
+// snapshots, and hostile strings staying inert text.
+const { test, expect } = require('@playwright/test');
+const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+
+const report = (job) => job.locator('section.report[data-format="rbkit-capture"]');
+
+test('the real capture prefix: KPIs, timeline charts with GC bands, class table, notes', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('rbkit/stock-server-first12.rbkit')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  const r = report(job);
+  await expect(r).toBeVisible();
+  // Counted with the msgpack gem (see tests/rbkit/test_rbkit_corpus.cpp): 3152 created, 4028 destroyed.
+  await expect(r.locator('.gs-kpi', { hasText: 'objects created' }).locator('.gs-kpi-value')).toHaveText('3,152');
+  await expect(r.locator('.gs-kpi', { hasText: 'objects destroyed' }).locator('.gs-kpi-value')).toHaveText('4,028');
+  await expect(r.locator('.gs-kpi', { hasText: 'protocol' }).locator('.gs-kpi-value')).toHaveText('2.1');
+  await expect(r.locator('.gs-chart-title')).toContainText([
+    'Objects created / destroyed per second, live objects',
+    'Objects created per second, by class',
+    'Objects destroyed per second, by class',
+  ]);
+  await expect(r.locator('.gs-chart canvas').first()).toBeVisible();
+  // The lines are really drawn: the first chart's canvas has pixels of the "created" series colour
+  // (PALETTE[0] = #2563eb) and of the GC sweep band fill rgba(217,119,6,.14) (the canvas is
+  // transparent, so that fill reads back as orange with a low alpha). A chart whose x scale broke
+  // shows only axes. Polled: uPlot redraws after the page lays the chart out.
+  const canvas = r.locator('.gs-chart canvas').first();
+  await expect.poll(() => canvas.evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let line = 0, band = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 200 && Math.abs(d[i] - 37) < 30 && Math.abs(d[i + 1] - 99) < 30 && Math.abs(d[i + 2] - 235) < 30) line++;
+      if (d[i + 3] > 10 && d[i + 3] < 80 && d[i] > 180 && d[i + 1] > 90 && d[i + 1] < 150 && d[i + 2] < 40) band++;
+    }
+    return line > 50 && band > 50;
+  }), { timeout: 10_000 }).toBe(true);
+  const orderRow = r.locator('tr', { has: page.locator('td', { hasText: /^Order$/ }) }).first();
+  await expect(orderRow.locator('td').nth(1)).toHaveText('328');
+  await expect(r.locator('.rbkit-notes')).toContainText('no gc_stats messages in this capture');
+  await expect(r.locator('.rbkit-notes')).toContainText('no object_space_dump snapshot in this capture');
+});
+
+test('an incomplete snapshot is flagged and snapshots say they include unreachable objects', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_incomplete_snapshot.rbkit')]);
+  const job = await lastJob(page);
+  const r = report(job);
+  await expect(r.locator('.rbkit-warnings')).toContainText('Snapshot 7 is INCOMPLETE: 2000 of 2500 announced objects arrived');
+  const s7 = r.locator('[data-snapshot="7"]');
+  await expect(s7.locator('.snapshot-status')).toHaveText('INCOMPLETE: 2,000 of 2,500 objects arrived');
+  const s8 = r.locator('[data-snapshot="8"]');
+  await expect(s8.locator('.snapshot-status')).toHaveText('complete: 1,500 of 1,500 objects');
+  await expect(s8.locator('.snapshot-note')).toContainText('without running a GC first');
+  // 1500 Hash allocated at b.rb:3 (expectations.json).
+  const site = s8.locator('tr', { has: page.locator('td', { hasText: /^b\.rb$/ }) });
+  await expect(site.locator('td')).toHaveText(['Hash', 'b.rb', '3', '1,500', '156 KB']);
+  // The same snapshot in the shared heap view (rendered when opened): 1500 Hash, no dominator tree.
+  const shared = s8.locator('details.rbkit-heap-model');
+  await shared.locator('summary').first().click();
+  const hashRow = shared.locator('tr', { has: page.locator('td', { hasText: /^Hash$/ }) }).first();
+  await expect(hashRow.locator('td').nth(1)).toHaveText('1,500');
+  await expect(shared).toContainText('No dominator tree: rbkit snapshots carry no GC roots');
+});
+
+test('message_counter gaps are reported as warnings', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_counter_gaps.rbkit')]);
+  const r = report(await lastJob(page));
+  await expect(r.locator('.rbkit-warnings')).toContainText('2 event_collection message(s) missing (message_counter gaps: 3–4)');
+  await expect(r.locator('.rbkit-warnings')).toContainText('1 repeated message_counter value(s) (5)');
+});
+
+test('HTML and script in class names, paths and the handshake stay inert text', async ({ page }) => {
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/malformed/rbkit_xss_strings.rbkit')]);
+  const r = report(await lastJob(page));
+  await expect(r.locator('td', { hasText: "<script>alert('cls')</script>" }).first()).toBeVisible();
+  await expect(r.locator('td', { hasText: '"><img src=x onerror=alert(2)>' }).first()).toBeVisible();
+  await expect(r.locator('td', { hasText: "<script>alert('proc')</script>" })).toHaveCount(1);  // handshake process_name
+  // Nothing the capture contains became markup.
+  await expect(page.locator('.report-body script, .report-body img, .report-body svg, .report-body b, .report-body textarea')).toHaveCount(0);
+  await page.waitForTimeout(300);
+  expect(dialogs).toEqual([]);
+});
+
+test('gc_stats and cpu_sample of real 2014-15 servers (rbkit-client test captures)', async ({ page }) => {
+  await page.goto('/');
+  // Test data only (GPL-2.0 repository), read from the corpus, never bundled.
+  await chooseFiles(page, [corpus('heap/rbkit/legacy_rbkit_client_fixtures/gcstats.rbkit'),
+    corpus('heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit')]);
+  const job = await lastJob(page);
+  const reports = report(job);
+  await expect(reports).toHaveCount(2);
+  // gcstats.rbkit (msgpack gem): one gc_stats with Ruby 2.1 names, heap_live_slot = 32203, count = 5.
+  const gs = reports.filter({ has: page.locator('h3', { hasText: 'gcstats.rbkit' }) });
+  const live = gs.locator('tr', { has: page.locator('td', { hasText: /^heap_live_slot$/ }) });
+  await expect(live.locator('td').nth(1)).toHaveText('32,203');
+  const count = gs.locator('tr', { has: page.locator('td', { hasText: /^count$/ }) });
+  await expect(count.locator('td').nth(2)).toHaveText('5');
+  // cpusample.rbkit: one sample whose leaf is Rbkit::Server#process_incoming_request; 2.1 inferred from it.
+  const cpu = reports.filter({ has: page.locator('h3', { hasText: 'cpusample.rbkit' }) });
+  await expect(cpu.locator('.gs-kpi', { hasText: 'protocol' }).locator('.gs-kpi-value')).toHaveText('2.1');
+  const leaf = cpu.locator('tr', { has: page.locator('td', { hasText: /^Rbkit::Server#process_incoming_request$/ }) }).first();
+  await expect(leaf.locator('td').nth(1)).toHaveText('1');
+  await expect(cpu.locator('td', { hasText: 'block in Rbkit::Server#start → block (2 levels) in Rbkit::Server#start → Rbkit::Server#process_incoming_request' })).toHaveCount(1);
+  await expect(cpu.locator('.rbkit-flamegraph canvas')).toHaveCount(1);
+  await expect(cpu.locator('.rbkit-flamegraph .error')).toHaveCount(0);
+});
