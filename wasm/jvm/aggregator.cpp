@@ -186,6 +186,65 @@ void GcAggregator::merge_diary(const Diary& d) {
     diary_.last_uptime_s = d.last_uptime_s;
 }
 
+void GcAggregator::merge_from(const GcAggregator& o) {
+  const auto offset = static_cast<uint32_t>(t_.size());
+  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+  append(t_, o.t_);
+  append(wall_, o.wall_);
+  append(dur_, o.dur_);
+  append(heap_before_, o.heap_before_);
+  append(heap_after_, o.heap_after_);
+  append(heap_committed_, o.heap_committed_);
+  append(old_after_, o.old_after_);
+  append(meta_after_, o.meta_after_);
+  append(type_, o.type_);
+  append(stw_, o.stw_);
+  append(flags_, o.flags_);
+  append(member_, o.member_);
+  append(line_, o.line_);
+  append(gc_id_, o.gc_id_);
+  std::vector<int32_t> cause_map(o.causes_.size());
+  for (size_t c = 0; c < o.causes_.size(); ++c) cause_map[c] = static_cast<int32_t>(intern_cause(o.causes_[c]));
+  for (int32_t c : o.cause_) cause_.push_back(c < 0 ? -1 : cause_map[static_cast<size_t>(c)]);
+  std::vector<uint32_t> phase_map(o.phases_.size());
+  for (size_t p = 0; p < o.phases_.size(); ++p) {
+    phase_map[p] = intern_phase(o.phases_[p]);
+    auto& st = phase_stats_[phase_map[p]];
+    st.count += o.phase_stats_[p].count;
+    st.total += o.phase_stats_[p].total;
+    st.max = std::max(st.max, o.phase_stats_[p].max);
+  }
+  for (size_t i = 0; i < static_cast<size_t>(GcType::kCount); ++i) type_counts_[i] += o.type_counts_[i];
+  promoted_kb_ += o.promoted_kb_;
+  any_old_ = any_old_ || o.any_old_;
+  cpu_events_ += o.cpu_events_;
+  if (!sys_heavy_) first_sys_heavy_line_ = o.first_sys_heavy_line_;
+  sys_heavy_ += o.sys_heavy_;
+  append(pause_t_, o.pause_t_);
+  append(pause_dur_, o.pause_dur_);
+  append(pause_line_, o.pause_line_);
+  for (uint32_t name : o.pause_name_) pause_name_.push_back(phase_map[name]);
+  for (uint32_t ev : o.pause_event_) pause_event_.push_back(ev + offset);
+  append(sp_t_, o.sp_t_);
+  append(sp_dur_, o.sp_dur_);
+  append(sp_reach_, o.sp_reach_);
+  append(sp_line_, o.sp_line_);
+  app_time_total_ += o.app_time_total_;
+  if (!alloc_stalls_) first_alloc_stall_line_ = o.first_alloc_stall_line_;
+  if (!reloc_stalls_) first_reloc_stall_line_ = o.first_reloc_stall_line_;
+  alloc_stalls_ += o.alloc_stalls_;
+  reloc_stalls_ += o.reloc_stalls_;
+  alloc_stall_total_ += o.alloc_stall_total_;
+  alloc_stall_max_ = std::max(alloc_stall_max_, o.alloc_stall_max_);
+  reloc_stall_total_ += o.reloc_stall_total_;
+  unparsed_ += o.unparsed_;
+  for (const auto& s : o.unparsed_samples_)
+    if (unparsed_samples_.size() < kUnparsedSamples) unparsed_samples_.push_back(s);
+  if (o.have_diary_) merge_diary(o.diary_);
+  for (const auto& m : o.members_) members_.push_back(m);
+  seq_ += o.seq_;
+}
+
 void GcAggregator::note_member(const std::string& path, const char* dialect, bool parsed) {
   members_.push_back({{"path", path}, {"dialect", dialect}, {"parsed", parsed}});
 }

@@ -35,6 +35,10 @@ class GcAggregator final : public GcEventSink {
   // The unified/legacy verdict and what was identified but not parsed, per member.
   void note_member(const std::string& path, const char* dialect, bool parsed);
 
+  // Appends everything another aggregator collected (its events after ours, names re-interned,
+  // sums added). Rotating sets: one aggregator per member, the selected members merged at the end.
+  void merge_from(const GcAggregator& other);
+
   void write_report(nlohmann::json& report) const;
   // Without the columnar series (option jvm_series=false): the summary only, for huge logs.
   void set_with_series(bool on) { with_series_ = on; }

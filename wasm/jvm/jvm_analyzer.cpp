@@ -2,18 +2,27 @@
 // member it buffers the first 64 KiB, decides unified vs legacy from those lines, creates the
 // matching LogParser and then streams whole lines to it; both parsers emit into one GcAggregator.
 //
-// Member order: members are parsed in the order given and every event carries its member index;
-// the aggregator orders its series by (member rank, time). Content-based ordering of a rotating set
-// (and restart detection) plugs in by computing a rank per member and calling
-// GcAggregator::set_member_rank() before the report is written (see finish()).
+// Rotating sets: members arrive in any order (zip order, directory order, streaming) and which of
+// them belong to the latest JVM run is only known once every member's head has been seen. Design:
+// each member's parser emits into that member's own GcAggregator (+ LegacyFindingsAccumulator for
+// legacy members); finish() plans the rotation from the members' heads (scan_segment_head on the
+// 64 KiB head already buffered for dialect detection, plan_rotation) and merges the selected
+// members' aggregators in plan order into the first selected one. The aggregators hold compact
+// columns, so memory is what a single aggregator over all members would hold; the common
+// single-member case is exactly one aggregator and no merge/copy at all, and a dropped run costs
+// its columns only until finish(). Every event keeps its arrival member index; the member rank
+// from plan.order orders the series.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/analyzer.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "jvm/aggregator.h"
+#include "jvm/legacy/legacy_findings.h"
 #include "jvm/log_parser.h"
+#include "jvm/rotation.h"
 
 namespace gcscope::jvm {
 
@@ -80,12 +89,54 @@ namespace {
 
 constexpr size_t kDetectBytes = 64 * 1024;
 
+// Where one member's parser emits: its own aggregator, and the legacy findings for legacy members.
+class MemberSink final : public GcEventSink {
+ public:
+  GcAggregator aggregator;
+  LegacyFindingsAccumulator legacy_findings;
+  bool legacy = false;
+
+  void on_event(const GcEvent& e) override {
+    aggregator.on_event(e);
+    if (legacy) legacy_findings.add(e);
+  }
+  void on_safepoint(const SafepointEvent& e) override { aggregator.on_safepoint(e); }
+  void on_unparsed(uint32_t member, uint64_t line, std::string_view text) override { aggregator.on_unparsed(member, line, text); }
+  void on_application_time(uint32_t member, double uptime_s, double seconds) override {
+    aggregator.on_application_time(member, uptime_s, seconds);
+  }
+  void on_stall(uint32_t member, uint64_t line, double uptime_s, double seconds, bool relocation) override {
+    aggregator.on_stall(member, line, uptime_s, seconds, relocation);
+  }
+};
+
+// Unified findings that a legacy finding covers with JDK <= 8 specific advice: when both are raised,
+// the report keeps the legacy one only (one finding per issue).
+struct Supersedes { const char* legacy; const char* unified; };
+constexpr Supersedes kSupersedes[] = {
+    {"explicit_gc", "explicit_system_gc"},
+    {"g1_humongous_allocations", "humongous_allocations"},
+    {"g1_evacuation_failure", "g1_evacuation_failure"},
+    {"gc_locker", "gclocker"},
+    {"cms_serial_full_gc", "full_gc_concurrent_collector"},
+    {"g1_serial_full_gc", "full_gc_concurrent_collector"},
+    {"cms_concurrent_mode_failure", "full_gc_concurrent_collector"},
+    {"print_gc_details_missing", "missing_gc_details"},
+    {"application_stopped_time_missing", "missing_safepoint_logging"},
+};
+
 class JvmAnalyzer final : public Analyzer {
  public:
   explicit JvmAnalyzer(const AnalyzeOptions& options) {
-    // --set jvm_series=false: the report without per-event columns (summary, tables, findings).
-    if (options.is_object() && options.contains("jvm_series") && options["jvm_series"] == false)
-      aggregator_.set_with_series(false);
+    if (options.is_object()) {
+      // --set jvm_series=false: the report without per-event columns (summary, tables, findings).
+      if (options.contains("jvm_series") && options["jvm_series"] == false) with_series_ = false;
+      // --set all_runs=true: keep every JVM run of a rotating set, not only the latest.
+      if (options.contains("all_runs")) {
+        const auto& v = options["all_runs"];
+        all_runs_ = v == true || v == "true" || v == 1;
+      }
+    }
   }
 
   void begin_member(const std::string& path) override {
@@ -96,6 +147,11 @@ class JvmAnalyzer final : public Analyzer {
     splitter_ = LineSplitter();
     decided_ = false;
     dialect_ = LogDialect::kUnknown;
+    sinks_.push_back(std::make_unique<MemberSink>());
+    heads_.emplace_back();
+    heads_.back().name = path;
+    dialects_.push_back("unknown");
+    parsed_.push_back(true);
   }
 
   void feed(const char* data, size_t len) override {
@@ -120,19 +176,80 @@ class JvmAnalyzer final : public Analyzer {
       head_.clear();
     }
     if (parser_) {
-      splitter_.finish([this](std::string_view line, uint64_t no, uint64_t) { parser_->feed_line(line, no); });
+      LogParser* p = parser_.get();
+      uint64_t& lines = heads_.back().lines;
+      splitter_.finish([p, &lines](std::string_view line, uint64_t no, uint64_t) {
+        lines = no;
+        p->feed_line(line, no);
+      });
       parser_->finish();
-      aggregator_.merge_diary(parser_->diary());
+      sinks_.back()->aggregator.merge_diary(parser_->diary());
+      diaries_.resize(sinks_.size());
+      diaries_.back() = parser_->diary();
     }
     parser_.reset();
     ++member_;
   }
 
   void finish(nlohmann::json& report) override {
-    // Hook for rotating sets: a content-based member order (first timestamp of each member,
-    // restart detection) would call aggregator_.set_member_rank(...) here. Members are taken in
-    // the order given until then.
-    aggregator_.write_report(report);
+    if (sinks_.empty()) {
+      GcAggregator empty;
+      empty.set_with_series(with_series_);
+      empty.write_report(report);
+      return;
+    }
+    diaries_.resize(sinks_.size());
+    const RotationPlan plan = plan_rotation(heads_, all_runs_);
+    std::vector<uint32_t> rank(sinks_.size());
+    for (size_t k = 0; k < plan.order.size(); ++k) rank[plan.order[k]] = static_cast<uint32_t>(k);
+    std::vector<bool> selected(sinks_.size(), false);
+    for (size_t i : plan.selected) selected[i] = true;
+
+    // Merge the selected members, oldest first, into the first of them (no copy for one member).
+    std::vector<size_t> merge_order;
+    for (size_t i : plan.order)
+      if (selected[i]) merge_order.push_back(i);
+    MemberSink& into = *sinks_[merge_order.front()];
+    Diary legacy_diary;
+    bool any_legacy = false;
+    for (size_t k = 0; k < merge_order.size(); ++k) {
+      MemberSink& m = *sinks_[merge_order[k]];
+      if (k > 0) {
+        into.aggregator.merge_from(m.aggregator);
+        into.legacy_findings.merge(m.legacy_findings);
+        sinks_[merge_order[k]].reset();  // its columns are in `into` now
+      }
+      if (dialects_[merge_order[k]] == std::string("legacy") && parsed_[merge_order[k]]) {
+        any_legacy = true;
+        merge_legacy_diary(legacy_diary, diaries_[merge_order[k]]);
+      }
+    }
+    for (size_t i = 0; i < sinks_.size(); ++i)
+      if (!selected[i]) sinks_[i].reset();  // dropped runs
+    into.aggregator.set_member_rank(rank);
+    into.aggregator.set_with_series(with_series_);
+    into.aggregator.write_report(report);
+
+    if (any_legacy) add_legacy_findings(report, into.legacy_findings.finish(legacy_diary));
+
+    // Members in the order given, with their place in the set.
+    nlohmann::json members = nlohmann::json::array();
+    for (size_t i = 0; i < heads_.size(); ++i)
+      members.push_back({{"path", heads_[i].name},
+                         {"dialect", dialects_[i]},
+                         {"parsed", static_cast<bool>(parsed_[i])},
+                         {"lines", heads_[i].lines},
+                         {"rank", rank[i]},
+                         {"selected", static_cast<bool>(selected[i])}});
+    report["members"] = std::move(members);
+    nlohmann::json order = nlohmann::json::array(), sel = nlohmann::json::array();
+    for (size_t i : plan.order) order.push_back(heads_[i].name);
+    for (size_t i : merge_order) sel.push_back(heads_[i].name);
+    report["rotation"] = {{"order", std::move(order)},
+                          {"selected", std::move(sel)},
+                          {"restarts", plan.runs.empty() ? 0 : plan.runs.size() - 1},
+                          {"ordered_by_wall_clock", plan.ordered_by_wall_clock},
+                          {"note", plan.note}};
     if (legacy_unparsed_) {
       report["legacy_not_parsed"] = true;
       report["notes"] = {"pre-unified (JDK <= 8) GC log members were identified, but legacy parsing is not available yet"};
@@ -140,45 +257,102 @@ class JvmAnalyzer final : public Analyzer {
   }
 
  private:
+  // The legacy findings' diary: flags of the selected legacy members only (a unified member's
+  // "no APPLICATION_STOPPED_TIME" must not raise a legacy logging finding).
+  void merge_legacy_diary(Diary& into, const Diary& d) {
+    if (!have_legacy_diary_) {
+      into = d;
+      have_legacy_diary_ = true;
+      return;
+    }
+    for (const auto& f : d.flags) {
+      bool found = false;
+      for (auto& g : into.flags)
+        if (g.first == f.first) {
+          found = true;
+          if (f.second == Tri::kTrue) g.second = Tri::kTrue;
+          else if (g.second == Tri::kUnknown) g.second = f.second;
+        }
+      if (!found) into.flags.push_back(f);
+    }
+    for (const auto& c : d.collectors)
+      if (std::find(into.collectors.begin(), into.collectors.end(), c) == into.collectors.end()) into.collectors.push_back(c);
+  }
+
+  static void add_legacy_findings(nlohmann::json& report, const std::vector<LegacyFinding>& legacy) {
+    nlohmann::json& findings = report["findings"];
+    if (!findings.is_array()) findings = nlohmann::json::array();
+    for (const auto& f : legacy) {
+      for (const auto& s : kSupersedes) {
+        if (f.id != s.legacy) continue;
+        for (auto it = findings.begin(); it != findings.end();) {
+          if ((*it)["id"] == s.unified) it = findings.erase(it);
+          else ++it;
+        }
+      }
+      bool dup = false;
+      for (const auto& g : findings)
+        if (g["id"] == f.id) dup = true;
+      if (dup) continue;
+      findings.push_back({{"id", f.id},
+                          {"severity", f.severity},
+                          {"message", f.message},
+                          {"first_line", f.first_line},
+                          {"member", f.member},
+                          {"count", f.count},
+                          {"source", "legacy"}});
+    }
+  }
+
   void decide() {
     decided_ = true;
     dialect_ = detect_dialect(head_);
+    scan_segment_head(head_, heads_.back());
+    MemberSink& sink = *sinks_.back();
     if (dialect_ == LogDialect::kLegacy) {
-      parser_ = make_legacy_parser(aggregator_, member_);
+      dialects_.back() = "legacy";
+      parser_ = make_legacy_parser(sink, member_);
       if (!parser_) {
         legacy_unparsed_ = true;
-        aggregator_.note_member(path_, "legacy", false);
+        parsed_.back() = false;
         // Said in the report (members[].parsed=false, legacy_not_parsed), not as an input error:
         // the input is fine, this build just cannot read it yet.
         return;
       }
-      aggregator_.note_member(path_, "legacy", true);
+      sink.legacy = true;
       return;
     }
-    if (dialect_ == LogDialect::kUnknown) {
-      // Nothing recognizable in the head (e.g. a rotated member that starts mid-record): try the
-      // unified parser, which lists what it does not understand.
-      aggregator_.note_member(path_, "unknown", true);
-    } else {
-      aggregator_.note_member(path_, "unified", true);
-    }
-    parser_ = make_unified_parser(aggregator_, member_);
+    // Unknown: nothing recognizable in the head (e.g. a rotated member that starts mid-record): try
+    // the unified parser, which lists what it does not understand.
+    dialects_.back() = dialect_ == LogDialect::kUnknown ? "unknown" : "unified";
+    parser_ = make_unified_parser(sink, member_);
     parser_->hint_head(head_);
   }
 
   void pump(const char* data, size_t len) {
     if (!parser_ || len == 0) return;
     LogParser* p = parser_.get();
-    splitter_.feed(data, len, [p](std::string_view line, uint64_t no, uint64_t) { p->feed_line(line, no); });
+    uint64_t& lines = heads_.back().lines;
+    splitter_.feed(data, len, [p, &lines](std::string_view line, uint64_t no, uint64_t) {
+      lines = no;
+      p->feed_line(line, no);
+    });
   }
 
-  GcAggregator aggregator_;
+  std::vector<std::unique_ptr<MemberSink>> sinks_;  // one per member, in arrival order
+  std::vector<SegmentHead> heads_;                  // one per member: name, first stamps, lines
+  std::vector<const char*> dialects_;
+  std::vector<uint8_t> parsed_;
+  std::vector<Diary> diaries_;
   std::unique_ptr<LogParser> parser_;
   LineSplitter splitter_;
   std::string head_;
   std::string path_;
   bool decided_ = false;
   bool legacy_unparsed_ = false;
+  bool with_series_ = true;
+  bool all_runs_ = false;
+  bool have_legacy_diary_ = false;
   LogDialect dialect_ = LogDialect::kUnknown;
   uint32_t member_ = 0;
 };

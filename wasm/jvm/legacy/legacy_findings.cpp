@@ -57,6 +57,18 @@ void LegacyFindingsAccumulator::add(const GcEvent& e) {
   }
 }
 
+void LegacyFindingsAccumulator::merge(const LegacyFindingsAccumulator& o) {
+  Seen LegacyFindingsAccumulator::*all[] = {&LegacyFindingsAccumulator::cmf_, &LegacyFindingsAccumulator::cmi_,
+                                            &LegacyFindingsAccumulator::promotion_failed_, &LegacyFindingsAccumulator::gc_locker_,
+                                            &LegacyFindingsAccumulator::serial_old_parallel_,
+                                            &LegacyFindingsAccumulator::cms_serial_full_, &LegacyFindingsAccumulator::g1_full_,
+                                            &LegacyFindingsAccumulator::evacuation_failure_,
+                                            &LegacyFindingsAccumulator::overhead_limit_, &LegacyFindingsAccumulator::system_gc_,
+                                            &LegacyFindingsAccumulator::humongous_};
+  for (auto m : all) (this->*m).merge(o.*m);
+  young_ += o.young_;
+}
+
 std::vector<LegacyFinding> LegacyFindingsAccumulator::finish(const Diary& diary) const {
   std::vector<LegacyFinding> out;
   auto add = [&](const char* id, const char* severity, const Seen* seen, std::string message) {

@@ -24,6 +24,9 @@ class LegacyFindingsAccumulator {
  public:
   void add(const GcEvent& e);
   std::vector<LegacyFinding> finish(const Diary& diary) const;
+  // Adds another accumulator's counts (members of a rotating set, merged in time order: the first
+  // occurrence stays the earliest one seen).
+  void merge(const LegacyFindingsAccumulator& other);
 
  private:
   struct Seen {
@@ -33,6 +36,11 @@ class LegacyFindingsAccumulator {
     void note(const GcEvent& e) {
       if (count++ == 0) first_line = e.first_line, member = e.member;
       if (e.duration_s == e.duration_s) total_s += e.duration_s;
+    }
+    void merge(const Seen& o) {
+      if (!count && o.count) first_line = o.first_line, member = o.member;
+      count += o.count;
+      total_s += o.total_s;
     }
   };
   Seen cmf_, cmi_, promotion_failed_, gc_locker_, serial_old_parallel_, cms_serial_full_, g1_full_, evacuation_failure_,
