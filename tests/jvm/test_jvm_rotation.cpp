@@ -3,6 +3,7 @@
 // manifest's gctoolkit.io expectations (GCToolKit's own ordering and line counts) and the single-member
 // reports of the same files.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -122,4 +123,94 @@ TEST_CASE("jvm rotation: a JVM restart keeps only the latest run unless all_runs
   CHECK(all["events"]["total"] == events);
   CHECK(all["pauses"]["count"] == pauses);
   CHECK(relative(all["rotation"]["order"], dir).back() == "short_restart_4.log");
+}
+
+// ---- legacy findings in the analyzer's report ----------------------------------------------------
+
+namespace {
+
+const json* finding(const json& r, const std::string& id) {
+  for (const auto& f : r["findings"])
+    if (f["id"] == id) return &f;
+  return nullptr;
+}
+
+size_t count_id(const json& r, const std::string& id) {
+  size_t n = 0;
+  for (const auto& f : r["findings"]) n += f["id"] == id;
+  return n;
+}
+
+json legacy_report(const std::string& rel) { return jvm({corpus("jvm/" + rel)}); }
+
+}  // namespace
+
+TEST_CASE("jvm report: legacy findings end to end (CMS failures, promotion failed)", "[jvm][legacy-findings]") {
+  json r = legacy_report("gctoolkit/preunified/cms/parnew/details/1073_1.log");
+  REQUIRE(r["members"][0]["dialect"] == "legacy");
+  const json* cmf = finding(r, "cms_concurrent_mode_failure");
+  REQUIRE(cmf);
+  // Counts as in tests/jvm_legacy/test_legacy_findings.cpp: 90 "concurrent mode failure" lines (grep -c)
+  // + 6 ParNew+[CMS: records GCToolKit counts as failures = 96; first at line 91; 20 "promotion failed".
+  CHECK((*cmf)["count"] == 96);
+  CHECK((*cmf)["first_line"] == 91);
+  CHECK((*cmf)["severity"] == "error");
+  CHECK((*cmf)["message"].is_string());
+  const json* pf = finding(r, "promotion_failed");
+  REQUIRE(pf);
+  CHECK((*pf)["count"] == 20);
+  CHECK((*pf)["first_line"] == 462);
+  // One finding per issue: the legacy CMS failure finding replaces the generic "Full GC under CMS".
+  CHECK(count_id(r, "full_gc_concurrent_collector") == 0);
+  CHECK_FALSE(finding(r, "icms_in_use"));
+}
+
+TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that do not", "[jvm][legacy-findings]") {
+  CHECK(finding(legacy_report("gctoolkit/preunified/icms/details/par.icms.wd.nt.log"), "icms_in_use"));
+  json cms = legacy_report("gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log");
+  CHECK_FALSE(finding(cms, "icms_in_use"));
+  CHECK_FALSE(finding(cms, "gc_locker"));
+
+  // garbagecat dataset1: PSYoungGen with PSOldGen full collections (garbagecat: ERROR_SERIAL_GC_PARALLEL).
+  CHECK(finding(legacy_report("garbagecat/dataset1.txt"), "serial_old_with_parallel_young"));
+  CHECK_FALSE(finding(legacy_report("gctoolkit/preunified/ps/details/tenuring/gccause/170/ps.cause.tenuring.details.v17051.log"),
+                      "serial_old_with_parallel_young"));
+
+  // dataset119: "GC locker: Trying a full collection because scavenge failed"; the unified "gclocker"
+  // finding (cause GCLocker Initiated GC) must not appear next to it.
+  json locker = legacy_report("garbagecat/dataset119.txt");
+  CHECK(finding(locker, "gc_locker"));
+  CHECK(count_id(locker, "gclocker") == 0);
+
+  // dataset144: two "(to-space exhausted)" pauses: one evacuation-failure finding, not two.
+  json g1 = legacy_report("garbagecat/dataset144.txt");
+  CHECK(count_id(g1, "g1_evacuation_failure") == 1);
+
+  // Logging configuration: 530_gc.log has neither PrintGCDetails nor safepoint times; the legacy advice
+  // (-XX flags) replaces the unified one (-Xlog).
+  json cfg = legacy_report("gctoolkit/preunified/cms/530_gc.log");
+  CHECK(finding(cfg, "print_gc_details_missing"));
+  CHECK(finding(cfg, "application_stopped_time_missing"));
+  CHECK_FALSE(finding(cfg, "missing_gc_details"));
+  CHECK_FALSE(finding(cfg, "missing_safepoint_logging"));
+  json ps = legacy_report("gctoolkit/preunified/ps/details/psyg.cms.wd.nt.log");
+  CHECK_FALSE(finding(ps, "application_stopped_time_missing"));
+  CHECK_FALSE(finding(ps, "print_gc_details_missing"));
+
+  // A unified log gets no legacy findings at all.
+  for (const auto& f : jvm({corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/short_restart_4.log")})["findings"])
+    CHECK_FALSE(f.contains("source"));
+}
+
+TEST_CASE("jvm report: no duplicate finding ids on any legacy log", "[jvm][legacy-findings]") {
+  for (const char* rel : {"gctoolkit/preunified/cms/parnew/details/1073_1.log", "garbagecat/dataset1.txt", "garbagecat/dataset119.txt",
+                          "garbagecat/dataset144.txt", "garbagecat/dataset9.txt", "gctoolkit/streaming/rotating.zip"}) {
+    INFO(rel);
+    json r = legacy_report(rel);
+    std::vector<std::string> ids;
+    for (const auto& f : r["findings"]) ids.push_back(f["id"]);
+    std::sort(ids.begin(), ids.end());
+    CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+  }
+  CHECK(finding(legacy_report("garbagecat/dataset9.txt"), "gc_overhead_limit"));
 }
