@@ -63,3 +63,41 @@ test('ZGC: concurrent cycles with their pauses and the allocation-stall finding'
   await expect(kpi(report, 'Pauses')).toHaveText('27');  // 9 cycles x 3 pauses
   await expect(report.locator('.jvm-findings li[data-id="allocation_stall"]')).toBeVisible();
 });
+
+test('two JVM logs analyzed as separate jobs can be compared: KPIs with deltas, overlaid charts', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const first = await lastJob(page);
+  await expect(kpi(first.locator('section.report[data-format="jvm-gc-log"]'), 'Pauses')).toHaveText('27');
+  // Alone on the page: nothing to compare with.
+  await first.locator('.jvm-compare button', { hasText: 'Compare' }).click();
+  await expect(first.locator('.jvm-compare-out')).toContainText('No other JVM report');
+
+  await chooseFiles(page, [fixture('jvm/jdk17-parallel.log')]);
+  const second = await lastJob(page);
+  const report = second.locator('section.report[data-format="jvm-gc-log"]');
+  // Hand count of the fixture: 35 "Pause … ms" lines (grep -c 'Pause.*ms$').
+  await expect(kpi(report, 'Pauses')).toHaveText('35');
+  const panel = report.locator('.jvm-compare');
+  await expect(panel.locator('select option')).toHaveCount(1);
+  await expect(panel.locator('select option').first()).toContainText('jdk17-g1.log');
+  await panel.locator('button', { hasText: 'Compare' }).click();
+  // A = this report (parallel, 35 pauses), B = the G1 job (27 pauses): delta -8, -22.9 %.
+  const row = panel.locator('tr', { has: page.locator('td', { hasText: /^pauses\.count$/ }) });
+  await expect(row.locator('td').nth(1)).toHaveText('35');
+  await expect(row.locator('td').nth(2)).toHaveText('27');
+  await expect(row.locator('td').nth(3)).toHaveText('-8');
+  await expect(row.locator('td').nth(4)).toHaveText('-22.9 %');
+  await expect(panel.locator('.jvm-compare-hist canvas').first()).toBeVisible();
+  await expect(panel.locator('.jvm-compare-heap canvas').first()).toBeVisible();
+
+  // The same KPI rows as gcscope compare computes (wasm/jvm/compare.cpp): the view's function on the two documents.
+  const keys = await page.evaluate(() => {
+    const jobs = Array.from(document.querySelectorAll('.job'));
+    const a = jobs[0].gcscopeDoc.reports[0], b = jobs[jobs.length - 1].gcscopeDoc.reports[0];  // newest job first
+    return GCSCOPE.views['jvm-gc-log'].compareKpis(a, b).map((r) => r.key);
+  });
+  expect(keys).toContain('throughput_percent');
+  expect(keys).toContain('events.total');
+  expect(keys).toContain('heap.max_after_gc_kb');
+});

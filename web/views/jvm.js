@@ -318,7 +318,158 @@
       ], rows, { csvName: 'jvm-events.csv', caption: rows.length + ' events' }));
     }
     update();
+    renderCompare(container, report, ctx);
   }
 
-  GCSCOPE.registerView('jvm-gc-log', { title: 'JVM GC log', render, compute });
+  // ---- Compare: this report against another JVM report on the page ----
+  // Two logs dropped in one job are one report (a rotating set), so the other side is picked from
+  // the JVM reports of the page: this document's other reports and every finished job card's.
+
+  // The KPI fields gcscope compare (wasm/jvm/compare.cpp) computes: pauses.*, heap.*, rates.*,
+  // throughput_percent, percent_paused, events.total, flattened to dotted keys.
+  function kpiMap(report) {
+    const out = new Map();
+    const flatten = (v, prefix, depth) => {
+      if (depth > 8) return;
+      if (typeof v === 'number' && Number.isFinite(v)) { out.set(prefix, v); return; }
+      if (v && typeof v === 'object' && !Array.isArray(v)) for (const k of Object.keys(v)) flatten(v[k], prefix ? prefix + '.' + k : k, depth + 1);
+    };
+    for (const g of ['pauses', 'heap', 'rates']) if (report[g] !== undefined) flatten(report[g], g, 0);
+    for (const k of ['throughput_percent', 'percent_paused']) if (report[k] !== undefined) flatten(report[k], k, 0);
+    if (report.events && report.events.total !== undefined) flatten(report.events.total, 'events.total', 0);
+    return out;
+  }
+
+  function compareKpis(a, b) {
+    const ka = kpiMap(a), kb = kpiMap(b);
+    const keys = Array.from(new Set([...ka.keys(), ...kb.keys()])).sort();
+    return keys.map((key) => {
+      const va = ka.has(key) ? ka.get(key) : null, vb = kb.has(key) ? kb.get(key) : null;
+      const delta = va !== null && vb !== null ? vb - va : null;
+      const pct = delta !== null && va !== 0 ? (100 * delta) / Math.abs(va) : null;
+      return { key, a: va, b: vb, delta, delta_percent: pct };
+    });
+  }
+
+  function reportLabel(r, fallback) {
+    const inputs = r.inputs || [];
+    if (!inputs.length) return fallback;
+    const base = (p) => String(p).split('/').pop();
+    return inputs.length === 1 ? base(inputs[0]) : base(inputs[0]) + ' (+' + (inputs.length - 1) + ')';
+  }
+
+  function otherJvmReports(self, ctx) {
+    const seen = new Set([self]);
+    const out = [];
+    const add = (r, where) => {
+      if (!r || r.format !== 'jvm-gc-log' || !r.series || seen.has(r)) return;
+      seen.add(r);
+      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
+    };
+    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
+    if (typeof document !== 'undefined') {
+      document.querySelectorAll('.job').forEach((card, i) => {
+        ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1)));
+      });
+    }
+    return out;
+  }
+
+  // Pause counts in power-of-two millisecond buckets [2^k, 2^(k+1)) (sub-0.001 ms in the lowest).
+  function pauseBuckets(report) {
+    const m = new Map();
+    for (const d of report.series.pauses.duration_s) {
+      const ms = d * 1e3;
+      const k = Math.floor(Math.log2(Math.max(ms, 1 / 1024)));
+      m.set(k, (m.get(k) || 0) + 1);
+    }
+    return m;
+  }
+
+  function renderCompare(container, report, ctx) {
+    const box = el('div', { class: 'jvm-compare' });
+    const select = el('select', { 'aria-label': 'JVM report to compare with' });
+    const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
+    const out = el('div', { class: 'jvm-compare-out' });
+    let candidates = [];
+    const fill = () => {
+      candidates = otherJvmReports(report, ctx);
+      select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
+      select.disabled = !candidates.length;
+    };
+    const show = () => {
+      fill();
+      out.replaceChildren();
+      const pick = candidates[Number(select.value) || 0];
+      if (!pick) {
+        out.appendChild(el('p', { class: 'muted', text: 'No other JVM report on the page: analyze another GC log (as its own job) to compare.' }));
+        return;
+      }
+      drawCompare(out, report, pick.report, reportLabel(report, 'this report'), pick.label);
+    };
+    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; });
+    select.addEventListener('change', show);
+    refresh.addEventListener('click', show);
+    fill();
+    box.append(el('div', { class: 'jvm-compare-tools' }, el('span', { text: 'Compare with: ' }), select, ' ', refresh), out);
+    container.append(GCSCOPE.ui.section('Compare', box));
+  }
+
+  function drawCompare(out, a, b, labelA, labelB) {
+    const rows = compareKpis(a, b);
+    const num = (v) => (v === null ? '—' : Math.abs(v) >= 1000 ? v.toFixed(0) : String(Math.round(v * 1e4) / 1e4));
+    out.appendChild(GCSCOPE.ui.table([
+      { key: 'key', label: 'KPI' },
+      { key: 'a', label: 'A: ' + labelA, numeric: true, format: num },
+      { key: 'b', label: 'B: ' + labelB, numeric: true, format: num },
+      { key: 'delta', label: 'Δ (B − A)', numeric: true, format: num },
+      { key: 'delta_percent', label: 'Δ %', numeric: true, format: (v) => (v === null ? '—' : (v > 0 ? '+' : '') + v.toFixed(1) + ' %') },
+    ], rows, { caption: rows.length + ' KPIs', csvName: 'jvm-compare.csv', filter: false }));
+    const charts = GCSCOPE.charts;
+    if (!charts) return;
+    // Overlaid pause histograms.
+    const ba = pauseBuckets(a), bb = pauseBuckets(b);
+    const ks = Array.from(new Set([...ba.keys(), ...bb.keys()])).sort((x, y) => x - y);
+    if (ks.length) {
+      const xs = [];
+      for (let k = ks[0]; k <= ks[ks.length - 1]; k++) xs.push(k);
+      const histBox = el('div', { class: 'jvm-compare-hist' });
+      out.appendChild(histBox);
+      charts.line(histBox, {
+        title: 'Pause histogram (count per duration bucket, ms)', x: xs, xLabel: 'pause ≥ (ms)', yLabel: 'pauses',
+        xFormat: (k) => (Number.isInteger(k) ? String(Math.pow(2, k) >= 1 ? Math.pow(2, k) : Math.pow(2, k).toPrecision(2)) : ''),
+        series: [
+          { label: 'A: ' + labelA, values: xs.map((k) => ba.get(k) || 0), points: true },
+          { label: 'B: ' + labelB, values: xs.map((k) => bb.get(k) || 0), points: true },
+        ],
+      });
+    }
+    // Overlaid heap after GC, each over its own time since its first event.
+    const curve = (r) => {
+      const ev = r.series.events, pts = [];
+      let t0 = null;
+      for (let i = 0; i < ev.t.length; i++) {
+        if (ev.t[i] === null) continue;
+        if (t0 === null) t0 = ev.t[i];
+        if (ev.heap_after_kb[i] !== null) pts.push([ev.t[i] - t0, ev.heap_after_kb[i] / 1024]);
+      }
+      return pts;
+    };
+    const ca = curve(a), cb = curve(b);
+    if (ca.length || cb.length) {
+      const merged = ca.map((p) => [p[0], p[1], null]).concat(cb.map((p) => [p[0], null, p[1]])).sort((x, y) => x[0] - y[0]);
+      const heapBox = el('div', { class: 'jvm-compare-heap' });
+      out.appendChild(heapBox);
+      charts.line(heapBox, {
+        title: 'Heap after GC (MB) over time since each log\'s first event', x: merged.map((p) => p[0]),
+        xLabel: 'seconds since first event', yLabel: 'MB',
+        series: [
+          { label: 'A: ' + labelA, values: merged.map((p) => p[1]), points: true },
+          { label: 'B: ' + labelB, values: merged.map((p) => p[2]), points: true },
+        ],
+      });
+    }
+  }
+
+  GCSCOPE.registerView('jvm-gc-log', { title: 'JVM GC log', render, compute, compareKpis });
 })(typeof window !== 'undefined' ? window : globalThis);
