@@ -1,7 +1,7 @@
 // JVM GC log view: KPIs, charts, findings linked to their log line, diary, event table, and zoom
 // recomputing every number for the selected time range.
 const { test, expect } = require('@playwright/test');
-const { fixture, chooseFiles, lastJob } = require('./helpers');
+const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
 
 function kpi(report, label) {
   return report.locator('.gs-kpi', { has: report.page().locator('.gs-kpi-label', { hasText: new RegExp('^' + label + '$') }) }).locator('.gs-kpi-value');
@@ -100,4 +100,16 @@ test('two JVM logs analyzed as separate jobs can be compared: KPIs with deltas, 
   expect(keys).toContain('throughput_percent');
   expect(keys).toContain('events.total');
   expect(keys).toContain('heap.max_after_gc_kb');
+});
+
+test('a rotating set with a JVM restart shows only the latest run', async ({ page }) => {
+  await page.goto('/');
+  const dir = 'jvm/gctoolkit/rolling/jdk14/rollinglogs/';
+  // Given live file last-but-one: the order comes from the content (both start near uptime 0 = two runs).
+  await chooseFiles(page, [corpus(dir + 'short_restart_4.log'), corpus(dir + 'short_restart_4.log.1')]);
+  const report = (await lastJob(page)).locator('section.report[data-format="jvm-gc-log"]');
+  await expect(report.locator('.jvm-rotation')).toContainText('JVM restart detected (2 runs)');
+  await expect(report.locator('.jvm-rotation')).toContainText('Analyzed: short_restart_4.log.');
+  // The same pause count as short_restart_4.log alone (gcscope analyze: 65).
+  await expect(kpi(report, 'Pauses')).toHaveText('65');
 });

@@ -145,6 +145,14 @@
       container.appendChild(el('p', { class: 'warning', text: 'This log is pre-unified (JDK 8 or older): it was identified, but legacy parsing is not available in this build yet.' }));
     }
 
+    // Rotating set: how the members were ordered and which JVM run is shown.
+    const rot = report.rotation;
+    if (rot && rot.order && rot.order.length > 1) {
+      const base = (p) => String(p).split('/').pop();
+      container.appendChild(el('p', { class: rot.restarts ? 'warning jvm-rotation' : 'muted jvm-rotation',
+        text: 'Rotating set of ' + rot.order.length + ' files, ' + rot.note + '. Analyzed: ' + rot.selected.map(base).join(', ') + '.' }));
+    }
+
     // ---- range bar + KPIs ----
     const rangeLabel = el('span', { class: 'jvm-range', text: 'Whole log' });
     const resetBtn = el('button', { type: 'button', class: 'gs-small', text: 'Reset zoom', hidden: true });
