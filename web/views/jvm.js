@@ -384,7 +384,7 @@
   }
 
   // Pause counts in power-of-two millisecond buckets [2^k, 2^(k+1)) (sub-0.001 ms in the lowest).
-  function pauseBuckets(report) {
+  function pauseLog2Buckets(report) {
     const m = new Map();
     for (const d of report.series.pauses.duration_s) {
       const ms = d * 1e3;
@@ -436,7 +436,7 @@
     const charts = GCSCOPE.charts;
     if (!charts) return;
     // Overlaid pause histograms.
-    const ba = pauseBuckets(a), bb = pauseBuckets(b);
+    const ba = pauseLog2Buckets(a), bb = pauseLog2Buckets(b);
     const ks = Array.from(new Set([...ba.keys(), ...bb.keys()])).sort((x, y) => x - y);
     if (ks.length) {
       const xs = [];
