@@ -95,7 +95,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   json by_event_json = json::object();
   for (int e = 0; e < kEventCount; ++e) by_event_json[event_name(e)] = by_event[static_cast<size_t>(e)];
   report["samples"] = {{"count", n}, {"by_event", by_event_json},
-                       {"duration_s", n ? r1((p.ts[n - 1] - t0) * 1000) / 1000 : 0},
+                       {"duration_s", n ? std::round((p.ts[n - 1] - t0) * 1e4) / 1e4 : 0},
                        {"monotonic_clock", compare_dotted(p.header.agent_version, "1.0.70") >= 0}};
 
   // ---- units of work: PROCESSING_STARTED/ENDED paired per thread ----
