@@ -35,13 +35,13 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 double r1(double v) { return std::round(v * 10) / 10; }
 
-// The value at 0-based index floor(pct% x n) of the sorted values (for the median of an even count
-// this is the upper middle value; it is the definition the corpus oracle uses).
+// The value at 0-based index round(pct% x (n - 1)) of the sorted values, rounding half up (the
+// definition the corpus oracle uses: p50 of 300 values is the 151st, p95 the 285th).
 int64_t percentile(std::vector<int64_t> v, double pct) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  size_t k = static_cast<size_t>(std::floor(pct / 100.0 * static_cast<double>(v.size())));
-  return v[std::min(k, v.size() - 1)];
+  double k = std::floor(pct / 100.0 * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(static_cast<size_t>(k), v.size() - 1)];
 }
 
 int64_t pages_up(int64_t slots, int64_t page) { return page > 0 ? (slots + page - 1) / page * page : slots; }
