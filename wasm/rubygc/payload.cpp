@@ -158,8 +158,10 @@ Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset) {
   }
   if (doc.empty()) return bad("empty payload: the array has no header (element 0) and no samples", {{"elements", 0}});
 
-  // ---- header ----
-  const nlohmann::json& h = doc[0];
+  return check_header(doc[0], out);
+}
+
+Verdict check_header(const nlohmann::json& h, Payload& out) {
   if (!h.is_array())
     return bad("payload element 0 (the header) must be an array of 11 or 12 elements; found " + describe(h),
                {{"element", 0}});
@@ -378,6 +380,289 @@ Verdict read_samples(Payload& out) {
     ++out.n;
   }
   return Verdict{};
+}
+
+// ---- the fast path: one SAX pass that stores valid samples straight into the columns ----------------
+// A 3 MB payload is ~10k samples of ~30 integers; building and destroying a DOM for them costs more
+// than lexing. This handler accepts only the well-formed shape; at the first deviation it stops, and the
+// caller reruns the DOM path above, whose checks produce the precise message. Both paths apply the
+// same rules (tests/rubygc run every corpus payload, valid or not, through the pipeline).
+namespace {
+
+using json = nlohmann::json;
+
+// Builds a DOM for small subtrees (the header, meta hashes).
+struct Builder {
+  json root;
+  std::vector<json*> stack;
+  std::string key;
+  bool active() const { return !stack.empty(); }
+  json* insert(json v) {
+    json* top = stack.back();
+    if (top->is_array()) {
+      top->push_back(std::move(v));
+      return &top->back();
+    }
+    json& slot = (*top)[key];
+    slot = std::move(v);
+    return &slot;
+  }
+  void begin(json container) {
+    root = std::move(container);
+    stack.assign(1, &root);
+  }
+  void open(json container) { stack.push_back(insert(std::move(container))); }
+  void close() { stack.pop_back(); }
+};
+
+class FastReader final : public json::json_sax_t {
+ public:
+  explicit FastReader(Payload& out) : out_(out) {}
+  bool ok = false;
+
+  bool null() override { return scalar(json(nullptr)); }
+  bool boolean(bool v) override { return scalar(json(v)); }
+  bool number_integer(number_integer_t v) override {
+    if (in_stat_) {
+      if (v < 0) return false;
+      stat_row_.push_back(v);
+      return true;
+    }
+    return scalar(json(v));
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (in_stat_) {
+      if (v > static_cast<number_unsigned_t>(INT64_MAX)) return false;
+      stat_row_.push_back(static_cast<int64_t>(v));
+      return true;
+    }
+    return scalar(json(v));
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    if (in_stat_) return false;
+    return scalar(json(v));
+  }
+  bool string(string_t& v) override {
+    if (in_stat_) return false;
+    if (in_info_) {
+      if (depth_ == 3) info_string(v);
+      return depth_ == 3;
+    }
+    return scalar(json(std::move(v)));
+  }
+  bool binary(binary_t&) override { return false; }
+  bool key(string_t& k) override {
+    if (builder_.active()) builder_.key = k;
+    else if (in_info_) info_key_ = k;
+    else return false;
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    if (++depth_ > 32) return false;
+    if (builder_.active()) {
+      builder_.open(json::object());
+      return true;
+    }
+    if (depth_ != 3 || in_sample_elem_ < 0) return false;
+    if (stat_pos_ >= 0 && elem_ == stat_pos_ + 1) {
+      in_info_ = true;
+      major_ = kMajorNone, gc_by_ = kGcByNone, need_ = kMajorNone;
+      return true;
+    }
+    if (stat_pos_ >= 0 && elem_ == stat_pos_ + 2) {
+      builder_.begin(json::object());
+      meta_builder_ = true;
+      return true;
+    }
+    return false;
+  }
+  bool end_object() override {
+    --depth_;
+    if (builder_.active()) {
+      builder_.close();
+      if (!builder_.active() && meta_builder_) {
+        meta_builder_ = false;
+        out_.owned_meta.push_back(std::move(builder_.root));
+        meta_ = &out_.owned_meta.back();
+        ++elem_;
+      }
+      return true;
+    }
+    if (in_info_) {
+      in_info_ = false;
+      info_seen_ = true;
+      ++elem_;
+      return true;
+    }
+    return false;
+  }
+  bool start_array(std::size_t) override {
+    if (++depth_ > 32) return false;
+    if (depth_ == 1) return true;  // the payload
+    if (builder_.active()) {
+      builder_.open(json::array());
+      return true;
+    }
+    if (depth_ == 2) {
+      if (top_ == 0) {  // the header: a small DOM
+        builder_.begin(json::array());
+        return true;
+      }
+      // a sample
+      elem_ = 0;
+      in_sample_elem_ = 0;
+      stat_pos_ = -1;
+      info_seen_ = false;
+      meta_ = nullptr;
+      for (auto& v : scalars_) v = nullptr;
+      return true;
+    }
+    if (depth_ == 3 && in_sample_elem_ >= 0 && stat_pos_ < 0) {
+      in_stat_ = true;
+      stat_pos_ = elem_;
+      stat_row_.clear();
+      return true;
+    }
+    return false;
+  }
+  bool end_array() override {
+    --depth_;
+    if (builder_.active()) {
+      builder_.close();
+      if (!builder_.active()) {  // the header ended
+        out_.doc = std::move(builder_.root);
+        if (!header_ready()) return false;
+        ++top_;
+      }
+      return true;
+    }
+    if (in_stat_) {
+      in_stat_ = false;
+      ++elem_;
+      return true;
+    }
+    if (depth_ == 1) {  // a sample ended
+      in_sample_elem_ = -1;
+      ++top_;
+      return finish_sample();
+    }
+    if (depth_ == 0) {
+      ok = top_ >= 2;
+      return true;
+    }
+    return false;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool scalar(json v) {
+    if (builder_.active()) {
+      builder_.insert(std::move(v));
+      return true;
+    }
+    if (in_info_) return depth_ == 3;  // other latest_gc_info values: ignored
+    if (depth_ != 2 || in_sample_elem_ < 0) return false;
+    if (elem_ < 8) scalars_[static_cast<size_t>(elem_)] = std::move(v);
+    ++elem_;
+    return true;
+  }
+  void info_string(const std::string& v) {
+    json j(v);
+    if (info_key_ == "major_by") major_ = major_code(j);
+    else if (info_key_ == "gc_by") gc_by_ = gc_by_code(j);
+    else if (info_key_ == "need_major_by") need_ = major_code(j);
+  }
+  bool header_ready() {
+    // The full header checks run later (check_header); here only what the samples need.
+    const json& h = out_.doc;
+    if (!h.is_array() || h.size() < 8 || !h[7].is_array()) return false;
+    width_ = h[7].size();
+    for (size_t k = 0; k < width_; ++k) {
+      if (!h[7][k].is_string()) return false;
+      const auto& name = h[7][k].get_ref<const std::string&>();
+      if (name == "count") mono_[0] = static_cast<int>(k);
+      else if (name == "minor_gc_count") mono_[1] = static_cast<int>(k);
+      else if (name == "major_gc_count") mono_[2] = static_cast<int>(k);
+    }
+    out_.width = width_;
+    return true;
+  }
+  bool finish_sample() {
+    const int size = elem_;
+    Layout layout;
+    if (size == 8 && scalars_[4].is_string()) layout = Layout::kThreadFirst8;
+    else if (size == 7 && scalars_[3].is_string()) layout = Layout::kNoThread7;
+    else if (size == 8 && scalars_[3].is_string()) layout = Layout::kThreadLast8;
+    else return false;
+    if (out_.layout == Layout::kUnknown) out_.layout = layout;
+    else if (out_.layout != layout) return false;
+    const int o = layout == Layout::kThreadFirst8 ? 1 : 0;
+    if (stat_pos_ != o + 4 || !info_seen_) return false;
+    if (meta_ == nullptr && !scalars_[static_cast<size_t>(o + 6)].is_null()) return false;
+    const std::string& ev = scalars_[static_cast<size_t>(o + 3)].get_ref<const std::string&>();
+    int e = -1;
+    for (int k = 0; k < kEventCount; ++k)
+      if (ev == kEventNames[k]) e = k;
+    if (e < 0) return false;
+    const json& ts = scalars_[static_cast<size_t>(o)];
+    const json& peak = scalars_[static_cast<size_t>(o + 1)];
+    const json& rss = scalars_[static_cast<size_t>(o + 2)];
+    if (!ts.is_number() || !non_negative_integer(peak) || !non_negative_integer(rss)) return false;
+    if (stat_row_.size() != width_) return false;
+    int64_t thread = Payload::kNoThread;
+    if (layout != Layout::kNoThread7) {
+      const json& t = scalars_[layout == Layout::kThreadFirst8 ? 0 : 7];
+      if (t.is_number_integer()) thread = t.get<int64_t>();
+      else if (!t.is_null()) return false;
+    }
+    for (int m = 0; m < 3; ++m) {
+      if (mono_[m] < 0) continue;
+      int64_t v = stat_row_[static_cast<size_t>(mono_[m])];
+      if (v < last_[m]) return false;
+      last_[m] = v;
+    }
+    out_.ts.push_back(ts.get<double>());
+    out_.peak_rss.push_back(peak.get<int64_t>());
+    out_.rss.push_back(rss.get<int64_t>());
+    out_.event.push_back(static_cast<uint8_t>(e));
+    out_.stat.insert(out_.stat.end(), stat_row_.begin(), stat_row_.end());
+    out_.major_by.push_back(major_);
+    out_.gc_by.push_back(gc_by_);
+    out_.need_major.push_back(need_);
+    out_.meta.push_back(meta_);
+    out_.thread.push_back(thread);
+    ++out_.n;
+    return true;
+  }
+
+  Payload& out_;
+  Builder builder_;
+  bool meta_builder_ = false;
+  int depth_ = 0;
+  size_t top_ = 0;  // index in the payload array
+  int elem_ = 0, in_sample_elem_ = -1, stat_pos_ = -1;
+  bool in_stat_ = false, in_info_ = false, info_seen_ = false;
+  std::string info_key_;
+  int8_t major_ = kMajorNone, gc_by_ = kGcByNone, need_ = kMajorNone;
+  const json* meta_ = nullptr;
+  json scalars_[8];
+  std::vector<int64_t> stat_row_;
+  size_t width_ = 0;
+  int mono_[3] = {-1, -1, -1};
+  int64_t last_[3] = {-1, -1, -1};
+};
+
+}  // namespace
+
+bool read_fast(const std::string& bytes, Payload& out) {
+  FastReader reader(out);
+  bool parsed = false;
+  try {
+    parsed = json::sax_parse(bytes, &reader);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return parsed && reader.ok;
 }
 
 }  // namespace gcscope::rubygc

@@ -10,6 +10,7 @@
 // Samples are stored in columns; the JSON document is kept for the per-sample meta hashes.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -72,8 +73,9 @@ struct Payload {
   std::vector<uint8_t> event;
   std::vector<int64_t> stat;  // n x width, row-major
   std::vector<int8_t> major_by, gc_by, need_major;
-  std::vector<const nlohmann::json*> meta;  // pointers into `doc` (null when the meta slot is null)
-  nlohmann::json doc;
+  std::vector<const nlohmann::json*> meta;  // into `doc` or `owned_meta` (null when the meta slot is null)
+  nlohmann::json doc;                       // the whole document (DOM path) or the header (fast path)
+  std::deque<nlohmann::json> owned_meta;    // meta hashes kept by the fast path
   int64_t page_obj_limit = 0;  // HEAP_PAGE_OBJ_LIMIT (or HEAP_OBJ_LIMIT on 2.1/2.2); 0 = unknown
   int64_t slot_size = 0;       // RVALUE_SIZE / BASE_SLOT_SIZE
   int pointer_bits = 64;
@@ -90,6 +92,12 @@ struct Payload {
 // payload keeps whatever was read before the problem so the report can still show it.
 // `byte_offset` receives the byte of a JSON syntax error (-1 otherwise).
 Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset);
+// Checks the header tuple (header[0..11]) and fills out.header / out.col.
+Verdict check_header(const nlohmann::json& header, Payload& out);
+// The fast path for well-formed payloads: one SAX pass storing samples straight into the columns
+// (out.doc = the header). False at the first deviation from the valid shape: then rerun with
+// read_header + read_samples, which name the problem precisely.
+bool read_fast(const std::string& bytes, Payload& out);
 // Checks and stores the samples (after read_header succeeded); stops at the first violation and
 // keeps the samples before it.
 Verdict read_samples(Payload& out);

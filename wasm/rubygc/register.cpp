@@ -29,6 +29,8 @@ class TuneMyGcAnalyzer final : public Analyzer {
       if (v.is_number()) options_.rss_budget_mb = v.get<double>();
       else if (v.is_string()) options_.rss_budget_mb = std::atof(v.get<std::string>().c_str());
     }
+    // --set tunemygc_reader=dom: skip the SAX fast path (tests compare both readers).
+    force_dom_ = options.value("tunemygc_reader", std::string()) == "dom";
   }
 
   void feed(const char* data, size_t len) override {
@@ -62,7 +64,18 @@ class TuneMyGcAnalyzer final : public Analyzer {
                   " MiB (the service accepted at most 50 MB; the agent caps a run at 2000 samples)";
       return v;
     }
-    Verdict v = read_header(std::move(bytes_), payload_, &offset_);
+    // Well-formed payloads take the one-pass SAX reader; anything else is re-read as a DOM whose
+    // checks name the exact problem.
+    bool fast = !force_dom_ && read_fast(bytes_, payload_);
+    Verdict v;
+    if (fast) v = check_header(payload_.doc, payload_);
+    if (!fast || v.status != 200) {
+      fast = false;
+      payload_ = Payload{};
+      v = read_header(std::move(bytes_), payload_, &offset_);
+    }
+    std::string().swap(bytes_);
+    report["reader"] = fast ? "sax" : "dom";
     if (payload_.header.arity) report["header"] = header_json();
     if (v.status != 200) return v;
     const Header& h = payload_.header;
@@ -103,7 +116,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
                              {"message", "token \"" + t.substr(0, 40) + "\" is not a 32-hex application token: the service would answer 404; offline it is ignored"}});
     }
 
-    v = read_samples(payload_);
+    if (!fast) v = read_samples(payload_);
     report["layout"] = payload_.layout == Layout::kUnknown ? json(nullptr) : json(layout_name(payload_.layout));
     if (v.status != 200) {
       report["samples"] = {{"count", payload_.n}, {"read_before_error", payload_.n}};
@@ -155,6 +168,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
   }
 
   TunerOptions options_;
+  bool force_dom_ = false;
   std::string bytes_;
   size_t total_ = 0;
   bool too_large_ = false;
