@@ -1,0 +1,138 @@
+// The page shell: picking and dropping files, progress and cancel, errors next to their input,
+// sub-path serving, a cross-origin iframe, and no request ever leaving the site's origin.
+const fs = require('fs');
+const zlib = require('zlib');
+const { test, expect } = require('@playwright/test');
+const { fixture, chooseFiles, dropFiles, lastJob, tempFile } = require('./helpers');
+
+test('a file chosen with the picker is identified', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  const row = job.locator('table.inputs tbody tr').first();
+  await expect(row.locator('.badge')).toHaveText('JVM GC log');
+  await expect(row.locator('.why')).toContainText('unified JVM logging');
+  await expect(row.locator('.why')).toContainText('collector: G1');
+});
+
+test('files dropped with a synthetic drop event are identified', async ({ page }) => {
+  await page.goto('/');
+  await dropFiles(page, [
+    { name: 'fib.dump', path: fixture('stackprof/fib-cpu-raw.dump') },
+    { name: 'hist.txt', path: fixture('tracing/bpftrace-hist.txt') },
+  ]);
+  const job = await lastJob(page);
+  const badges = job.locator('table.inputs .badge');
+  await expect(badges).toHaveText(['stackprof profile', 'bpftrace output']);
+});
+
+test('a corrupt .gz shows its error while the other file of the drop is identified', async ({ page }) => {
+  await page.goto('/');
+  const gz = fs.readFileSync(fixture('jvm/jdk17-g1-gconly.log.gz'));
+  const broken = Buffer.from(gz);
+  broken[20] ^= 0xff; broken[21] ^= 0xff;
+  await dropFiles(page, [
+    { name: 'broken.log.gz', buffer: broken },
+    { name: 'payload.json', path: fixture('rubygc/rt16_rack_app_tiny_seed.json') },
+  ]);
+  const job = await lastJob(page);
+  await expect(job.locator('td.error').first()).toContainText(/gzip: corrupt compressed data .*compressed byte offset \d+/);
+  await expect(job.locator('table.inputs .badge').nth(1)).toHaveText('Ruby GC tuner (TuneMyGC payload)');
+  await expect(job.locator('.job-status')).toHaveText('Done');
+});
+
+test('a multi-MB file shows progress with bytes done/total, and Cancel stops it', async ({ page }) => {
+  await page.goto('/');
+  // ~48 MB of a real log, gzip'd at level 1 so inflating keeps the worker busy for a while.
+  const log = fs.readFileSync(fixture('jvm/jdk17-g1.log'));
+  const big = Buffer.concat(Array(1400).fill(log));
+  const p = tempFile('big-g1.log.gz', zlib.gzipSync(big, { level: 1 }));
+  await chooseFiles(page, [p]);
+  const card = page.locator('.job').first();
+  await expect(card.locator('.progress-row')).toBeVisible();
+  await expect(card.locator('.progress-text')).toHaveText(/ MB \/ \d+(\.\d+)? MB$/);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  await expect(job.locator('table.inputs td.num').first()).toContainText('(gzip)');
+
+  // Cancel: a fresh big job, cancelled from inside the page at its first progress update (no race
+  // with a fast machine finishing the job before a click from the test could land).
+  const raw = tempFile('bigger.log', Buffer.concat([big, big, big]));
+  await page.evaluate(() => {
+    const seen = new Set(Array.from(document.querySelectorAll('.job')));
+    new MutationObserver((_, obs) => {
+      const card = Array.from(document.querySelectorAll('.job')).find((c) => !seen.has(c));
+      const text = card && card.querySelector('.progress-text');
+      if (text && !text.textContent.startsWith('0 /')) { obs.disconnect(); card.querySelector('.job-cancel').click(); }
+    }).observe(document.getElementById('jobs'), { subtree: true, childList: true, characterData: true });
+  });
+  await chooseFiles(page, [raw]);
+  const second = page.locator('.job').first();
+  await expect(second.locator('.job-status')).toHaveText('Cancelled');
+  await expect(second.locator('.job-body')).toContainText('Analysis cancelled');
+  // The earlier result is still on the page.
+  await expect(page.locator('.job').nth(1).locator('.job-status')).toHaveText('Done');
+});
+
+test('garbage is rejected with a precise error and the page keeps working', async ({ page }) => {
+  await page.goto('/');
+  await dropFiles(page, [{ name: 'noise.bin', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 73) % 256)) }]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Not recognized');
+  await expect(job.locator('td.error')).toContainText('at byte 0: unrecognized input: binary data');
+  await chooseFiles(page, [fixture('jvm/jdk17-zgc.log')]);
+  const next = await lastJob(page);
+  await expect(next.locator('.badge').first()).toHaveText('JVM GC log');
+});
+
+test('every bundled sample opens from one click and is recognized', async ({ page }) => {
+  await page.goto('/');
+  const samples = page.locator('#samples button.sample');
+  await expect(samples.first()).toBeVisible();
+  const n = await samples.count();
+  expect(n).toBeGreaterThanOrEqual(9);
+  for (let i = 0; i < n; i++) {
+    await samples.nth(i).click();
+    const job = await lastJob(page);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+  }
+  await expect(page.locator('.job')).toHaveCount(n);
+});
+
+test('the site works under a sub-path (GitHub Pages project site)', async ({ page }) => {
+  await page.goto(process.env.GCSCOPE_SUBPATH_URL);
+  await page.locator('#samples button.sample').first().click();
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  await expect(job.locator('.badge').first()).toHaveText('JVM GC log');
+});
+
+test('the site works inside a cross-origin iframe', async ({ page }) => {
+  await page.goto(process.env.GCSCOPE_HOST_URL);
+  await page.evaluate((src) => {
+    const f = document.createElement('iframe');
+    f.id = 'frame'; f.src = src; f.style.width = '1000px'; f.style.height = '700px';
+    document.getElementById('slot').appendChild(f);
+  }, process.env.GCSCOPE_SITE_URL);
+  const frame = page.frameLocator('#frame');
+  await frame.locator('#file-input').setInputFiles(fixture('stackprof/fib-cpu-raw.json'));
+  await expect(frame.locator('.job .job-status')).toHaveText('Done', { timeout: 60_000 });
+  await expect(frame.locator('.job .badge').first()).toHaveText('stackprof profile');
+  expect(new URL(process.env.GCSCOPE_HOST_URL).origin).not.toBe(new URL(process.env.GCSCOPE_SITE_URL).origin);
+});
+
+test('no request leaves the site origin during a session', async ({ page }) => {
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto('/');
+  const samples = page.locator('#samples button.sample');
+  await expect(samples.first()).toBeVisible();
+  const n = await samples.count();
+  for (let i = 0; i < n; i++) await samples.nth(i).click();
+  await expect(page.locator('.job .job-status')).toHaveText(Array(n).fill(/Done/), { timeout: 60_000 });
+  const origin = new URL(process.env.GCSCOPE_SITE_URL).origin;
+  const foreign = requests.filter((u) => !u.startsWith(origin + '/') && !u.startsWith('blob:') && !u.startsWith('data:'));
+  expect(requests.length).toBeGreaterThan(n);
+  expect(foreign).toEqual([]);
+});

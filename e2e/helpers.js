@@ -1,0 +1,47 @@
+// Shared helpers for the browser tests.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { expect } = require('@playwright/test');
+
+const ROOT = path.join(__dirname, '..');
+const fixture = (rel) => path.join(ROOT, 'fixtures', rel);
+const corpus = (rel) => path.join(ROOT, '..', 'shared', 'corpus', rel);
+
+// Chooses files through the page's file input (what a user does with the picker).
+async function chooseFiles(page, paths) {
+  await page.locator('#file-input').setInputFiles(paths);
+}
+
+// Dispatches a real `drop` event carrying a DataTransfer with the given files ({name, base64}).
+async function dropFiles(page, files) {
+  const payload = files.map((f) => ({ name: f.name, b64: (f.buffer || fs.readFileSync(f.path)).toString('base64') }));
+  const dt = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) {
+      const bin = atob(f.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      transfer.items.add(new File([bytes], f.name));
+    }
+    return transfer;
+  }, payload);
+  await page.dispatchEvent('#drop', 'drop', { dataTransfer: dt });
+}
+
+// Waits for the newest job to finish and returns its card locator.
+async function lastJob(page, { timeout = 60_000 } = {}) {
+  const card = page.locator('.job').first();
+  await expect(card.locator('.job-status')).toHaveText(/Done|Not recognized|Failed|Cancelled/, { timeout });
+  return card;
+}
+
+// Writes a temporary file and returns its path (big inputs are made at test time, never stored).
+function tempFile(name, data) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-e2e-'));
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, data);
+  return p;
+}
+
+module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile };

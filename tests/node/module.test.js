@@ -1,0 +1,57 @@
+// The Embind module in node (the same gcscope.js/.wasm the worker loads): a session fed in chunks
+// through the wasm heap, exactly as web/worker.js does.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('fs');
+const path = require('path');
+
+const site = process.env.GCSCOPE_SITE || path.join(__dirname, '../../build/wasm/site');
+const fixtures = path.join(__dirname, '../../fixtures');
+const createGcscope = require(path.join(site, 'gcscope.js'));
+
+async function analyze(files, chunk = 1 << 16) {
+  const M = await createGcscope();
+  const session = new M.Session('{}');
+  const ptr = M.allocBytes(chunk) >>> 0;
+  for (const [name, bytes] of files) {
+    session.beginFile(name);
+    for (let off = 0; off < bytes.length; off += chunk) {
+      const part = bytes.subarray(off, Math.min(off + chunk, bytes.length));
+      M.HEAPU8.set(part, ptr);
+      session.feed(ptr, part.length);
+    }
+    session.endFile();
+  }
+  const doc = JSON.parse(session.finish());
+  M.freeBytes(ptr);
+  session.delete();
+  return doc;
+}
+
+test('identifies a gzip\'d unified G1 log fed in chunks', async () => {
+  const gz = fs.readFileSync(path.join(fixtures, 'jvm/jdk17-g1-gconly.log.gz'));
+  const doc = await analyze([['gc.log.gz', gz]], 100);
+  assert.strictEqual(doc.inputs[0].format, 'jvm-gc-log');
+  assert.strictEqual(doc.inputs[0].compression, 'gzip');
+  assert.strictEqual(doc.inputs[0].decoded_bytes, fs.statSync(path.join(fixtures, 'jvm/jdk17-g1-gconly.log')).size);
+  assert.strictEqual(doc.inputs[0].identification.collector, 'G1');
+});
+
+test('a corrupt gzip is an error with an offset; the other file is still analyzed', async () => {
+  const gz = Buffer.from(fs.readFileSync(path.join(fixtures, 'jvm/jdk17-g1-gconly.log.gz')));
+  gz[20] ^= 0xff; gz[21] ^= 0xff;
+  const dump = fs.readFileSync(path.join(fixtures, 'stackprof/fib-cpu-raw.dump'));
+  const doc = await analyze([['bad.gz', gz], ['fib.dump', dump]]);
+  assert.strictEqual(doc.inputs[1].format, 'stackprof');
+  const err = doc.errors.find((e) => e.path === 'bad.gz');
+  assert.ok(err, JSON.stringify(doc.errors));
+  assert.match(err.message, /gzip/);
+  assert.strictEqual(typeof err.offset, 'number');
+});
+
+test('identifyHead answers for a bare buffer', async () => {
+  const M = await createGcscope();
+  const r = JSON.parse(M.identifyHead('[0.005s][info][gc] Using Serial\n', true));
+  assert.strictEqual(r.format, 'jvm-gc-log');
+  assert.strictEqual(r.collector, 'Serial');
+});

@@ -1,0 +1,276 @@
+// The page: collects files (drop, picker, folder picker, samples), runs each collection as one job
+// in its own worker, and renders what comes back — the inputs with their identification and errors,
+// then one panel per report through the view registered for its format.
+'use strict';
+(function () {
+  const { el, fmt } = GCSCOPE.ui;
+  const jobsBox = document.getElementById('jobs');
+  const SHOW_PROGRESS_BYTES = 1024 * 1024;  // below this a job finishes before a bar would mean anything
+  let jobCounter = 0;
+
+  const FORMAT_TITLES = {
+    'jvm-gc-log': 'JVM GC log',
+    'tunemygc-payload': 'Ruby GC tuner (TuneMyGC payload)',
+    'stackprof': 'stackprof profile',
+    'ruby-heap-dump': 'Ruby heap dump (ObjectSpace.dump_all)',
+    'rbkit-capture': 'rbkit capture',
+    'bpftrace-text': 'bpftrace output',
+    'bpftrace-json': 'bpftrace JSON output',
+    'folded-stacks': 'Folded stacks',
+    'perf-script': 'perf script output',
+    'bcc-output': 'BCC tool output',
+  };
+  GCSCOPE.formatTitle = (id) => FORMAT_TITLES[id] || id;
+
+  // ---- Collecting files -------------------------------------------------------------------
+
+  // Walks a dropped folder (FileSystemDirectoryEntry) into [{path, blob}] in name order.
+  async function filesFromEntry(entry, prefix) {
+    if (entry.isFile) {
+      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+      return [{ path: prefix + entry.name, blob: file }];
+    }
+    if (!entry.isDirectory) return [];
+    const reader = entry.createReader();
+    const children = [];
+    for (;;) {
+      const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      if (!batch.length) break;
+      children.push(...batch);
+    }
+    children.sort((a, b) => a.name.localeCompare(b.name));
+    const out = [];
+    for (const c of children) out.push(...await filesFromEntry(c, prefix + entry.name + '/'));
+    return out;
+  }
+
+  async function filesFromDataTransfer(dt) {
+    const items = dt.items ? Array.from(dt.items) : [];
+    const entries = items.map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null));
+    if (entries.length && entries.every(Boolean)) {
+      const out = [];
+      for (const e of entries) out.push(...await filesFromEntry(e, ''));
+      return out;
+    }
+    return Array.from(dt.files || []).map((f) => ({ path: f.name, blob: f }));
+  }
+
+  function filesFromInput(input) {
+    return Array.from(input.files || []).map((f) => ({ path: f.webkitRelativePath || f.name, blob: f }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  // ---- Jobs ---------------------------------------------------------------------------------
+
+  function startJob(files, options, hooks) {
+    if (!files.length) return null;
+    hooks = hooks || {};
+    const id = ++jobCounter;
+    const total = files.reduce((s, f) => s + f.blob.size, 0);
+    const card = el('article', { class: 'job', dataset: { job: String(id) } });
+    const title = files.length === 1 ? files[0].path : `${files.length} files`;
+    const status = el('span', { class: 'job-status', text: 'Analyzing…' });
+    const cancel = el('button', { type: 'button', class: 'gs-small job-cancel', text: 'Cancel' });
+    const close = el('button', { type: 'button', class: 'gs-small job-close', text: 'Close', title: 'Remove this result from the page' });
+    const progress = el('progress', { max: total || 1, value: 0 });
+    const progressText = el('span', { class: 'progress-text', text: `0 / ${fmt.bytes(total)}` });
+    const progressRow = el('div', { class: 'progress-row' }, progress, progressText);
+    if (total < SHOW_PROGRESS_BYTES) progressRow.hidden = true;
+    const body = el('div', { class: 'job-body' });
+    card.append(el('header', { class: 'job-head' }, el('h2', { class: 'job-title', text: title, title: files.map((f) => f.path).join('\n') }),
+      el('span', { class: 'job-size', text: fmt.bytes(total) }), status, cancel, close), progressRow, body);
+    jobsBox.prepend(card);
+
+    const worker = new Worker('worker.js');
+    let finished = false;
+    const finish = (text, cls) => {
+      finished = true;
+      status.textContent = text;
+      status.className = 'job-status ' + (cls || '');
+      cancel.remove();
+      progressRow.hidden = true;
+      worker.terminate();
+    };
+    cancel.addEventListener('click', () => {
+      if (finished) return;
+      finish('Cancelled', 'cancelled');
+      body.appendChild(el('p', { class: 'muted', text: 'Analysis cancelled; nothing was kept.' }));
+      if (hooks.onError) hooks.onError('cancelled by the user');
+    });
+    close.addEventListener('click', () => { if (!finished) finish('Cancelled'); card.remove(); });
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (finished) return;
+      if (m.type === 'progress') {
+        progress.value = m.done;
+        progressText.textContent = `${fmt.bytes(m.done)} / ${fmt.bytes(m.total)}`;
+        if (hooks.onProgress) hooks.onProgress(m.done, m.total);
+      } else if (m.type === 'result') {
+        const rejected = m.doc.reports.length === 0;
+        finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
+        card.gcscopeDoc = m.doc;
+        renderDocument(body, m.doc, files);
+        card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc: m.doc } }));
+        if (hooks.onResult) hooks.onResult(m.doc);
+      } else if (m.type === 'error') {
+        finish('Failed', 'failed');
+        body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
+        if (hooks.onError) hooks.onError(m.message);
+      }
+    };
+    worker.onerror = (e) => {
+      if (finished) return;
+      e.preventDefault();
+      finish('Failed', 'failed');
+      const why = 'The analysis worker stopped (' + (e.message || 'out of memory?') + '). Other results on this page are unaffected.';
+      body.appendChild(el('p', { class: 'error', text: why }));
+      if (hooks.onError) hooks.onError(why);
+    };
+    worker.postMessage({ type: 'analyze', files, options: options || {} });
+    return card;
+  }
+  GCSCOPE.startJob = startJob;
+
+  // ---- Rendering a document -----------------------------------------------------------------
+
+  function errorsFor(doc, path) {
+    return doc.errors.filter((e) => e.path === path || e.path.startsWith(path + '/'));
+  }
+
+  function errorText(e) {
+    const where = [];
+    if (e.line !== null && e.line !== undefined) where.push('line ' + e.line);
+    if (e.offset !== null && e.offset !== undefined) where.push('byte ' + e.offset);
+    return (e.severity === 'warning' ? 'Warning' : 'Error') + (where.length ? ' at ' + where.join(', ') : '') + ': ' + e.message;
+  }
+
+  function renderInputs(doc) {
+    const rows = [];
+    for (const input of doc.inputs) {
+      rows.push({ ...input, depth: 0 });
+      for (const m of input.members || []) rows.push({ ...m, depth: 1 });
+    }
+    const tbody = el('tbody');
+    for (const r of rows) {
+      const ident = r.identification || {};
+      const details = Object.entries(ident).filter(([k]) => k !== 'reason')
+        .map(([k, v]) => `${k}: ${v === null ? 'unknown' : v}`).join(', ');
+      const recognized = r.format !== 'unrecognized';
+      const tr = el('tr', { class: recognized ? '' : 'unrecognized' },
+        el('td', { class: 'path' + (r.depth ? ' member' : ''), text: r.path }),
+        el('td', {}, el('span', { class: 'badge ' + (recognized ? 'ok' : 'bad'), text: recognized ? GCSCOPE.formatTitle(r.format) : 'unrecognized' })),
+        el('td', { class: 'num', text: fmt.bytes(r.bytes) + (r.compression && r.compression !== 'none' ? ` (${r.compression})` : '') }),
+        el('td', { class: 'why' }, el('span', { text: ident.reason || '' }), details ? el('span', { class: 'muted', text: ' — ' + details }) : null));
+      tbody.appendChild(tr);
+      if (!r.depth) {
+        const errs = errorsFor(doc, r.path).filter((e) => !(r.members || []).length || e.path === r.path);
+        for (const e of errs) tbody.appendChild(el('tr', { class: 'input-error' }, el('td', { colspan: 4, class: e.severity === 'warning' ? 'warning' : 'error', text: errorText(e) })));
+      } else {
+        for (const e of doc.errors.filter((x) => x.path === r.path)) {
+          tbody.appendChild(el('tr', { class: 'input-error' }, el('td', { colspan: 4, class: e.severity === 'warning' ? 'warning' : 'error', text: errorText(e) })));
+        }
+      }
+    }
+    return el('table', { class: 'inputs' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'Input' }), el('th', { text: 'Format' }), el('th', { text: 'Size' }), el('th', { text: 'Identification' }))),
+      tbody);
+  }
+
+  function renderRawJson(report) {
+    const text = JSON.stringify(report, null, 2);
+    const limit = 200000;
+    const pre = el('pre', { class: 'json', text: text.length > limit ? text.slice(0, limit) + '\n… (truncated; download for the whole report)' : text });
+    return el('details', { class: 'raw-json' }, el('summary', { text: 'Report JSON' }),
+      el('button', { type: 'button', class: 'gs-small', text: 'Download JSON', on: { click: () => GCSCOPE.ui.download('gcscope-report.json', 'application/json', JSON.stringify(report, null, 2)) } }),
+      pre);
+  }
+
+  function renderReport(report, doc, files) {
+    const view = GCSCOPE.views[report.format];
+    const panel = el('section', { class: 'report', dataset: { format: report.format } });
+    panel.appendChild(el('h3', { class: 'report-title' }, GCSCOPE.formatTitle(report.format),
+      el('span', { class: 'muted', text: ' — ' + (report.inputs || []).join(', ') })));
+    const container = el('div', { class: 'report-body' });
+    panel.appendChild(container);
+    if (view) {
+      try {
+        view.render(container, report, { doc, files, el, fmt, ui: GCSCOPE.ui, charts: GCSCOPE.charts });
+      } catch (err) {
+        container.appendChild(el('p', { class: 'error', text: 'This view failed to render: ' + err.message + '. The report data is below.' }));
+      }
+    } else {
+      const ident = report.identification || {};
+      container.appendChild(el('p', { class: 'muted', text: 'Identified: ' + (ident.reason || report.format) + '. Detailed analysis of this format is not available yet; the report data is below.' }));
+    }
+    panel.appendChild(renderRawJson(report));
+    return panel;
+  }
+
+  function renderDocument(body, doc, files) {
+    if (!GCSCOPE.staticReport) {
+      body.appendChild(el('div', { class: 'job-exports' },
+        el('button', { type: 'button', class: 'gs-small', text: 'Download JSON report', on: { click: () => GCSCOPE.ui.download('gcscope-report.json', 'application/json', JSON.stringify(doc, null, 2)) } }),
+        el('button', { type: 'button', class: 'gs-small', text: 'Save as HTML report', title: 'One self-contained file: opens offline in any browser',
+          on: { click: () => GCSCOPE.exportHtml(doc) } })));
+    }
+    body.appendChild(renderInputs(doc));
+    const general = doc.errors.filter((e) => !doc.inputs.some((i) => e.path === i.path || e.path.startsWith(i.path + '/')));
+    for (const e of general) body.appendChild(el('p', { class: 'error', text: (e.path ? e.path + ': ' : '') + errorText(e) }));
+    for (const report of doc.reports) body.appendChild(renderReport(report, doc, files));
+  }
+  GCSCOPE.renderDocument = renderDocument;
+
+  // ---- Wiring -------------------------------------------------------------------------------
+
+  // A saved HTML report carries its document: render it and stop (no worker, no drop zone).
+  const embeddedData = document.getElementById('gcscope-data');
+  if (embeddedData) {
+    GCSCOPE.staticReport = true;
+    const doc = JSON.parse(embeddedData.textContent);
+    const body = el('div', { class: 'job-body' });
+    jobsBox.appendChild(el('article', { class: 'job' }, el('header', { class: 'job-head' },
+      el('h2', { class: 'job-title', text: doc.inputs.map((i) => i.path).join(', ') }),
+      el('span', { class: 'job-status done', text: 'Saved report' })), body));
+    renderDocument(body, doc, []);
+    return;
+  }
+
+  const drop = document.getElementById('drop');
+  const fileInput = document.getElementById('file-input');
+  const folderInput = document.getElementById('folder-input');
+  // A file dropped anywhere but the zone must not make the browser navigate away from the results.
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', (e) => e.preventDefault());
+  drop.addEventListener('dragenter', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    startJob(await filesFromDataTransfer(e.dataTransfer));
+  });
+  drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); fileInput.click(); } });
+  document.getElementById('pick-files').addEventListener('click', () => fileInput.click());
+  document.getElementById('pick-folder').addEventListener('click', () => folderInput.click());
+  fileInput.addEventListener('change', () => { startJob(filesFromInput(fileInput)); fileInput.value = ''; });
+  folderInput.addEventListener('change', () => { startJob(filesFromInput(folderInput)); folderInput.value = ''; });
+
+  // Samples bundled with the site (samples/samples.json), one click away.
+  const samplesBox = document.getElementById('samples');
+  fetch('samples/samples.json').then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status))))
+    .then((list) => {
+      for (const s of list.samples) {
+        const name = s.path.split('/').pop();
+        const b = el('button', { type: 'button', class: 'sample', title: s.title, dataset: { sample: name } }, el('span', { text: s.title }));
+        b.addEventListener('click', async () => {
+          const resp = await fetch('samples/' + encodeURIComponent(name));
+          const blob = await resp.blob();
+          startJob([{ path: name, blob: new File([blob], name) }]);
+        });
+        samplesBox.appendChild(b);
+      }
+    })
+    .catch(() => { samplesBox.appendChild(el('span', { class: 'muted', text: 'No samples in this build.' })); });
+
+  if (window.parent !== window) document.documentElement.classList.add('in-frame');
+})();

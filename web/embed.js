@@ -1,0 +1,141 @@
+// Embedding and sharing: URL parameters (?embed=1, ?view=, ?url=, ?origins=), the postMessage API
+// for dashboards that put gcscope in an iframe, deep-link state in the fragment, and the
+// self-contained HTML export. Runs after app.js (GCSCOPE.startJob exists).
+'use strict';
+(function () {
+  const { el } = GCSCOPE.ui;
+  const params = new URLSearchParams(location.search);
+  GCSCOPE.params = params;
+  const KNOWN_FORMATS = ['jvm-gc-log', 'tunemygc-payload', 'stackprof', 'ruby-heap-dump', 'rbkit-capture',
+    'bpftrace-text', 'bpftrace-json', 'folded-stacks', 'perf-script', 'bcc-output'];
+  const MAX_NAME = 1024;
+
+  function notice(text, cls) {
+    const box = document.getElementById('jobs');
+    if (!box) return;
+    box.prepend(el('article', { class: 'job notice' }, el('p', { class: cls || 'error', text })));
+  }
+
+  // ---- ?embed=1: compact layout; the whole frame is a drop target ---------------------------
+  if (params.get('embed') === '1') {
+    document.documentElement.classList.add('embed');
+    window.addEventListener('drop', (e) => {
+      if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+      GCSCOPE.startJob(Array.from(e.dataTransfer.files).map((f) => ({ path: f.name, blob: f })));
+    });
+  }
+
+  // ---- postMessage API ------------------------------------------------------------------------
+  // Host → frame:  'PING' or {type:'gcscope:ping'}            → 'PONG' / {type:'gcscope:pong', version}
+  //                {type:'gcscope:open', id?, name, buffer: ArrayBuffer, format?}
+  // Frame → host:  {type:'gcscope:progress', id, done, total}, {type:'gcscope:result', id, report},
+  //                {type:'gcscope:error', id, message}
+  // Only the parent window is listened to (narrowed by ?origins=a,b when given); an opener window
+  // is accepted only when its origin is in ?origins=. Everything else is ignored; nothing is eval'd.
+  const allowed = (params.get('origins') || '').split(',').map((s) => s.trim()).filter(Boolean);
+  function trusted(e) {
+    if (window.parent !== window && e.source === window.parent) return allowed.length === 0 || allowed.includes(e.origin);
+    return allowed.includes(e.origin) && window.opener && e.source === window.opener;
+  }
+  function validateOpen(m) {
+    if (typeof m.name !== 'string' || m.name.length === 0 || m.name.length > MAX_NAME) return 'name must be a non-empty string of at most ' + MAX_NAME + ' characters';
+    if (!(m.buffer instanceof ArrayBuffer)) return 'buffer must be an ArrayBuffer (transfer it: postMessage(msg, origin, [msg.buffer]))';
+    if (m.format !== undefined && !KNOWN_FORMATS.includes(m.format)) return 'format must be one of ' + KNOWN_FORMATS.join(', ');
+    if (m.id !== undefined && typeof m.id !== 'string' && typeof m.id !== 'number') return 'id must be a string or a number';
+    return null;
+  }
+  window.addEventListener('message', (e) => {
+    if (!trusted(e)) return;
+    const m = e.data;
+    const target = e.origin === 'null' ? '*' : e.origin;
+    const reply = (msg) => e.source.postMessage(msg, target);
+    if (m === 'PING') { reply('PONG'); return; }
+    if (!m || typeof m !== 'object' || typeof m.type !== 'string' || !m.type.startsWith('gcscope:')) return;
+    if (m.type === 'gcscope:ping') { reply({ type: 'gcscope:pong', version: GCSCOPE.version || '' }); return; }
+    if (m.type !== 'gcscope:open') return;
+    const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
+    const problem = validateOpen(m);
+    if (problem) { reply({ type: 'gcscope:error', id, message: 'invalid gcscope:open message: ' + problem }); return; }
+    GCSCOPE.startJob([{ path: m.name, blob: new Blob([m.buffer]) }], m.format ? { format: m.format } : {}, {
+      onProgress: (done, total) => reply({ type: 'gcscope:progress', id, done, total }),
+      onResult: (doc) => reply({ type: 'gcscope:result', id, report: doc }),
+      onError: (message) => reply({ type: 'gcscope:error', id, message }),
+    });
+  });
+
+  // ---- ?url=: load a stored file by URL ---------------------------------------------------------
+  const url = params.get('url');
+  if (url) {
+    let target = null;
+    try { target = new URL(url, location.href); } catch (err) { notice('The url parameter is not a valid URL: ' + url); }
+    if (target && target.origin !== location.origin) {
+      notice(`Cannot load ${target.href}: this page only fetches files from its own origin (${location.origin}); ` +
+        'its Content-Security-Policy forbids any other connection so that nothing can leave your machine. Serve the file from the same origin.');
+    } else if (target) {
+      fetch(target.href, { credentials: 'same-origin' })
+        .then((r) => {
+          if (!r.ok) throw new Error(`the server answered ${r.status}${r.statusText ? ' ' + r.statusText : ''}`);
+          return r.blob();
+        })
+        .then((blob) => GCSCOPE.startJob([{ path: decodeURIComponent(target.pathname.split('/').pop() || 'download'), blob }]))
+        .catch((err) => notice(`Cannot load ${target.href}: ${err.message}`));
+    }
+  }
+
+  // ---- Deep-link state in the fragment: #key=value&key2=value2 ------------------------------
+  // Views keep their selection here (GCSCOPE.state.set('range', '10.5,20'); get('range')) so a reload
+  // or a shared link (with the same file dropped again, or the same ?url=) comes back to it.
+  const listeners = [];
+  function read() { return new URLSearchParams(location.hash.replace(/^#/, '')); }
+  GCSCOPE.state = {
+    get(key) { return read().get(key); },
+    set(key, value, { push = false } = {}) {
+      const p = read();
+      if (value === null || value === undefined || value === '') p.delete(key); else p.set(key, String(value));
+      const hash = p.toString();
+      const next = location.pathname + location.search + (hash ? '#' + hash : '');
+      if (push) history.pushState(null, '', next); else history.replaceState(null, '', next);
+    },
+    on(fn) { listeners.push(fn); },
+  };
+  window.addEventListener('popstate', () => listeners.forEach((fn) => fn(read())));
+  window.addEventListener('hashchange', () => listeners.forEach((fn) => fn(read())));
+
+  // ---- Self-contained HTML report -----------------------------------------------------------
+  // One file: the document as JSON plus the viewer code and styles inlined, no worker and no network
+  // (its own CSP allows nothing external), so it opens offline and can be attached to a ticket.
+  async function text(path) {
+    const r = await fetch(path);
+    if (!r.ok) throw new Error(path + ': ' + r.status);
+    return r.text();
+  }
+  const noCloseTag = (s) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  GCSCOPE.buildHtmlReport = function (doc, assets) {
+    const json = JSON.stringify(doc).replace(/</g, '\\u003c');
+    const title = 'gcscope report — ' + doc.inputs.map((i) => i.path).join(', ');
+    return '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n' +
+      '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'unsafe-inline\'; style-src \'unsafe-inline\'; img-src data: blob:">\n' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>' + title.replace(/[<&>"]/g, (c) => '&#' + c.charCodeAt(0) + ';') + '</title>\n' +
+      '<style>' + assets.uplotCss + '\n' + assets.css + '</style></head>\n<body>\n' +
+      '<header class="top"><div class="brand">gcscope</div><p class="tagline">Saved report (' + new Date().toISOString().slice(0, 19).replace('T', ' ') + ' UTC) — opens offline, contains no file contents beyond the analysis.</p></header>\n' +
+      '<main><section id="jobs" class="jobs"></section></main>\n' +
+      '<script type="application/json" id="gcscope-data">' + json + '</script>\n' +
+      '<script>' + noCloseTag(assets.uplot) + '</script>\n<script>' + noCloseTag(assets.bundle) + '</script>\n</body></html>\n';
+  };
+  GCSCOPE.exportHtml = async function (doc) {
+    try {
+      const [uplotCss, css, uplot, bundle] = await Promise.all([text('vendor/uPlot.min.css'), text('style.css'),
+        text('vendor/uPlot.iife.min.js'), text('app.bundle.js')]);
+      const html = GCSCOPE.buildHtmlReport(doc, { uplotCss, css, uplot, bundle });
+      const base = (doc.inputs[0] && doc.inputs[0].path.split('/').pop()) || 'gcscope';
+      GCSCOPE.ui.download(base + '.gcscope.html', 'text/html', html);
+    } catch (err) {
+      notice('Could not build the HTML report: ' + err.message);
+    }
+  };
+
+  // ---- Offline: a service worker caches the site once visited (http(s) only, not in saved reports)
+  if ('serviceWorker' in navigator && location.protocol.startsWith('http') && params.get('sw') !== '0') {
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
+})();

@@ -1,0 +1,211 @@
+// GCSCOPE.ui: the small DOM toolkit every view uses. Data is only ever put into the page as text
+// (textContent, attribute values), never parsed as HTML, so a class name, frame name, file path or log
+// line full of markup stays inert.
+'use strict';
+(function (global) {
+  const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
+  const views = (GCSCOPE.views = GCSCOPE.views || {});
+
+  // Views register per format ID: render(container, report, ctx) builds the panel of one report.
+  GCSCOPE.registerView = function (format, view) {
+    if (!format || !view || typeof view.render !== 'function') throw new Error('registerView needs (format, {render})');
+    views[format] = view;
+  };
+
+  // el('div', {class: 'x', title: 't', attrs: {...}, on: {click: fn}, style: {...}}, child, ...)
+  // Children: strings/numbers become text nodes; null/undefined/false are skipped; arrays are flattened.
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') node.className = v;
+        else if (k === 'text') node.textContent = String(v);
+        else if (k === 'on') for (const [ev, fn] of Object.entries(v)) node.addEventListener(ev, fn);
+        else if (k === 'style') Object.assign(node.style, v);
+        else if (k === 'attrs') for (const [a, av] of Object.entries(v)) node.setAttribute(a, String(av));
+        else if (k === 'dataset') Object.assign(node.dataset, v);
+        else if (k in node && typeof v !== 'string') node[k] = v;
+        else node.setAttribute(k, String(v));
+      }
+    }
+    append(node, children);
+    return node;
+  }
+  function append(node, children) {
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      if (Array.isArray(c)) append(node, c);
+      else if (c instanceof Node) node.appendChild(c);
+      else node.appendChild(document.createTextNode(String(c)));
+    }
+  }
+
+  const fmt = {
+    bytes(n) {
+      if (n === null || n === undefined || isNaN(n)) return '—';
+      const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+      let i = 0;
+      let v = Number(n);
+      while (Math.abs(v) >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+      return (i === 0 ? String(v) : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)) + ' ' + units[i];
+    },
+    kb(n) { return n === null || n === undefined || n < 0 ? '—' : fmt.bytes(n * 1024); },
+    num(n, digits) {
+      if (n === null || n === undefined || (typeof n === 'number' && isNaN(n))) return '—';
+      if (typeof n === 'string') return n;  // 64-bit values arrive as strings: show as is
+      if (digits === undefined) return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+      return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    },
+    pct(n, digits = 2) { return n === null || n === undefined || isNaN(n) ? '—' : Number(n).toFixed(digits) + ' %'; },
+    // Seconds as a human duration: 0.000123 → "123 µs", 0.0123 → "12.3 ms", 12.3 → "12.30 s".
+    seconds(s) {
+      if (s === null || s === undefined || isNaN(s)) return '—';
+      const a = Math.abs(s);
+      if (a === 0) return '0';
+      if (a < 1e-3) return (s * 1e6).toFixed(a < 1e-5 ? 2 : 0) + ' µs';
+      if (a < 1) return (s * 1e3).toFixed(a < 0.01 ? 2 : 1) + ' ms';
+      if (a < 600) return s.toFixed(2) + ' s';
+      return (s / 60).toFixed(1) + ' min';
+    },
+  };
+
+  function download(name, mime, data) {
+    const blob = data instanceof Blob ? data : new Blob([data], { type: mime });
+    const url = URL.createObjectURL(blob);
+    const a = el('a', { href: url, download: name, style: { display: 'none' } });
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(url); a.remove(); }, 1000);
+  }
+
+  function csvCell(v) {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  // A sortable, filterable table with CSV export.
+  //   columns: [{key, label, numeric?, format?(value,row), title?}]
+  //   rows: objects (by key) or arrays (by column index)
+  //   opts: {filter: true, csvName: 'x.csv', pageSize: 200, onRowClick(row), sort: {key, desc}, caption}
+  function table(columns, rows, opts = {}) {
+    const get = (row, col, i) => (Array.isArray(row) ? row[i] : row[col.key]);
+    let sortIndex = opts.sort ? columns.findIndex((c) => c.key === opts.sort.key) : -1;
+    let sortDesc = opts.sort ? !!opts.sort.desc : false;
+    let filterText = '';
+    let shown = opts.pageSize || 200;
+    const wrap = el('div', { class: 'gs-table' });
+    const tools = el('div', { class: 'gs-table-tools' });
+    const count = el('span', { class: 'gs-table-count' });
+    if (opts.caption) tools.appendChild(el('span', { class: 'gs-table-caption', text: opts.caption }));
+    if (opts.filter !== false) {
+      const input = el('input', { type: 'search', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
+      input.addEventListener('input', () => { filterText = input.value.toLowerCase(); shown = opts.pageSize || 200; render(); });
+      tools.appendChild(input);
+    }
+    tools.appendChild(count);
+    tools.appendChild(el('button', {
+      type: 'button', class: 'gs-small', text: 'CSV',
+      title: 'Download this table as CSV',
+      on: { click: () => download(opts.csvName || 'table.csv', 'text/csv', toCsv()) },
+    }));
+    const tbl = el('table');
+    const thead = el('thead');
+    const headRow = el('tr');
+    columns.forEach((c, i) => {
+      const th = el('th', { text: c.label || c.key, title: c.title || 'Sort', class: c.numeric ? 'num' : '' });
+      th.addEventListener('click', () => {
+        if (sortIndex === i) sortDesc = !sortDesc;
+        else { sortIndex = i; sortDesc = !!c.numeric; }
+        render();
+      });
+      headRow.appendChild(th);
+    });
+    thead.appendChild(headRow);
+    const tbody = el('tbody');
+    tbl.append(thead, tbody);
+    const more = el('button', { type: 'button', class: 'gs-small gs-more', text: 'Show more' });
+    more.addEventListener('click', () => { shown += opts.pageSize || 200; render(); });
+    wrap.append(tools, el('div', { class: 'gs-table-scroll' }, tbl), more);
+
+    function visibleRows() {
+      let list = rows;
+      if (filterText) {
+        list = rows.filter((r) => columns.some((c, i) => {
+          const v = get(r, c, i);
+          return v !== null && v !== undefined && String(v).toLowerCase().includes(filterText);
+        }));
+      }
+      if (sortIndex >= 0) {
+        const c = columns[sortIndex];
+        const dir = sortDesc ? -1 : 1;
+        list = list.slice().sort((a, b) => {
+          const va = get(a, c, sortIndex), vb = get(b, c, sortIndex);
+          if (va === vb) return 0;
+          if (va === null || va === undefined) return 1;
+          if (vb === null || vb === undefined) return -1;
+          if (c.numeric) return (Number(va) - Number(vb)) * dir;
+          return String(va).localeCompare(String(vb)) * dir;
+        });
+      }
+      return list;
+    }
+    function toCsv() {
+      const lines = [columns.map((c) => csvCell(c.label || c.key)).join(',')];
+      for (const r of visibleRows()) lines.push(columns.map((c, i) => csvCell(get(r, c, i))).join(','));
+      return lines.join('\n') + '\n';
+    }
+    function render() {
+      const list = visibleRows();
+      tbody.textContent = '';
+      const n = Math.min(list.length, shown);
+      for (let k = 0; k < n; k++) {
+        const r = list[k];
+        const tr = el('tr');
+        columns.forEach((c, i) => {
+          const v = get(r, c, i);
+          const shownValue = c.format ? c.format(v, r) : (c.numeric ? fmt.num(v) : v);
+          tr.appendChild(el('td', { class: c.numeric ? 'num' : '' }, shownValue instanceof Node ? shownValue : (shownValue === undefined || shownValue === null ? '' : String(shownValue))));
+        });
+        if (opts.onRowClick) { tr.classList.add('clickable'); tr.addEventListener('click', () => opts.onRowClick(r)); }
+        tbody.appendChild(tr);
+      }
+      headRow.querySelectorAll('th').forEach((th, i) => {
+        th.classList.toggle('sorted', i === sortIndex);
+        th.dataset.dir = i === sortIndex ? (sortDesc ? 'desc' : 'asc') : '';
+      });
+      count.textContent = list.length === rows.length ? `${rows.length} rows` : `${list.length} of ${rows.length} rows`;
+      more.style.display = list.length > shown ? '' : 'none';
+    }
+    render();
+    wrap.refresh = (newRows) => { if (newRows) rows = newRows; render(); };
+    return wrap;
+  }
+
+  // A read-only text block with a Copy button (advice, recipes, commands).
+  function copyBlock(text, label) {
+    const pre = el('pre', { class: 'gs-copy', text });
+    const btn = el('button', { type: 'button', class: 'gs-small', text: label || 'Copy' });
+    btn.addEventListener('click', async () => {
+      try { await navigator.clipboard.writeText(text); btn.textContent = 'Copied'; } catch (e) {
+        const r = document.createRange(); r.selectNodeContents(pre); const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+        btn.textContent = 'Selected';
+      }
+      setTimeout(() => { btn.textContent = label || 'Copy'; }, 1500);
+    });
+    return el('div', { class: 'gs-copy-wrap' }, btn, pre);
+  }
+
+  // KPI tiles: [{label, value, hint?, severity?}]
+  function kpis(items) {
+    return el('div', { class: 'gs-kpis' }, items.map((k) => el('div', { class: 'gs-kpi' + (k.severity ? ' sev-' + k.severity : ''), title: k.hint || '' },
+      el('div', { class: 'gs-kpi-value', text: k.value }), el('div', { class: 'gs-kpi-label', text: k.label }))));
+  }
+
+  // Collapsible section.
+  function section(title, ...children) {
+    return el('details', { class: 'gs-section', open: true }, el('summary', { text: title }), ...children);
+  }
+
+  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section };
+})(typeof window !== 'undefined' ? window : globalThis);
