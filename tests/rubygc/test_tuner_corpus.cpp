@@ -325,6 +325,17 @@ TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[
     for (const auto& r : doc["reports"])
       if (r["format"] == "tunemygc-payload") CHECK(r["verdict"].contains("status"));
   }
+  // A counter beyond int64 is refused (it would wrap), with the key named.
+  {
+    std::string big = base;
+    size_t at = big.find("[48, 472,");
+    if (at == std::string::npos) at = big.find("[48,472,");
+    REQUIRE(at != std::string::npos);
+    big.replace(at + 1, 2, "18446744073709551615");
+    json r = report_of(analyze_bytes({{"big.json", big}}), "tunemygc-payload");
+    CHECK(r["verdict"]["status"] == 400);
+    CHECK(has(r["verdict"]["message"], "GC.stat value count (index 0)"));
+  }
   // Deep nesting is refused before parsing.
   std::string deep = "[[null, \"3.1.2\", \"0.0\", {\"RUBY_GC_X\": " + std::string(100000, '[') + std::string(100000, ']') + "}]]";
   json r = report_of(analyze_bytes({{"deep.json", deep}}), "tunemygc-payload");

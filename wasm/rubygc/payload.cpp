@@ -33,8 +33,10 @@ std::string describe(const nlohmann::json& v) {
   }
 }
 
+// A JSON integer in [0, 2^63): GC counters and sizes (larger values would wrap in int64 columns).
 bool non_negative_integer(const nlohmann::json& v) {
-  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX);
+  return v.is_number_integer() && v.get<int64_t>() >= 0;
 }
 
 int8_t major_code(const nlohmann::json& v) {
