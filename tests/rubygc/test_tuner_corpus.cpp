@@ -333,6 +333,7 @@ TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[
     REQUIRE(at != std::string::npos);
     big.replace(at + 1, 2, "18446744073709551615");
     json r = report_of(analyze_bytes({{"big.json", big}}), "tunemygc-payload");
+    INFO(r["verdict"].dump() << " reader " << r.value("reader", "?") << " at " << at);
     CHECK(r["verdict"]["status"] == 400);
     CHECK(has(r["verdict"]["message"], "GC.stat value count (index 0)"));
   }
