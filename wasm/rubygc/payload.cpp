@@ -1,6 +1,7 @@
 #include "payload.h"
 
 #include <cstring>
+#include <string_view>
 
 namespace gcscope::rubygc {
 
@@ -366,7 +367,10 @@ Verdict read_samples(Payload& out) {
       last[m] = v;
       last_at[m] = idx;
     }
-    out.ts.push_back(s[o].get<double>());
+    // The same conversion as the fast path, from the number's shortest text (what Ruby wrote).
+    double ts = 0;
+    if (!s[o].is_number_float() || !parse_json_double(s[o].dump(), &ts)) ts = s[o].get<double>();
+    out.ts.push_back(ts);
     out.peak_rss.push_back(s[o + 1].get<int64_t>());
     out.rss.push_back(s[o + 2].get<int64_t>());
     out.event.push_back(static_cast<uint8_t>(e));
@@ -384,198 +388,150 @@ Verdict read_samples(Payload& out) {
   return Verdict{};
 }
 
-// ---- the fast path: one SAX pass that stores valid samples straight into the columns ----------------
-// A 3 MB payload is ~10k samples of ~30 integers; building and destroying a DOM for them costs more
-// than lexing. This handler accepts only the well-formed shape; at the first deviation it stops, and the
-// caller reruns the DOM path above, whose checks produce the precise message. Both paths apply the
-// same rules (tests/rubygc run every corpus payload, valid or not, through the pipeline).
+// ---- the fast path: a hand-written scanner for well-formed payloads -------------------------------
+// A 3 MB payload is ~10k samples of ~30 integers. nlohmann's lexer appends every character to a
+// token string and converts floats with strtod (long-double arithmetic, emulated in wasm): fine for the
+// header and the meta hashes, 20x too slow for the samples in the browser. This scanner reads the
+// sample arrays itself; the header and each meta hash are handed to nlohmann as substrings. At the
+// first deviation from the well-formed shape it gives up, and the caller reruns the DOM reader above,
+// whose checks name the problem precisely. Both readers apply the same rules and convert timestamps
+// with the same function (tests/rubygc compare their reports on every corpus payload).
 namespace {
 
 using json = nlohmann::json;
 
-// Builds a DOM for small subtrees (the header, meta hashes).
-struct Builder {
-  json root;
-  std::vector<json*> stack;
-  std::string key;
-  bool active() const { return !stack.empty(); }
-  json* insert(json v) {
-    json* top = stack.back();
-    if (top->is_array()) {
-      top->push_back(std::move(v));
-      return &top->back();
+struct Scanner {
+  const char* p;
+  const char* end;
+  void ws() {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+  }
+  bool eat(char c) {
+    ws();
+    if (p < end && *p == c) {
+      ++p;
+      return true;
     }
-    json& slot = (*top)[key];
-    slot = std::move(v);
-    return &slot;
+    return false;
   }
-  void begin(json container) {
-    root = std::move(container);
-    stack.assign(1, &root);
+  bool peek(char c) {
+    ws();
+    return p < end && *p == c;
   }
-  void open(json container) { stack.push_back(insert(std::move(container))); }
-  void close() { stack.pop_back(); }
+  bool literal(const char* word) {
+    size_t n = std::strlen(word);
+    if (static_cast<size_t>(end - p) >= n && std::memcmp(p, word, n) == 0) {
+      p += n;
+      return true;
+    }
+    return false;
+  }
+  // A string's raw contents (escapes left as they are; callers compare plain ASCII names only).
+  bool string(std::string_view* out) {
+    ws();
+    if (p >= end || *p != '"') return false;
+    const char* b = ++p;
+    while (p < end && *p != '"') {
+      if (*p == '\\') ++p;
+      else if (static_cast<unsigned char>(*p) < 0x20) return false;
+      ++p;
+    }
+    if (p >= end) return false;
+    *out = std::string_view(b, static_cast<size_t>(p - b));
+    ++p;
+    return true;
+  }
+  // The extent of one JSON value (object/array by bracket matching outside strings).
+  bool skip_value(std::string_view* out) {
+    ws();
+    const char* b = p;
+    if (p < end && (*p == '{' || *p == '[')) {
+      int depth = 0;
+      while (p < end) {
+        char c = *p++;
+        if (c == '"') {
+          while (p < end && *p != '"') p += (*p == '\\') ? 2 : 1;
+          if (p >= end) return false;
+          ++p;
+        } else if (c == '{' || c == '[') {
+          if (++depth > 32) return false;
+        } else if (c == '}' || c == ']') {
+          if (--depth == 0) break;
+        }
+      }
+      if (depth != 0) return false;
+    } else {
+      return false;
+    }
+    *out = std::string_view(b, static_cast<size_t>(p - b));
+    return true;
+  }
 };
 
-class FastReader final : public json::json_sax_t {
- public:
-  explicit FastReader(Payload& out) : out_(out) {}
-  bool ok = false;
+enum class Tok { kNone, kInt, kFloat, kString, kNull, kStat, kInfo, kMeta, kOther };
 
-  bool null() override { return scalar(json(nullptr)); }
-  bool boolean(bool v) override { return scalar(json(v)); }
-  bool number_integer(number_integer_t v) override {
-    if (in_stat_) {
-      if (v < 0) return false;
-      stat_row_.push_back(v);
-      return true;
-    }
-    return scalar(json(v));
+struct Elem {
+  Tok kind = Tok::kNone;
+  int64_t i = 0;
+  double d = 0;
+  std::string_view s;
+};
+
+// JSON number at p: integers exactly (fail beyond int64), floats with parse_json_double.
+bool scan_number(Scanner& sc, Elem& e) {
+  sc.ws();
+  const char* b = sc.p;
+  bool neg = false, is_float = false;
+  if (sc.p < sc.end && *sc.p == '-') neg = true, ++sc.p;
+  uint64_t v = 0;
+  int digits = 0;
+  while (sc.p < sc.end && *sc.p >= '0' && *sc.p <= '9') {
+    if (v > (UINT64_MAX - 9) / 10) return false;
+    v = v * 10 + static_cast<uint64_t>(*sc.p++ - '0');
+    ++digits;
   }
-  bool number_unsigned(number_unsigned_t v) override {
-    if (in_stat_) {
-      if (v > static_cast<number_unsigned_t>(INT64_MAX)) return false;
-      stat_row_.push_back(static_cast<int64_t>(v));
-      return true;
-    }
-    return scalar(json(v));
+  if (!digits) return false;
+  if (sc.p < sc.end && (*sc.p == '.' || *sc.p == 'e' || *sc.p == 'E')) {
+    is_float = true;
+    while (sc.p < sc.end && ((*sc.p >= '0' && *sc.p <= '9') || *sc.p == '.' || *sc.p == 'e' || *sc.p == 'E' || *sc.p == '+' || *sc.p == '-')) ++sc.p;
   }
-  bool number_float(number_float_t v, const string_t&) override {
-    if (in_stat_) return false;
-    return scalar(json(v));
-  }
-  bool string(string_t& v) override {
-    if (in_stat_) return false;
-    if (in_info_) {
-      if (depth_ == 3) info_string(v);
-      return depth_ == 3;
-    }
-    return scalar(json(std::move(v)));
-  }
-  bool binary(binary_t&) override { return false; }
-  bool key(string_t& k) override {
-    if (builder_.active()) builder_.key = k;
-    else if (in_info_) info_key_ = k;
-    else return false;
+  if (is_float) {
+    e.kind = Tok::kFloat;
+    if (!parse_json_double(std::string_view(b, static_cast<size_t>(sc.p - b)), &e.d)) return false;
     return true;
   }
-  bool start_object(std::size_t) override {
-    if (++depth_ > 32) return false;
-    if (builder_.active()) {
-      builder_.open(json::object());
-      return true;
+  if (v > static_cast<uint64_t>(INT64_MAX)) return false;
+  e.kind = Tok::kInt;
+  e.i = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+class FastScanner {
+ public:
+  FastScanner(const std::string& bytes, Payload& out) : sc_{bytes.data(), bytes.data() + bytes.size()}, out_(out) {}
+
+  bool run() {
+    if (!sc_.eat('[')) return false;
+    std::string_view header;
+    if (!sc_.skip_value(&header) || header.empty() || header[0] != '[') return false;
+    try {
+      out_.doc = json::parse(header.begin(), header.end());
+    } catch (const std::exception&) {
+      return false;
     }
-    if (depth_ != 3 || in_sample_elem_ < 0) return false;
-    if (stat_pos_ >= 0 && elem_ == stat_pos_ + 1) {
-      in_info_ = true;
-      major_ = kMajorNone, gc_by_ = kGcByNone, need_ = kMajorNone;
-      return true;
+    if (!header_ready()) return false;
+    size_t samples = 0;
+    while (sc_.eat(',')) {
+      if (!sample()) return false;
+      ++samples;
     }
-    if (stat_pos_ >= 0 && elem_ == stat_pos_ + 2) {
-      builder_.begin(json::object());
-      meta_builder_ = true;
-      return true;
-    }
-    return false;
+    if (!sc_.eat(']')) return false;
+    sc_.ws();
+    return sc_.p == sc_.end && samples > 0;
   }
-  bool end_object() override {
-    --depth_;
-    if (builder_.active()) {
-      builder_.close();
-      if (!builder_.active() && meta_builder_) {
-        meta_builder_ = false;
-        out_.owned_meta.push_back(std::move(builder_.root));
-        meta_ = &out_.owned_meta.back();
-        ++elem_;
-      }
-      return true;
-    }
-    if (in_info_) {
-      in_info_ = false;
-      info_seen_ = true;
-      ++elem_;
-      return true;
-    }
-    return false;
-  }
-  bool start_array(std::size_t) override {
-    if (++depth_ > 32) return false;
-    if (depth_ == 1) return true;  // the payload
-    if (builder_.active()) {
-      builder_.open(json::array());
-      return true;
-    }
-    if (depth_ == 2) {
-      if (top_ == 0) {  // the header: a small DOM
-        builder_.begin(json::array());
-        return true;
-      }
-      // a sample
-      elem_ = 0;
-      in_sample_elem_ = 0;
-      stat_pos_ = -1;
-      info_seen_ = false;
-      meta_ = nullptr;
-      for (auto& v : scalars_) v = nullptr;
-      return true;
-    }
-    if (depth_ == 3 && in_sample_elem_ >= 0 && stat_pos_ < 0) {
-      in_stat_ = true;
-      stat_pos_ = elem_;
-      stat_row_.clear();
-      return true;
-    }
-    return false;
-  }
-  bool end_array() override {
-    --depth_;
-    if (builder_.active()) {
-      builder_.close();
-      if (!builder_.active()) {  // the header ended
-        out_.doc = std::move(builder_.root);
-        if (!header_ready()) return false;
-        ++top_;
-      }
-      return true;
-    }
-    if (in_stat_) {
-      in_stat_ = false;
-      ++elem_;
-      return true;
-    }
-    if (depth_ == 1) {  // a sample ended
-      in_sample_elem_ = -1;
-      ++top_;
-      return finish_sample();
-    }
-    if (depth_ == 0) {
-      ok = top_ >= 2;
-      return true;
-    }
-    return false;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
-  bool scalar(json v) {
-    if (builder_.active()) {
-      builder_.insert(std::move(v));
-      return true;
-    }
-    if (in_info_) return depth_ == 3;  // other latest_gc_info values: ignored
-    if (depth_ != 2 || in_sample_elem_ < 0) return false;
-    if (elem_ < 8) scalars_[static_cast<size_t>(elem_)] = std::move(v);
-    ++elem_;
-    return true;
-  }
-  void info_string(const std::string& v) {
-    json j(v);
-    if (info_key_ == "major_by") major_ = major_code(j);
-    else if (info_key_ == "gc_by") gc_by_ = gc_by_code(j);
-    else if (info_key_ == "need_major_by") need_ = major_code(j);
-  }
   bool header_ready() {
-    // The full header checks run later (check_header); here only what the samples need.
     const json& h = out_.doc;
     if (!h.is_array() || h.size() < 8 || !h[7].is_array()) return false;
     width_ = h[7].size();
@@ -589,66 +545,136 @@ class FastReader final : public json::json_sax_t {
     out_.width = width_;
     return true;
   }
-  bool finish_sample() {
-    const int size = elem_;
+
+  bool info(int8_t* major, int8_t* gc_by, int8_t* need) {
+    *major = kMajorNone, *gc_by = kGcByNone, *need = kMajorNone;
+    if (!sc_.eat('{')) return false;
+    if (sc_.eat('}')) return true;
+    do {
+      std::string_view key, val;
+      if (!sc_.string(&key) || !sc_.eat(':')) return false;
+      sc_.ws();
+      if (sc_.peek('"')) {
+        if (!sc_.string(&val)) return false;
+        json j{std::string(val)};
+        if (key == "major_by") *major = major_code(j[0]);
+        else if (key == "gc_by") *gc_by = gc_by_code(j[0]);
+        else if (key == "need_major_by") *need = major_code(j[0]);
+      } else if (sc_.literal("null") || sc_.literal("true") || sc_.literal("false")) {
+      } else {
+        Elem e;
+        if (!scan_number(sc_, e)) return false;  // nested values: let the DOM reader look
+      }
+    } while (sc_.eat(','));
+    return sc_.eat('}');
+  }
+
+  bool sample() {
+    if (!sc_.eat('[')) return false;
+    Elem el[8];
+    int n = 0, stat_pos = -1;
+    int8_t major = kMajorNone, gc_by = kGcByNone, need = kMajorNone;
+    const json* meta = nullptr;
+    if (!sc_.peek(']')) {
+      do {
+        if (n >= 8) return false;
+        Elem& e = el[n];
+        sc_.ws();
+        char c = sc_.p < sc_.end ? *sc_.p : 0;
+        if (c == '"') {
+          e.kind = Tok::kString;
+          if (!sc_.string(&e.s)) return false;
+        } else if (c == 'n') {
+          if (!sc_.literal("null")) return false;
+          e.kind = Tok::kNull;
+        } else if (c == '[') {
+          if (stat_pos >= 0) return false;
+          stat_pos = n;
+          e.kind = Tok::kStat;
+          row_.clear();
+          sc_.eat('[');
+          if (!sc_.peek(']')) {
+            do {
+              Elem x;
+              if (!scan_number(sc_, x) || x.kind != Tok::kInt || x.i < 0) return false;
+              row_.push_back(x.i);
+            } while (sc_.eat(','));
+          }
+          if (!sc_.eat(']')) return false;
+        } else if (c == '{') {
+          if (stat_pos >= 0 && n == stat_pos + 1) {
+            e.kind = Tok::kInfo;
+            if (!info(&major, &gc_by, &need)) return false;
+          } else if (stat_pos >= 0 && n == stat_pos + 2) {
+            e.kind = Tok::kMeta;
+            std::string_view text;
+            if (!sc_.skip_value(&text)) return false;
+            try {
+              out_.owned_meta.push_back(json::parse(text.begin(), text.end()));
+            } catch (const std::exception&) {
+              return false;
+            }
+            meta = &out_.owned_meta.back();
+          } else {
+            return false;
+          }
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+          if (!scan_number(sc_, e)) return false;
+        } else {
+          return false;
+        }
+        ++n;
+      } while (sc_.eat(','));
+    }
+    if (!sc_.eat(']')) return false;
+    // The same rules as read_samples.
     Layout layout;
-    if (size == 8 && scalars_[4].is_string()) layout = Layout::kThreadFirst8;
-    else if (size == 7 && scalars_[3].is_string()) layout = Layout::kNoThread7;
-    else if (size == 8 && scalars_[3].is_string()) layout = Layout::kThreadLast8;
+    if (n == 8 && el[4].kind == Tok::kString) layout = Layout::kThreadFirst8;
+    else if (n == 7 && el[3].kind == Tok::kString) layout = Layout::kNoThread7;
+    else if (n == 8 && el[3].kind == Tok::kString) layout = Layout::kThreadLast8;
     else return false;
     if (out_.layout == Layout::kUnknown) out_.layout = layout;
     else if (out_.layout != layout) return false;
     const int o = layout == Layout::kThreadFirst8 ? 1 : 0;
-    if (stat_pos_ != o + 4 || !info_seen_) return false;
-    if (meta_ == nullptr && !scalars_[static_cast<size_t>(o + 6)].is_null()) return false;
-    const std::string& ev = scalars_[static_cast<size_t>(o + 3)].get_ref<const std::string&>();
+    if (stat_pos != o + 4 || el[o + 5].kind != Tok::kInfo) return false;
+    if (el[o + 6].kind != Tok::kMeta && el[o + 6].kind != Tok::kNull) return false;
     int e = -1;
     for (int k = 0; k < kEventCount; ++k)
-      if (ev == kEventNames[k]) e = k;
+      if (el[o + 3].s == kEventNames[k]) e = k;
     if (e < 0) return false;
-    const json& ts = scalars_[static_cast<size_t>(o)];
-    const json& peak = scalars_[static_cast<size_t>(o + 1)];
-    const json& rss = scalars_[static_cast<size_t>(o + 2)];
-    if (!ts.is_number() || !non_negative_integer(peak) || !non_negative_integer(rss)) return false;
-    if (stat_row_.size() != width_) return false;
+    const Elem& ts = el[o];
+    if (ts.kind != Tok::kInt && ts.kind != Tok::kFloat) return false;
+    if (el[o + 1].kind != Tok::kInt || el[o + 1].i < 0 || el[o + 2].kind != Tok::kInt || el[o + 2].i < 0) return false;
+    if (row_.size() != width_) return false;
     int64_t thread = Payload::kNoThread;
     if (layout != Layout::kNoThread7) {
-      const json& t = scalars_[layout == Layout::kThreadFirst8 ? 0 : 7];
-      if (t.is_number_integer()) thread = t.get<int64_t>();
-      else if (!t.is_null()) return false;
+      const Elem& t = el[layout == Layout::kThreadFirst8 ? 0 : 7];
+      if (t.kind == Tok::kInt) thread = t.i;
+      else if (t.kind != Tok::kNull) return false;
     }
     for (int m = 0; m < 3; ++m) {
       if (mono_[m] < 0) continue;
-      int64_t v = stat_row_[static_cast<size_t>(mono_[m])];
+      int64_t v = row_[static_cast<size_t>(mono_[m])];
       if (v < last_[m]) return false;
       last_[m] = v;
     }
-    out_.ts.push_back(ts.get<double>());
-    out_.peak_rss.push_back(peak.get<int64_t>());
-    out_.rss.push_back(rss.get<int64_t>());
+    out_.ts.push_back(ts.kind == Tok::kInt ? static_cast<double>(ts.i) : ts.d);
+    out_.peak_rss.push_back(el[o + 1].i);
+    out_.rss.push_back(el[o + 2].i);
     out_.event.push_back(static_cast<uint8_t>(e));
-    out_.stat.insert(out_.stat.end(), stat_row_.begin(), stat_row_.end());
-    out_.major_by.push_back(major_);
-    out_.gc_by.push_back(gc_by_);
-    out_.need_major.push_back(need_);
-    out_.meta.push_back(meta_);
+    out_.stat.insert(out_.stat.end(), row_.begin(), row_.end());
+    out_.major_by.push_back(major);
+    out_.gc_by.push_back(gc_by);
+    out_.need_major.push_back(need);
+    out_.meta.push_back(meta);
     out_.thread.push_back(thread);
     ++out_.n;
     return true;
   }
 
+  Scanner sc_;
   Payload& out_;
-  Builder builder_;
-  bool meta_builder_ = false;
-  int depth_ = 0;
-  size_t top_ = 0;  // index in the payload array
-  int elem_ = 0, in_sample_elem_ = -1, stat_pos_ = -1;
-  bool in_stat_ = false, in_info_ = false, info_seen_ = false;
-  std::string info_key_;
-  int8_t major_ = kMajorNone, gc_by_ = kGcByNone, need_ = kMajorNone;
-  const json* meta_ = nullptr;
-  json scalars_[8];
-  std::vector<int64_t> stat_row_;
+  std::vector<int64_t> row_;
   size_t width_ = 0;
   int mono_[3] = {-1, -1, -1};
   int64_t last_[3] = {-1, -1, -1};
@@ -657,14 +683,45 @@ class FastReader final : public json::json_sax_t {
 }  // namespace
 
 bool read_fast(const std::string& bytes, Payload& out) {
-  FastReader reader(out);
-  bool parsed = false;
-  try {
-    parsed = json::sax_parse(bytes, &reader);
-  } catch (const std::exception&) {
-    return false;
+  FastScanner scanner(bytes, out);
+  return scanner.run();
+}
+
+bool parse_json_double(std::string_view text, double* out) {
+  // Fast exact path: up to 15 significant digits and a power of ten up to 22 (both exact doubles, one
+  // rounding). Longer decimals (Ruby prints shortest round-trip floats, e.g. 1795257973.6756852):
+  // integer part + fraction / 10^k, within one ulp. Anything else: strtod.
+  size_t i = 0;
+  bool neg = false;
+  if (i < text.size() && text[i] == '-') neg = true, ++i;
+  uint64_t ip = 0, fp = 0;
+  int id = 0, fd = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && id < 19) ip = ip * 10 + static_cast<uint64_t>(text[i++] - '0'), ++id;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && fd < 19) fp = fp * 10 + static_cast<uint64_t>(text[i++] - '0'), ++fd;
   }
-  return parsed && reader.ok;
+  static const double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (i == text.size() && id > 0 && id + fd <= 15) {
+    uint64_t m = ip;
+    for (int k = 0; k < fd; ++k) m *= 10;
+    m += fp;
+    double v = static_cast<double>(m) / kPow10[fd];
+    *out = neg ? -v : v;
+    return true;
+  }
+  if (i == text.size() && id > 0 && id <= 15 && fd <= 15) {
+    double v = static_cast<double>(ip) + static_cast<double>(fp) / kPow10[fd];
+    *out = neg ? -v : v;
+    return true;
+  }
+  std::string s(text);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return false;
+  *out = v;
+  return true;
 }
 
 }  // namespace gcscope::rubygc

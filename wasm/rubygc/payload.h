@@ -13,6 +13,7 @@
 #include <deque>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -94,10 +95,12 @@ struct Payload {
 Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset);
 // Checks the header tuple (header[0..11]) and fills out.header / out.col.
 Verdict check_header(const nlohmann::json& header, Payload& out);
-// The fast path for well-formed payloads: one SAX pass storing samples straight into the columns
-// (out.doc = the header). False at the first deviation from the valid shape: then rerun with
-// read_header + read_samples, which name the problem precisely.
+// The fast path for well-formed payloads: a hand-written scanner storing samples straight into the
+// columns (out.doc = the header, parsed by nlohmann, as are the meta hashes). False at the first
+// deviation from the valid shape: then rerun with read_header + read_samples, which name the problem.
 bool read_fast(const std::string& bytes, Payload& out);
+// A JSON number's text to double, identically in both readers (exact up to 15 digits).
+bool parse_json_double(std::string_view text, double* out);
 // Checks and stores the samples (after read_header succeeded); stops at the first violation and
 // keeps the samples before it.
 Verdict read_samples(Payload& out);

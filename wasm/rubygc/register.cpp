@@ -29,7 +29,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
       if (v.is_number()) options_.rss_budget_mb = v.get<double>();
       else if (v.is_string()) options_.rss_budget_mb = std::atof(v.get<std::string>().c_str());
     }
-    // --set tunemygc_reader=dom: skip the SAX fast path (tests compare both readers).
+    // --set tunemygc_reader=dom: skip the fast scanner (tests compare both readers).
     force_dom_ = options.value("tunemygc_reader", std::string()) == "dom";
   }
 
@@ -64,7 +64,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
                   " MiB (the service accepted at most 50 MB; the agent caps a run at 2000 samples)";
       return v;
     }
-    // Well-formed payloads take the one-pass SAX reader; anything else is re-read as a DOM whose
+    // Well-formed payloads take the hand-written fast scanner; anything else is re-read as a DOM whose
     // checks name the exact problem.
     bool fast = !force_dom_ && read_fast(bytes_, payload_);
     Verdict v;
@@ -75,7 +75,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
       v = read_header(std::move(bytes_), payload_, &offset_);
     }
     std::string().swap(bytes_);
-    report["reader"] = fast ? "sax" : "dom";
+    report["reader"] = fast ? "fast" : "dom";
     if (payload_.header.arity) report["header"] = header_json();
     if (v.status != 200) return v;
     const Header& h = payload_.header;
