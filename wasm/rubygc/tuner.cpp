@@ -121,6 +121,24 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   json uw_cols = {{"start_s", json::array()}, {"duration_ms", json::array()}, {"allocations", json::array()},
                   {"gcs", json::array()},     {"minor", json::array()},       {"major", json::array()},
                   {"gc_time_ms", json::array()}, {"thread", json::array()},   {"label", json::array()}};
+  auto& col_start_s = uw_cols["start_s"].get_ref<json::array_t&>();
+  col_start_s.reserve(units.size());
+  auto& col_duration_ms = uw_cols["duration_ms"].get_ref<json::array_t&>();
+  col_duration_ms.reserve(units.size());
+  auto& col_allocations = uw_cols["allocations"].get_ref<json::array_t&>();
+  col_allocations.reserve(units.size());
+  auto& col_gcs = uw_cols["gcs"].get_ref<json::array_t&>();
+  col_gcs.reserve(units.size());
+  auto& col_minor = uw_cols["minor"].get_ref<json::array_t&>();
+  col_minor.reserve(units.size());
+  auto& col_major = uw_cols["major"].get_ref<json::array_t&>();
+  col_major.reserve(units.size());
+  auto& col_gc_time_ms = uw_cols["gc_time_ms"].get_ref<json::array_t&>();
+  col_gc_time_ms.reserve(units.size());
+  auto& col_thread = uw_cols["thread"].get_ref<json::array_t&>();
+  col_thread.reserve(units.size());
+  auto& col_label = uw_cols["label"].get_ref<json::array_t&>();
+  col_label.reserve(units.size());
   std::vector<int64_t> allocs;
   size_t units_with_gc = 0;
   double unit_ms_total = 0, unit_gc_ms_total = 0;
@@ -149,15 +167,15 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
         if (act != m->end() && act->is_string()) label += (label.empty() ? "" : "#") + act->get<std::string>();
       }
     }
-    uw_cols["start_s"].push_back(r1((p.ts[u.start] - t0) * 10000) / 10000);
-    uw_cols["duration_ms"].push_back(std::round(dur * 1000) / 1000);
-    uw_cols["allocations"].push_back(alloc);
-    uw_cols["gcs"].push_back(gcs);
-    uw_cols["minor"].push_back(mi);
-    uw_cols["major"].push_back(ma);
-    uw_cols["gc_time_ms"].push_back(gc_ms);
-    uw_cols["thread"].push_back(u.thread == Payload::kNoThread ? json(nullptr) : json(std::to_string(u.thread)));
-    uw_cols["label"].push_back(label);
+    col_start_s.emplace_back(r1((p.ts[u.start] - t0) * 10000) / 10000);
+    col_duration_ms.emplace_back(std::round(dur * 1000) / 1000);
+    col_allocations.emplace_back(alloc);
+    col_gcs.emplace_back(gcs);
+    col_minor.emplace_back(mi);
+    col_major.emplace_back(ma);
+    col_gc_time_ms.emplace_back(gc_ms);
+    col_thread.emplace_back(u.thread == Payload::kNoThread ? json(nullptr) : json(std::to_string(u.thread)));
+    col_label.emplace_back(label);
   }
   const int64_t p50 = percentile(allocs, 50), p95 = percentile(allocs, 95);
   const double with_gc_pct = units.empty() ? 0 : 100.0 * static_cast<double>(units_with_gc) / static_cast<double>(units.size());
@@ -172,20 +190,25 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   // ---- timeline (columnar) ----
   json tl = json::object();
   {
-    json t = json::array(), ev = json::array();
+    // Columns are built as array_t with reserve + emplace_back: one json construction per value
+    // (push_back on a json array constructs, moves and destroys a temporary; in wasm that shows).
+    json::array_t t, ev;
+    t.reserve(n);
+    ev.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-      t.push_back(std::round((p.ts[i] - t0) * 1e6) / 1e6);
-      ev.push_back(p.event[i]);
+      t.emplace_back(std::round((p.ts[i] - t0) * 1e6) / 1e6);
+      ev.emplace_back(p.event[i]);
     }
-    tl["t"] = std::move(t);
-    tl["event"] = std::move(ev);
+    tl["t"] = json(std::move(t));
+    tl["event"] = json(std::move(ev));
     json legend = json::array();
     for (int e = 0; e < kEventCount; ++e) legend.push_back(event_name(e));
     tl["event_names"] = legend;
     auto column = [&](const char* name, auto get) {
-      json a = json::array();
-      for (size_t i = 0; i < n; ++i) a.push_back(get(i));
-      tl[name] = std::move(a);
+      json::array_t a;
+      a.reserve(n);
+      for (size_t i = 0; i < n; ++i) a.emplace_back(get(i));
+      tl[name] = json(std::move(a));
     };
     if (c.heap_available >= 0) column("heap_available_slots", [&](size_t i) { return p.heap_available(i); });
     if (c.heap_live >= 0) column("heap_live_slots", [&](size_t i) { return p.at(i, c.heap_live); });
