@@ -31,6 +31,9 @@ case "${1:-}" in
     echo "== wasm build"; build_wasm
     echo "== wasm tests (node)"; ctest --test-dir build/wasm --output-on-failure
     echo "== browser tests (Playwright, Debian chromium)"; npx playwright test
+    echo "== fuzz smoke (libFuzzer, ASan+UBSan, a few seconds per target)"; bash fuzz/run.sh smoke
+    echo "== benchmark smoke (small inputs, no speed assertions)"; python3 bench/harness.py --quick --no-write > /dev/null
+    echo "all test stages passed"
     ;;
   *)
     echo "usage: ./dev.sh serve | ./dev.sh test" >&2; exit 2 ;;

@@ -107,3 +107,17 @@ test('the saved HTML report opens offline as one file and shows the analysis', a
   expect(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   await offline.close();
 });
+
+test('the CLI\'s --html report is the same self-contained viewer', async ({ browser }) => {
+  const out = path.join(fs.mkdtempSync(path.join(require('os').tmpdir(), 'gcscope-cli-html-')), 'report.html');
+  execFileSync(path.join(ROOT, 'build/native/gcscope'), ['analyze', fixture('stackprof/fib-cpu-raw.dump'), fixture('jvm/jdk17-zgc.log'), '--html', out]);
+  const offline = await browser.newContext({ offline: true });
+  const p = await offline.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  await p.goto('file://' + out);
+  await expect(p.locator('table.inputs .badge')).toHaveText(['stackprof profile', 'JVM GC log']);
+  await expect(p.locator('section.report')).toHaveCount(2);
+  expect(errors).toEqual([]);
+  await offline.close();
+});

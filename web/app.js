@@ -109,6 +109,7 @@
         const rejected = m.doc.reports.length === 0;
         finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
         card.gcscopeDoc = m.doc;
+        if (m.stats) card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
         renderDocument(body, m.doc, files);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc: m.doc } }));
         if (hooks.onResult) hooks.onResult(m.doc);

@@ -109,24 +109,25 @@
     if (!r.ok) throw new Error(path + ': ' + r.status);
     return r.text();
   }
-  const noCloseTag = (s) => s.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  // The template (web/report-template.html) is shared with the CLI's --html, which fills the same
+  // placeholders; whatever is inlined must not close its <script>/<style> element early.
+  const noCloseTag = (s) => s.replace(/<\/(script|style)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+  const escapeHtml = (s) => s.replace(/[<&>"]/g, (c) => '&#' + c.charCodeAt(0) + ';');
   GCSCOPE.buildHtmlReport = function (doc, assets) {
-    const json = JSON.stringify(doc).replace(/</g, '\\u003c');
-    const title = 'gcscope report — ' + doc.inputs.map((i) => i.path).join(', ');
-    return '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n' +
-      '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'unsafe-inline\'; style-src \'unsafe-inline\'; img-src data: blob:">\n' +
-      '<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>' + title.replace(/[<&>"]/g, (c) => '&#' + c.charCodeAt(0) + ';') + '</title>\n' +
-      '<style>' + assets.uplotCss + '\n' + assets.css + '</style></head>\n<body>\n' +
-      '<header class="top"><div class="brand">gcscope</div><p class="tagline">Saved report (' + new Date().toISOString().slice(0, 19).replace('T', ' ') + ' UTC) — opens offline, contains no file contents beyond the analysis.</p></header>\n' +
-      '<main><section id="jobs" class="jobs"></section></main>\n' +
-      '<script type="application/json" id="gcscope-data">' + json + '</script>\n' +
-      '<script>' + noCloseTag(assets.uplot) + '</script>\n<script>' + noCloseTag(assets.bundle) + '</script>\n</body></html>\n';
+    const fill = {
+      TITLE: escapeHtml('gcscope report — ' + doc.inputs.map((i) => i.path).join(', ')),
+      STYLE: noCloseTag(assets.uplotCss + '\n' + assets.css),
+      DATE: new Date().toISOString().slice(0, 19).replace('T', ' ') + ' UTC',
+      DATA: JSON.stringify(doc).replace(/</g, '\\u003c'),
+      SCRIPTS: noCloseTag(assets.uplot) + '\n' + noCloseTag(assets.bundle),
+    };
+    return assets.template.replace(/\{\{(TITLE|STYLE|DATE|DATA|SCRIPTS)\}\}/g, (_, k) => fill[k]);
   };
   GCSCOPE.exportHtml = async function (doc) {
     try {
-      const [uplotCss, css, uplot, bundle] = await Promise.all([text('vendor/uPlot.min.css'), text('style.css'),
-        text('vendor/uPlot.iife.min.js'), text('app.bundle.js')]);
-      const html = GCSCOPE.buildHtmlReport(doc, { uplotCss, css, uplot, bundle });
+      const [uplotCss, css, uplot, bundle, template] = await Promise.all([text('vendor/uPlot.min.css'), text('style.css'),
+        text('vendor/uPlot.iife.min.js'), text('app.bundle.js'), text('report-template.html')]);
+      const html = GCSCOPE.buildHtmlReport(doc, { uplotCss, css, uplot, bundle, template });
       const base = (doc.inputs[0] && doc.inputs[0].path.split('/').pop()) || 'gcscope';
       GCSCOPE.ui.download(base + '.gcscope.html', 'text/html', html);
     } catch (err) {

@@ -43,7 +43,8 @@ async function analyze(msg) {
     }
     postMessage({ type: 'progress', done: total, total, path: '' });
     const text = session.finish();
-    postMessage({ type: 'result', doc: JSON.parse(text) });
+    // Peak wasm memory: the heap only grows, so its size now is its peak.
+    postMessage({ type: 'result', doc: JSON.parse(text), stats: { wasm_heap_bytes: M.HEAPU8.length } });
   } finally {
     M.freeBytes(ptr);
     session.delete();

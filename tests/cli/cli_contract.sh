@@ -29,5 +29,12 @@ check "a directory is one input set" '[ $rc -eq 0 ] && python3 -c "import json; 
 "$G" analyze "$tmp/does-not-exist" > "$tmp/missing.json"; rc=$?
 check "a missing path is an error, exit 3" '[ $rc -eq 3 ] && grep -q "no such file" "$tmp/missing.json"'
 
+"$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --html "$tmp/r.html" > /dev/null; rc=$?
+check "--html writes one self-contained file" '[ $rc -eq 0 ] && grep -q "id=\"gcscope-data\"" "$tmp/r.html" && ! grep -qiE "(src|href)=\"https?:" "$tmp/r.html"'
+"$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --fail-on bogus > /dev/null 2>&1; rc=$?
+check "--fail-on needs a known severity (2)" '[ $rc -eq 2 ]'
+"$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --max-p99-ms x > /dev/null 2>&1; rc=$?
+check "--max-p99-ms needs a number (2)" '[ $rc -eq 2 ]'
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -78,3 +78,13 @@ TEST_CASE("input set: a directory-style zip with folders (GCToolKit's rotating_d
   for (const auto& m : members) CHECK(m["format"] == "jvm-gc-log");
   CHECK(doc["errors"].empty());
 }
+
+TEST_CASE("input set: a zip above the size cap is refused with a clear message, not buffered") {
+  const std::string zip = read_file(corpus("jvm/gctoolkit/streaming/rotating.zip"));
+  auto doc = analyze_bytes({{"big.zip", zip}, {"fib.dump", read_file(fixture("stackprof/fib-cpu-raw.dump"))}},
+                           {{"zip_max_bytes", 100000}}, 65536);
+  REQUIRE(doc["errors"].size() == 1);
+  CHECK(doc["errors"][0]["path"] == "big.zip");
+  CHECK(doc["errors"][0]["message"].get<std::string>().find("unzip it") != std::string::npos);
+  CHECK(doc["inputs"][1]["format"] == "stackprof");
+}

@@ -1,9 +1,12 @@
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "core/identify.h"
 #include "core/input_set.h"
 #include "file_walk.h"
+#include "html_report.h"
 
 namespace gcscope::cli {
 
@@ -13,7 +16,18 @@ struct AnalyzeArgs {
   std::vector<std::string> paths;
   nlohmann::json options = nlohmann::json::object();
   bool pretty = false;
+  std::string html_out;         // --html FILE
+  int fail_on = -1;             // --fail-on SEVERITY: rank, -1 = off
+  double max_p99_ms = -1;       // --max-p99-ms N
 };
+
+// Finding severities, lowest first (a finding's "severity" field).
+const char* const kSeverities[] = {"info", "warning", "error", "critical"};
+int severity_rank(const std::string& s) {
+  for (int i = 0; i < 4; ++i)
+    if (s == kSeverities[i]) return i;
+  return -1;
+}
 
 // Returns 0 when parsed, otherwise the exit status of the usage error.
 int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
@@ -37,6 +51,20 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
       out.options["format"] = *v;
     } else if (a == "--pretty") {
       out.pretty = true;
+    } else if (a == "--html") {
+      const std::string* v = value("--html");
+      if (!v) return usage_error("--html needs an output file name");
+      out.html_out = *v;
+    } else if (a == "--fail-on") {
+      const std::string* v = value("--fail-on");
+      if (!v || severity_rank(*v) < 0) return usage_error("--fail-on needs a severity: info, warning, error or critical");
+      out.fail_on = severity_rank(*v);
+    } else if (a == "--max-p99-ms") {
+      const std::string* v = value("--max-p99-ms");
+      char* end = nullptr;
+      double ms = v ? std::strtod(v->c_str(), &end) : -1;
+      if (!v || end == v->c_str() || *end || ms < 0) return usage_error("--max-p99-ms needs a number of milliseconds");
+      out.max_p99_ms = ms;
     } else if (a == "--set") {
       // Domain options as key=value (value parsed as JSON when it is valid JSON, else a string).
       const std::string* v = value("--set");
@@ -56,6 +84,34 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
   }
   if (out.paths.empty()) return usage_error("analyze needs at least one PATH");
   return 0;
+}
+
+// CI gates: exit 4 (and say why on stderr) when a finding reaches --fail-on's severity or a JVM
+// report's p99 pause exceeds --max-p99-ms.
+int gate_status(const nlohmann::json& doc, const AnalyzeArgs& a) {
+  int failed = 0;
+  for (const auto& r : doc["reports"]) {
+    std::string inputs = r.contains("inputs") ? r["inputs"].dump() : "";
+    if (a.fail_on >= 0 && r.contains("findings") && r["findings"].is_array()) {
+      for (const auto& f : r["findings"]) {
+        std::string sev = f.value("severity", "");
+        if (severity_rank(sev) >= a.fail_on) {
+          std::cerr << "gcscope: " << sev << " finding " << f.value("id", "") << " in " << inputs << ": "
+                    << f.value("message", "") << "\n";
+          ++failed;
+        }
+      }
+    }
+    if (a.max_p99_ms >= 0 && r.contains("pauses") && r["pauses"].is_object() && r["pauses"].contains("p99_s") &&
+        r["pauses"]["p99_s"].is_number()) {
+      double p99_ms = r["pauses"]["p99_s"].get<double>() * 1000.0;
+      if (p99_ms > a.max_p99_ms) {
+        std::cerr << "gcscope: p99 pause " << p99_ms << " ms in " << inputs << " exceeds --max-p99-ms " << a.max_p99_ms << "\n";
+        ++failed;
+      }
+    }
+  }
+  return failed ? 4 : 0;
 }
 
 }  // namespace
@@ -82,7 +138,17 @@ int run_analyze(const std::vector<std::string>& args) {
   std::cout << (a.pretty ? doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                          : doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             << "\n";
-  return InputSet::exit_status(doc);
+  if (!a.html_out.empty()) {
+    std::ofstream html(a.html_out, std::ios::binary);
+    html << render_html_report(doc);
+    if (!html) {
+      std::cerr << "gcscope: cannot write " << a.html_out << "\n";
+      return 2;
+    }
+  }
+  int status = InputSet::exit_status(doc);
+  if (status != 0) return status;
+  return gate_status(doc, a);
 }
 
 // `gcscope identify PATH...`: one line per member, "path<TAB>format<TAB>reason" (quick triage).

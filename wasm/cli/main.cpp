@@ -11,14 +11,18 @@ namespace gcscope::cli {
 
 namespace {
 const Command kCommands[] = {
-    {"analyze", "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty]  print the JSON report", run_analyze},
+    {"analyze",
+     "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
+     "                 print the JSON report; --html also writes the self-contained HTML report",
+     run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
 };
 
 void print_usage(std::ostream& os) {
   os << "gcscope " << kVersion << " - runtime memory and performance analyzer\n\nusage:\n";
   for (const auto& c : kCommands) os << "  gcscope " << c.summary << "\n";
-  os << "\nexit status: 0 analyzed, 2 usage error, 3 every input rejected (reasons in \"errors\")\n";
+  os << "\nexit status: 0 analyzed, 2 usage error, 3 every input rejected (reasons in \"errors\"),\n"
+        "             4 a --fail-on / --max-p99-ms gate failed (reasons on stderr)\n";
 }
 }  // namespace
 

@@ -56,7 +56,11 @@ struct InputSet::Group {
 };
 
 InputSet::InputSet(AnalyzeOptions options, const FormatRegistry& registry)
-    : options_(options.is_object() ? std::move(options) : nlohmann::json::object()), registry_(registry) {}
+    : options_(options.is_object() ? std::move(options) : nlohmann::json::object()), registry_(registry) {
+  if (options_.contains("zip_max_bytes") && options_["zip_max_bytes"].is_number_integer() &&
+      options_["zip_max_bytes"].get<int64_t>() > 0)
+    zip_max_bytes_ = options_["zip_max_bytes"].get<uint64_t>();
+}
 
 InputSet::~InputSet() = default;
 
@@ -90,9 +94,20 @@ void InputSet::feed(const uint8_t* data, size_t len) {
     f.sniff.clear();
   }
   if (len == 0) return;
-  if (f.is_zip)
+  if (f.is_zip) {
+    if (f.archive_failed) return;
+    if (f.zip_bytes.size() + len > zip_max_bytes_) {
+      // A zip is read whole (its index is at its end); past the cap, say so instead of running the
+      // worker out of memory.
+      f.archive_failed = true;
+      diagnostics_.error(f.path, -1, static_cast<int64_t>(f.zip_bytes.size()),
+                         "zip archive larger than " + std::to_string(zip_max_bytes_ >> 20) +
+                             " MiB: archives are read whole to find their index; unzip it and drop the folder (or the files) instead");
+      std::string().swap(f.zip_bytes);
+      return;
+    }
     f.zip_bytes.append(reinterpret_cast<const char*>(data), len);
-  else
+  } else
     feed_member(*f.plain, reinterpret_cast<const char*>(data), len);
 }
 
@@ -106,7 +121,7 @@ void InputSet::end_file() {
     if (!f.sniff.empty()) feed_member(*f.plain, f.sniff.data(), f.sniff.size());
   }
   if (f.is_zip) {
-    extract_zip(f);
+    if (!f.archive_failed) extract_zip(f);
   } else {
     close_member(*f.plain);
     if (f.plain->gzip) f.compression = "gzip";

@@ -59,6 +59,7 @@ class InputSet {
   std::vector<std::unique_ptr<Group>> groups_;
   File* current_ = nullptr;
   InflateLimits limits_;
+  uint64_t zip_max_bytes_ = uint64_t(1536) << 20;  // option "zip_max_bytes"
 };
 
 }  // namespace gcscope
