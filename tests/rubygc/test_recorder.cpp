@@ -96,3 +96,16 @@ TEST_CASE("rubygc recorder: a fresh recording with the installed ruby analyzes c
   fs::remove_all(dir);
 }
 #endif
+
+TEST_CASE("rubygc recorder fixtures: a run cut by the agent's sample cap says so", "[rubygc]") {
+  json r = tuner_report(fixture("rubygc/rec31_capped.json"));
+  // generate.sh: RUBY_GC_MAX_SAMPLES=150 -> 150 samples kept + TERMINATED (always kept).
+  CHECK(r["samples"]["count"] == 151);
+  CHECK(r["confidence"]["sample_cap"] == 150);  // read from the agent's own variable in header[3]
+  CHECK(r["confidence"]["sample_cap_reached"] == true);
+  CHECK(r["confidence"]["level"] == "low");
+  // 150 samples = BOOTED + GC_CYCLE_ENDED samples + STARTED/ENDED pairs; the last STARTED lost its END.
+  const int64_t ended = r["samples"]["by_event"]["PROCESSING_ENDED"];
+  CHECK(r["units_of_work"]["count"] == ended);
+  CHECK(r["units_of_work"]["unfinished"] == r["samples"]["by_event"]["PROCESSING_STARTED"].get<int64_t>() - ended);
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace gcscope::rubygc {
@@ -337,7 +338,14 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
 
   // ---- confidence ----
   size_t non_terminated = n - by_event[kTerminated];
-  bool cap = non_terminated >= kAgentSampleCap;
+  // The agent keeps at most RUBY_GC_MAX_SAMPLES samples (its own variable, in header[3]) plus TERMINATED.
+  size_t sample_cap = kAgentSampleCap;
+  for (auto& kv : p.header.env)
+    if (kv.first == "RUBY_GC_MAX_SAMPLES") {
+      long long v = std::atoll(kv.second.c_str());
+      if (v > 0) sample_cap = static_cast<size_t>(v);
+    }
+  bool cap = non_terminated >= sample_cap;
   json conf_reasons = json::array();
   std::string level = "high";
   if (units.size() < kRepresentativeUnits) {
@@ -346,7 +354,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   }
   if (cap) {
     if (level == "high") level = "medium";
-    conf_reasons.push_back("the agent's 2000-sample cap was reached: the end of the run is missing");
+    conf_reasons.push_back("the agent's " + std::to_string(sample_cap) + "-sample cap was reached: the end of the run is missing");
   }
   if (gcs_processing < 3) {
     if (level == "high") level = "medium";
@@ -359,7 +367,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
                                                   : 0},
                           {"gcs_during_processing", gcs_processing},
                           {"samples", n},
-                          {"sample_cap", kAgentSampleCap},
+                          {"sample_cap", sample_cap},
                           {"sample_cap_reached", cap},
                           {"reasons", conf_reasons}};
 
