@@ -308,6 +308,13 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
       max_live_proc = std::max(max_live_proc, p.heap_live(i));
       if (i > first_start) max_growth_step = std::max(max_growth_step, p.heap_available(i) - p.heap_available(i - 1));
     }
+  // What survives GCs: heap_live_slots counts garbage not yet swept (a big heap rarely collects), so
+  // take live slots after the forced full GCs of BOOTED/TERMINATED and the old objects while working.
+  int64_t retained = 0;
+  if (booted != SIZE_MAX) retained = std::max(retained, p.heap_live(booted));
+  if (terminated != SIZE_MAX) retained = std::max(retained, p.heap_live(terminated));
+  if (c.old_objects >= 0 && first_start != SIZE_MAX && last_end != SIZE_MAX)
+    for (size_t i = first_start; i <= last_end; ++i) retained = std::max(retained, p.at(i, c.old_objects));
   // peak_rss is the agent's maxrss; current rss can read a little higher (different sources), so both.
   int64_t peak_rss = 0, max_rss = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -766,15 +773,15 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
         conflict["why"] = "our speed advice differs from the existing value by more than " + fmt(kConflictRatio, 0) + "x";
         conflicts.push_back(conflict);
       }
-    } else if (param->name == std::string("RUBY_GC_HEAP_INIT_SLOTS") && max_live_proc > 0) {
-      // The oracle does not flag this; a boot heap far above anything ever live costs RSS for nothing.
-      double need = static_cast<double>(pages_up(max_live_proc, page));
+    } else if (param->name == std::string("RUBY_GC_HEAP_INIT_SLOTS") && retained > 0) {
+      // The oracle does not flag this; a boot heap far above what survives GCs costs RSS for nothing.
+      double need = static_cast<double>(pages_up(retained, page));
       if (pc.effective > kConflictFromDefault * need) {
         conflict["ours"] = nullptr;
-        conflict["most_live_slots"] = max_live_proc;
+        conflict["retained_slots"] = retained;
         conflict["factor"] = r1(pc.effective / need);
-        conflict["why"] = "the boot heap is " + fmt(pc.effective / need) + "x the most slots ever live while working (" +
-                          num(max_live_proc) + "): memory spent for nothing";
+        conflict["why"] = "the boot heap is " + fmt(pc.effective / need) + "x the most slots that survive a GC (" +
+                          num(retained) + ", live after the full GCs at BOOTED/TERMINATED and old objects): memory spent for nothing";
         conflicts.push_back(conflict);
       }
     } else if (param->default_value > 0 && param->name != std::string("RUBY_GC_HEAP_FREE_SLOTS") &&

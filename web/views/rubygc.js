@@ -151,7 +151,7 @@
     const tl = report.timeline || {};
     const box = el('div', { class: 'rubygc-timelines' });
     if (!tl.t || !tl.t.length || !charts) return box;
-    box.appendChild(el('p', { class: 'muted', text: 'Bands: GC cycles (blue minor, red major). Green spans at the bottom: units of work. Drag to zoom, double-click to reset.' }));
+    box.appendChild(el('p', { class: 'muted', text: 'Bands: GC cycles from start to the end of their (lazy) sweep, blue minor, red major. Green spans at the bottom: units of work. Drag to zoom, double-click to reset.' }));
     const syncKey = 'rubygc-' + Math.random().toString(36).slice(2);
     const series = [];
     if (tl.heap_available_slots) series.push({ label: 'available slots', values: tl.heap_available_slots });
