@@ -125,9 +125,11 @@ module TuneMyGCRecorder
 
     def forked_check
       return if Process.pid == @pid
-      # A forked child starts its own payload (the parent's samples describe another process).
+      # A forked child (Puma/Unicorn worker) starts its own payload: the parent's samples describe
+      # another process, except BOOTED — the child is a copy of the booted parent, and its GC counters
+      # continue from the parent's.
       @pid = Process.pid
-      @samples = []
+      @samples = @samples.select { |s| s[3] == "BOOTED" }
       @written = false
     end
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "support.h"
@@ -93,6 +94,32 @@ TEST_CASE("rubygc recorder: a fresh recording with the installed ruby analyzes c
   CHECK(r["samples"]["by_event"]["BOOTED"] == 1);
   CHECK(r["samples"]["by_event"]["TERMINATED"] == 1);
   CHECK(r["boot_gc_count"].get<int64_t>() >= 1);  // booted! forces a full GC
+
+  // A forked worker writes its own payload (pid appended), keeping the parent's BOOTED sample.
+  const std::string forked = (dir / "fork.json").string();
+  const std::string script = (dir / "fork.rb").string();
+  {
+    std::ofstream f(script);
+    f << "TuneMyGCRecorder.booted!\n"
+         "pid = fork { 5.times { TuneMyGCRecorder.unit { Array.new(1000) { |i| i.to_s } } } }\n"
+         "Process.wait(pid)\n"
+         "2.times { TuneMyGCRecorder.unit { Array.new(10) { |i| i.to_s } } }\n";
+  }
+  const std::string cmd2 = "RUBY_GC_TUNE_OUTPUT='" + forked + "' ruby -r '" + src + "/recorder/tunemygc_recorder.rb' '" + script + "'";
+  REQUIRE(std::system(cmd2.c_str()) == 0);
+  json parent = tuner_report(forked);
+  CHECK(parent["units_of_work"]["count"] == 2);
+  size_t children = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("fork.json.", 0) != 0) continue;
+    json child = tuner_report(entry.path().string());
+    CHECK(child["units_of_work"]["count"] == 5);
+    CHECK(child["samples"]["by_event"]["BOOTED"] == 1);  // inherited from the parent
+    CHECK(child["header"]["pid"] != parent["header"]["pid"]);
+    ++children;
+  }
+  CHECK(children == 1);
   fs::remove_all(dir);
 }
 #endif
