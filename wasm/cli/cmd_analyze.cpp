@@ -49,6 +49,9 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
         return usage_error("unknown format '" + *v + "'; known formats: " + ids);
       }
       out.options["format"] = *v;
+    } else if (a == "--diff") {
+      // Ruby heap dumps: list objects allocated after the first dump and alive in the last (2 or 3 dumps).
+      out.options["heap_diff"] = true;
     } else if (a == "--pretty") {
       out.pretty = true;
     } else if (a == "--html") {

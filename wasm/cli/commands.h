@@ -14,6 +14,7 @@ struct Command {
 
 int run_analyze(const std::vector<std::string>& args);
 int run_identify(const std::vector<std::string>& args);
+int run_stackprof(const std::vector<std::string>& args);
 
 // Prints a usage error to stderr and returns 2.
 int usage_error(const std::string& message);

@@ -12,10 +12,11 @@ namespace gcscope::cli {
 namespace {
 const Command kCommands[] = {
     {"analyze",
-     "analyze PATH... [--format ID] [--set KEY=VALUE] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
+     "analyze PATH... [--format ID] [--set KEY=VALUE] [--diff] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
      "                 print the JSON report; --html also writes the self-contained HTML report",
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
+    {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--json] DUMP...  stackprof's reports", run_stackprof},
 };
 
 void print_usage(std::ostream& os) {

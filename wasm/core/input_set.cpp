@@ -360,7 +360,7 @@ nlohmann::json InputSet::finish() {
     in["members"] = members;
     inputs.push_back(in);
   }
-  doc["inputs"] = inputs;
+  doc["inputs"] = std::move(inputs);
 
   nlohmann::json reports = nlohmann::json::array();
   for (auto& g : groups_) {
@@ -378,7 +378,7 @@ nlohmann::json InputSet::finish() {
     }
     reports.push_back(std::move(r));
   }
-  doc["reports"] = reports;
+  doc["reports"] = std::move(reports);
 
   nlohmann::json errors = nlohmann::json::array();
   for (const auto& d : diagnostics_.items()) {
@@ -386,7 +386,7 @@ nlohmann::json InputSet::finish() {
     if (d.severity != "error") e["severity"] = d.severity;
     errors.push_back(e);
   }
-  doc["errors"] = errors;
+  doc["errors"] = std::move(errors);
   return doc;
 }
 

@@ -65,6 +65,7 @@ enum GcEventFlag : uint32_t {
   kAllocationStall = 1u << 5,      // ZGC allocation stall
   kDegenerated = 1u << 6,          // Shenandoah degenerated cycle
   kGcLocker = 1u << 7,             // cause "GCLocker Initiated GC"
+  kConcurrentMarkAbort = 1u << 8,  // G1 "Concurrent Mark Abort" (a Full GC cut the marking short)
 };
 
 struct GcEvent {
@@ -82,6 +83,15 @@ struct GcEvent {
   uint32_t member = 0;             // index of the input member (rotating sets)
   // Phases of a (concurrent) cycle or pause: name → seconds; names valid during on_event() only.
   std::vector<std::pair<std::string_view, double>> phases;
+  // Stop-the-world pauses inside a concurrent cycle (ZGC "Pause Mark Start", Shenandoah "Pause Init
+  // Mark"), each with its own start; names valid during on_event() only. STW events leave it empty.
+  struct Pause {
+    std::string_view name;
+    double uptime_s = kUnknown;
+    double duration_s = kUnknown;
+    uint64_t line = 0;
+  };
+  std::vector<Pause> pauses_within;
 };
 
 // Safepoints (unified `safepoint` tag; legacy -XX:+PrintGCApplicationStoppedTime).
@@ -106,6 +116,10 @@ struct Diary {
   std::vector<std::pair<std::string, Tri>> flags;    // in first-decided order
   std::string command_line;                          // "CommandLine flags:" / "jvm_args:" / -XX flags seen
   int64_t max_heap_kb = -1, initial_heap_kb = -1, region_size_kb = -1;
+  // Time span of the log's stamped lines (not only GC records): the runtime the throughput is
+  // computed over. NaN when the parser did not see stamps.
+  double first_uptime_s = std::numeric_limits<double>::quiet_NaN();
+  double last_uptime_s = std::numeric_limits<double>::quiet_NaN();
 
   void set_flag(const std::string& name, Tri value) {
     for (auto& f : flags)
@@ -128,6 +142,11 @@ class GcEventSink {
   // Application time between safepoints (legacy PrintGCApplicationConcurrentTime), optional.
   virtual void on_application_time(uint32_t member, double uptime_s, double seconds) {
     (void)member, (void)uptime_s, (void)seconds;
+  }
+  // A mutator thread stalled waiting for memory (ZGC "Allocation Stall (thread) 1.2ms",
+  // "Relocation Stall"), optional.
+  virtual void on_stall(uint32_t member, uint64_t line, double uptime_s, double seconds, bool relocation) {
+    (void)member, (void)line, (void)uptime_s, (void)seconds, (void)relocation;
   }
 };
 

@@ -1,13 +1,15 @@
-// Registers this domain's analyzers with the core. Until the domain's parser lands, its formats are
-// identified only (the report carries the identification and nothing else).
+// Registers the JVM GC log analyzer (unified and legacy logs, one analyzer per input set so the
+// members of a rotating set are analysed together).
 #include "core/analyzer.h"
 #include "core/identify.h"
 
 namespace gcscope {
+namespace jvm {
+std::unique_ptr<Analyzer> make_jvm_analyzer(const AnalyzeOptions& options);
+}
 
 void register_jvm(FormatRegistry& registry) {
-  for (const char* id : {format_id::kJvmGcLog})
-    registry.add({id, /*accepts_many_members=*/true, make_identification_only_analyzer});
+  registry.add({format_id::kJvmGcLog, /*accepts_many_members=*/true, jvm::make_jvm_analyzer});
 }
 
 }  // namespace gcscope

@@ -1,0 +1,133 @@
+// stackprof in the page: header, flame graph modes, the text table and method view, exports equal
+// to the real stackprof CLI's output (corpus goldens), comparing two profiles, and the flame graph
+// component at 10^6 samples.
+const fs = require('fs');
+const { test, expect } = require('@playwright/test');
+const { corpus, chooseFiles, lastJob } = require('./helpers');
+
+const dump = (name) => corpus(`prof/${name}/${name}.dump`);
+const golden = (name, report) => fs.readFileSync(corpus(`prof/${name}/golden/${report}`), 'utf8');
+
+async function open(page, name) {
+  await page.goto('/');
+  await chooseFiles(page, [dump(name)]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  return job.locator('section.report[data-format="stackprof"]');
+}
+
+test('a raw cpu dump: header, flame graph modes, search, hover, table and method view', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  const head = report.locator('.stackprof-head');
+  await expect(head).toContainText('cpu(1000)');
+  await expect(head).toContainText('486');
+  await expect(head).toContainText('49 (10.08 %)');  // GC: 49 (10.08%) in the CLI's --text
+  await expect(head).toContainText('0.41 %');          // miss rate
+
+  const fg = report.locator('.flamegraph');
+  await expect(fg.locator('canvas')).toHaveCount(1);
+  await expect(fg.locator('.fg-caption')).toContainText('Left heavy');
+  await expect(fg.locator('.fg-caption')).toContainText('total 486 samples');  // Σ raw weights
+  await fg.locator('button[data-mode="time-order"]').click();
+  await expect(fg.locator('.fg-caption')).toContainText('Time order');
+  await fg.locator('button[data-mode="left-heavy"]').click();
+
+  // Hover the root row: <main>, the root of every stack but the GC samples' (437 of 486).
+  const canvas = fg.locator('canvas').first();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + 8);
+  await expect(fg.locator('.fg-tip')).toBeVisible();
+  await expect(fg.locator('.fg-tip')).toContainText('<main>');
+  await expect(fg.locator('.fg-tip')).toContainText('437 samples (89.9 %)');
+
+  await fg.locator('.fg-search').fill('Array#map');
+  await expect(fg.locator('.fg-match')).toContainText('matches: 21.0 %');  // Array#map total 102 of 486
+
+  // Sandwich of the heaviest self frame.
+  await fg.locator('button[data-mode="sandwich"]').click();
+  await expect(fg.locator('canvas')).toHaveCount(2);
+  await expect(fg.locator('.fg-caption')).toContainText('Sandwich of Array#map');
+
+  // Text table: stackprof's first row, then the method view for a clicked row.
+  const firstRow = report.locator('.stackprof-text tbody tr').first();
+  await expect(firstRow).toContainText('Array#map');
+  await expect(firstRow).toContainText('102');
+  await expect(firstRow).toContainText('61');
+  const method = report.locator('.stackprof-method');
+  await expect(method.locator('.method-name')).toHaveText('Array#map');
+  await expect(method).toContainText('block (2 levels) in <class:Pipeline>');  // caller with 91 (89.2%)
+  await expect(method).toContainText('89.2 %');
+  await report.locator('.stackprof-text tbody tr', { hasText: 'Workloads::Blocks.run' }).first().click();
+  await expect(method.locator('.method-name')).toHaveText('Workloads::Blocks.run');
+
+  // stackprof's --select/--reject filters.
+  await report.locator('.sp-reject-names').fill('^Array');
+  await expect(report.locator('.stackprof-text tbody tr', { hasText: 'Array#map' })).toHaveCount(0);
+  await report.locator('.sp-reject-names').fill('');
+  await report.locator('.sp-select-files').fill('<cfunc>');
+  await expect(report.locator('.stackprof-text .gs-table-caption')).toContainText('17 of 32 frames');  // manifest: 17 frames with nil line = C frames
+});
+
+test('exports are the same bytes as stackprof --graphviz and --stackcollapse', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  for (const [which, file] of [['graphviz', 'graphviz.dot'], ['collapsed', 'stackcollapse.txt']]) {
+    const [download] = await Promise.all([page.waitForEvent('download'), report.locator(`button[data-export="${which}"]`).click()]);
+    const body = fs.readFileSync(await download.path(), 'utf8');
+    expect(body).toBe(golden('blocks-cpu-raw', file));
+  }
+});
+
+test('object mode says the miss rate is meaningless; an aggregated dump has no flame graph', async ({ page }) => {
+  const objectReport = await open(page, 'blocks-object-raw');
+  await expect(objectReport.locator('.stackprof-head')).toContainText('not meaningful in object mode');
+  await expect(objectReport.locator('.fg-caption')).toContainText('allocations');
+
+  const agg = await open(page, 'blocks-cpu-agg');
+  await expect(agg.locator('.stackprof-flame')).toContainText('no raw samples');
+  await expect(agg.locator('button[data-export="collapsed"]')).toHaveCount(0);
+  await expect(agg.locator('.stackprof-text tbody tr').first()).toContainText('Workloads::Blocks.run');
+});
+
+test('comparing two profiles gives a differential flame graph', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  await report.locator('.stackprof-compare-input').setInputFiles(dump('blocks-wall-raw'));
+  await expect(report.locator('.stackprof-compare-status')).toContainText('Comparing with blocks-wall-raw.dump');
+  const fg = report.locator('.flamegraph');
+  await expect(fg.locator('button[data-mode="diff"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(fg.locator('.fg-caption')).toContainText('Differential');
+});
+
+test('the flame graph component stays interactive at 10^6 samples', async ({ page }) => {
+  await page.goto('/');
+  const timings = await page.evaluate(() => {
+    // A synthetic profile: 2000 frames, a stack tree of ~50k nodes, 10^6 samples in time order.
+    const frames = Array.from({ length: 2000 }, (_, i) => ({ name: 'Frame#m' + i, file: 'f' + (i % 40) + '.rb', line: i }));
+    const parent = [-1], frame = [0];
+    let seed = 7;
+    const rnd = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    for (let i = 1; i < 50000; i++) { parent.push(rnd(i)); frame.push(1 + rnd(1999)); }
+    const N = 1000000;
+    const stack = new Int32Array(N), weight = new Float64Array(N).fill(1);
+    let cur = 0;
+    for (let i = 0; i < N; i++) { if (rnd(8) === 0) cur = rnd(50000); stack[i] = cur; }
+    const box = document.createElement('div');
+    box.style.width = '1200px';
+    document.body.appendChild(box);
+    const t0 = performance.now();
+    const fg = GCSCOPE.flamegraph.create(box, { frames, stacks: { parent, frame }, samples: { stack, weight }, unit: 'samples' }, { mode: 'left-heavy' });
+    const t1 = performance.now();
+    fg.setMode('time-order');
+    const t2 = performance.now();
+    const l = fg.layout();
+    fg.search('Frame#m12');
+    const t3 = performance.now();
+    fg.resetZoom();
+    const t4 = performance.now();
+    return { leftHeavy: t1 - t0, timeOrder: t2 - t1, search: t3 - t2, redraw: t4 - t3, total: l.total, cells: l.x.length };
+  });
+  console.log('flame graph at 10^6 samples (ms):', JSON.stringify(timings));
+  expect(timings.total).toBe(1000000);
+  expect(timings.leftHeavy).toBeLessThan(2000);
+  expect(timings.timeOrder).toBeLessThan(5000);
+  expect(timings.redraw).toBeLessThan(250);
+});

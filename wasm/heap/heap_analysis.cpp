@@ -1,0 +1,675 @@
+#include "heap/heap_analysis.h"
+
+#include <algorithm>
+#include <string>
+
+namespace gcscope::heap {
+
+namespace {
+
+using nlohmann::json;
+
+std::string utf8(std::string_view s) { return to_valid_utf8(s); }
+
+struct Group {
+  uint64_t count = 0, bytes = 0;
+};
+}  // namespace
+
+std::string to_valid_utf8(std::string_view s) {
+  size_t i = 0;
+  bool ascii = true;
+  for (; i < s.size(); ++i)
+    if (static_cast<unsigned char>(s[i]) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  if (ascii) return std::string(s);
+  std::string out(s.substr(0, i));
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok && len == 2 && c < 0xC2) ok = false;  // overlong
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+namespace {
+template <typename T, typename Less>
+std::vector<T> top_n(std::vector<T> v, size_t n, Less less) {
+  if (v.size() > n) {
+    std::partial_sort(v.begin(), v.begin() + static_cast<long>(n), v.end(), less);
+    v.resize(n);
+  } else {
+    std::sort(v.begin(), v.end(), less);
+  }
+  return v;
+}
+
+}  // namespace
+
+// ---- Dominators ------------------------------------------------------------------------------
+
+Dominators compute_dominators(const HeapModel& m) {
+  Dominators d;
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  d.root = n;
+  if (m.root_targets.empty()) return d;
+  const uint32_t N = n + 1;
+  auto succ_begin = [&](uint32_t v) -> const uint32_t* {
+    return v == n ? m.root_targets.data() : m.ref_targets.data() + m.ref_begin[v];
+  };
+  auto succ_end = [&](uint32_t v) -> const uint32_t* {
+    return v == n ? m.root_targets.data() + m.root_targets.size() : m.ref_targets.data() + m.ref_begin[v + 1];
+  };
+
+  // 1. Iterative DFS from the virtual root: preorder numbers and DFS-tree parents.
+  std::vector<uint32_t> dfnum(N, kNoIndex), vertex, parent;
+  vertex.reserve(N);
+  parent.reserve(N);
+  {
+    std::vector<uint32_t> stack_node, stack_pos;
+    dfnum[n] = 0;
+    vertex.push_back(n);
+    parent.push_back(kNoIndex);
+    stack_node.push_back(n);
+    stack_pos.push_back(0);
+    while (!stack_node.empty()) {
+      uint32_t v = stack_node.back();
+      const uint32_t* b = succ_begin(v);
+      const uint32_t* e = succ_end(v);
+      uint32_t& pos = stack_pos.back();
+      bool descended = false;
+      while (b + pos < e) {
+        uint32_t w = b[pos++];
+        if (dfnum[w] != kNoIndex) continue;
+        dfnum[w] = static_cast<uint32_t>(vertex.size());
+        vertex.push_back(w);
+        parent.push_back(dfnum[v]);
+        stack_node.push_back(w);
+        stack_pos.push_back(0);
+        descended = true;
+        break;
+      }
+      if (!descended) {
+        stack_node.pop_back();
+        stack_pos.pop_back();
+      }
+    }
+  }
+  const uint32_t R = static_cast<uint32_t>(vertex.size());
+
+  // 2. Predecessors in DFS-number space (CSR).
+  std::vector<uint32_t> pred_begin(R + 1, 0), preds;
+  for (uint32_t dv = 0; dv < R; ++dv)
+    for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) ++pred_begin[dfnum[*p] + 1];
+  for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
+  preds.resize(pred_begin[R]);
+  {
+    std::vector<uint32_t> fill(pred_begin.begin(), pred_begin.end() - 1);
+    for (uint32_t dv = 0; dv < R; ++dv)
+      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) preds[fill[dfnum[*p]]++] = dv;
+  }
+
+  // 3. Lengauer–Tarjan (simple version: path compression, no balancing).
+  std::vector<uint32_t> semi(R), idom(R, kNoIndex), ancestor(R, kNoIndex), label(R), bucket_head(R, kNoIndex),
+      bucket_next(R, kNoIndex), path;
+  for (uint32_t i = 0; i < R; ++i) semi[i] = label[i] = i;
+  auto eval = [&](uint32_t v) -> uint32_t {
+    if (ancestor[v] == kNoIndex) return v;
+    path.clear();
+    uint32_t x = v;
+    while (ancestor[ancestor[x]] != kNoIndex) {
+      path.push_back(x);
+      x = ancestor[x];
+    }
+    while (!path.empty()) {
+      uint32_t y = path.back();
+      path.pop_back();
+      uint32_t a = ancestor[y];
+      if (semi[label[a]] < semi[label[y]]) label[y] = label[a];
+      ancestor[y] = ancestor[a];
+    }
+    return label[v];
+  };
+  for (uint32_t w = R - 1; w >= 1; --w) {
+    for (uint32_t k = pred_begin[w]; k < pred_begin[w + 1]; ++k) {
+      uint32_t u = eval(preds[k]);
+      if (semi[u] < semi[w]) semi[w] = semi[u];
+    }
+    bucket_next[w] = bucket_head[semi[w]];
+    bucket_head[semi[w]] = w;
+    uint32_t p = parent[w];
+    ancestor[w] = p;
+    for (uint32_t v = bucket_head[p]; v != kNoIndex; v = bucket_next[v]) {
+      uint32_t u = eval(v);
+      idom[v] = semi[u] < semi[v] ? u : p;
+    }
+    bucket_head[p] = kNoIndex;
+  }
+  for (uint32_t w = 1; w < R; ++w)
+    if (idom[w] != semi[w]) idom[w] = idom[idom[w]];
+  std::vector<uint32_t>().swap(preds);
+  std::vector<uint32_t>().swap(pred_begin);
+  std::vector<uint32_t>().swap(ancestor);
+  std::vector<uint32_t>().swap(label);
+  std::vector<uint32_t>().swap(bucket_head);
+  std::vector<uint32_t>().swap(bucket_next);
+  std::vector<uint32_t>().swap(semi);
+
+  // 4. Retained sizes: children have larger DFS numbers than their immediate dominator.
+  std::vector<uint64_t> ret(R, 0);
+  for (uint32_t w = 1; w < R; ++w) ret[w] = m.memsize[vertex[w]];
+  for (uint32_t w = R - 1; w >= 1; --w) ret[idom[w]] += ret[w];
+  d.idom.assign(n, kNoIndex);
+  d.retained.assign(N, 0);
+  for (uint32_t w = 1; w < R; ++w) {
+    d.idom[vertex[w]] = vertex[idom[w]];
+    d.retained[vertex[w]] = ret[w];
+  }
+  d.retained[n] = ret[0];
+  d.reachable = R - 1;
+  d.reachable_bytes = ret[0];
+
+  // 5. Shortest paths from the roots (BFS), and which root category reaches each object first.
+  d.bfs_parent.assign(n, kNoIndex);
+  d.root_edge.assign(n, kNoIndex);
+  {
+    std::vector<uint32_t> queue;
+    queue.reserve(R);
+    std::vector<uint8_t> seen(n, 0);
+    for (size_t k = 0; k < m.root_targets.size(); ++k) {
+      uint32_t t = m.root_targets[k];
+      if (seen[t]) continue;
+      seen[t] = 1;
+      d.bfs_parent[t] = n;
+      uint32_t cat = 0;
+      while (cat < m.root_categories.size() && m.root_categories[cat] != m.root_category[k]) ++cat;
+      d.root_edge[t] = cat;
+      queue.push_back(t);
+    }
+    for (size_t head = 0; head < queue.size(); ++head) {
+      uint32_t v = queue[head];
+      for (const uint32_t* p = succ_begin(v); p != succ_end(v); ++p)
+        if (!seen[*p]) {
+          seen[*p] = 1;
+          d.bfs_parent[*p] = v;
+          queue.push_back(*p);
+        }
+    }
+  }
+  return d;
+}
+
+std::vector<uint32_t> path_to_root(const Dominators& d, uint32_t object, size_t max_len) {
+  std::vector<uint32_t> path;
+  uint32_t v = object;
+  while (v != kNoIndex && v != d.root && path.size() < max_len) {
+    path.push_back(v);
+    v = d.bfs_parent[v];
+  }
+  return path;
+}
+
+// ---- Summaries -------------------------------------------------------------------------------
+
+void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
+  const size_t n = m.size();
+  uint64_t bytes = 0, with_site = 0, without_gen = 0;
+  Group by_type[kTypeCount];
+  std::vector<Group> by_class(m.strings.size());
+  U64Map loc_index(1024);
+  std::vector<Group> loc_groups;
+  std::vector<uint64_t> loc_keys;
+  U64Map gen_index(64);
+  std::vector<Group> gen_groups;
+  std::vector<uint64_t> gen_keys;
+  std::vector<uint32_t> dup_count(m.strings.size(), 0);
+  std::vector<uint32_t> dup_bytesize(m.strings.size(), 0);
+  std::vector<uint64_t> dup_memsize(m.strings.size(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t sz = m.memsize[i];
+    bytes += sz;
+    by_type[m.type[i]].count++;
+    by_type[m.type[i]].bytes += sz;
+    Group& c = by_class[m.class_id[i]];
+    c.count++;
+    c.bytes += sz;
+    if (m.file_id[i]) {
+      ++with_site;
+      uint64_t key = static_cast<uint64_t>(m.file_id[i]) << 32 | m.line[i];
+      bool inserted = false;
+      uint32_t& g = loc_index.find_or_insert(key, static_cast<uint32_t>(loc_groups.size()), &inserted);
+      if (inserted) {
+        loc_groups.push_back({});
+        loc_keys.push_back(key);
+      }
+      loc_groups[g].count++;
+      loc_groups[g].bytes += sz;
+    }
+    if (m.generation[i] == kNoGeneration) ++without_gen;
+    {
+      uint64_t key = static_cast<uint64_t>(m.generation[i]) + 1;  // kNoGeneration+1 ≠ 0
+      bool inserted = false;
+      uint32_t& g = gen_index.find_or_insert(key, static_cast<uint32_t>(gen_groups.size()), &inserted);
+      if (inserted) {
+        gen_groups.push_back({});
+        gen_keys.push_back(m.generation[i]);
+      }
+      gen_groups[g].count++;
+      gen_groups[g].bytes += sz;
+    }
+    if (m.type[i] == kString && m.value_id[i] && !(m.flags[i] & kShared)) {
+      uint32_t v = m.value_id[i];
+      dup_count[v]++;
+      dup_bytesize[v] = m.bytesize[i] ? m.bytesize[i] : static_cast<uint32_t>(m.strings.get(v).size());
+      dup_memsize[v] += sz;
+    }
+  }
+  out["objects"] = n;
+  out["bytes"] = bytes;
+  out["objects_with_allocation_site"] = with_site;
+  out["objects_without_generation"] = without_gen;
+  out["total_references"] = m.references_total;
+  out["dangling_references"] = m.dangling_references;
+  if (!m.dangling_examples.empty()) {
+    json ex = json::array();
+    for (uint64_t a : m.dangling_examples) ex.push_back(format_address(a));
+    out["dangling_reference_examples"] = ex;
+  }
+  out["duplicate_addresses"] = m.duplicate_addresses;
+
+  json bt = json::object();
+  for (uint8_t t = 0; t < kTypeCount; ++t)
+    if (by_type[t].count) bt[type_name(t)] = {{"count", by_type[t].count}, {"bytes", by_type[t].bytes}};
+  out["by_type"] = bt;
+
+  {
+    std::vector<uint32_t> ids;
+    for (uint32_t id = 0; id < by_class.size(); ++id)
+      if (by_class[id].count) ids.push_back(id);
+    out["classes"] = ids.size();
+    // Rows: the union of the top by bytes and the top by count (a table sorted either way is right).
+    auto by_bytes = top_n(ids, lim.classes, [&](uint32_t a, uint32_t b) {
+      return by_class[a].bytes != by_class[b].bytes ? by_class[a].bytes > by_class[b].bytes : a < b;
+    });
+    auto by_count = top_n(ids, lim.classes / 4, [&](uint32_t a, uint32_t b) {
+      return by_class[a].count != by_class[b].count ? by_class[a].count > by_class[b].count : a < b;
+    });
+    std::vector<uint8_t> listed(by_class.size(), 0);
+    json rows = json::array();
+    for (auto* list : {&by_bytes, &by_count})
+      for (uint32_t id : *list) {
+        if (listed[id]) continue;
+        listed[id] = 1;
+        rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
+      }
+    out["by_class"] = rows;
+  }
+  {
+    std::vector<uint32_t> ids(loc_groups.size());
+    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    out["locations"] = ids.size();
+    auto by_bytes = top_n(ids, lim.locations, [&](uint32_t a, uint32_t b) {
+      return loc_groups[a].bytes != loc_groups[b].bytes ? loc_groups[a].bytes > loc_groups[b].bytes : a < b;
+    });
+    auto by_count = top_n(ids, lim.locations / 4, [&](uint32_t a, uint32_t b) {
+      return loc_groups[a].count != loc_groups[b].count ? loc_groups[a].count > loc_groups[b].count : a < b;
+    });
+    std::vector<uint8_t> listed(ids.size(), 0);
+    json rows = json::array();
+    for (auto* list : {&by_bytes, &by_count})
+      for (uint32_t g : *list) {
+        if (listed[g]) continue;
+        listed[g] = 1;
+        uint32_t file = static_cast<uint32_t>(loc_keys[g] >> 32), line = static_cast<uint32_t>(loc_keys[g]);
+        rows.push_back({{"file", utf8(m.strings.get(file))},
+                        {"line", line ? json(line) : json(nullptr)},
+                        {"count", loc_groups[g].count},
+                        {"bytes", loc_groups[g].bytes}});
+      }
+    out["by_location"] = rows;
+  }
+  {
+    std::vector<uint32_t> ids(gen_groups.size());
+    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return gen_keys[a] < gen_keys[b]; });
+    json rows = json::array();
+    for (uint32_t g : ids)
+      rows.push_back({{"generation", gen_keys[g] == kNoGeneration ? json(nullptr) : json(gen_keys[g])},
+                      {"count", gen_groups[g].count},
+                      {"bytes", gen_groups[g].bytes}});
+    out["by_generation"] = rows;
+  }
+  {
+    std::vector<uint32_t> ids;
+    uint64_t wasted_total = 0;
+    for (uint32_t v = 0; v < dup_count.size(); ++v)
+      if (dup_count[v] > 1) {
+        ids.push_back(v);
+        wasted_total += static_cast<uint64_t>(dup_count[v] - 1) * dup_bytesize[v];
+      }
+    auto wasted = [&](uint32_t v) { return static_cast<uint64_t>(dup_count[v] - 1) * dup_bytesize[v]; };
+    auto top = top_n(ids, lim.duplicate_strings, [&](uint32_t a, uint32_t b) {
+      return wasted(a) != wasted(b) ? wasted(a) > wasted(b) : dup_count[a] != dup_count[b] ? dup_count[a] > dup_count[b] : a < b;
+    });
+    json rows = json::array();
+    for (uint32_t v : top) {
+      std::string_view s = m.strings.get(v);
+      rows.push_back({{"value", utf8(s.substr(0, 300))},
+                      {"count", dup_count[v]},
+                      {"bytesize", dup_bytesize[v]},
+                      {"wasted_bytes", wasted(v)},
+                      {"memsize", dup_memsize[v]}});
+    }
+    out["duplicate_strings"] = rows;
+    out["duplicate_string_values"] = ids.size();
+    out["duplicate_strings_wasted_bytes"] = wasted_total;
+  }
+  json cats = json::array();
+  uint64_t root_refs = 0;
+  for (size_t k = 0; k < m.root_categories.size(); ++k) {
+    cats.push_back({{"category", utf8(m.strings.get(m.root_categories[k]))}, {"references", m.root_records[k]}});
+    root_refs += m.root_records[k];
+  }
+  out["root_categories"] = cats;
+  out["root_references"] = root_refs;
+}
+
+// ---- Retention -------------------------------------------------------------------------------
+
+namespace {
+json object_brief(const HeapModel& m, uint32_t i) {
+  json o = {{"address", format_address(m.address[i])},
+            {"class", utf8(m.strings.get(m.class_id[i]))},
+            {"type", type_name(m.type[i])},
+            {"bytes", m.memsize[i]}};
+  if (m.file_id[i]) {
+    o["file"] = utf8(m.strings.get(m.file_id[i]));
+    o["line"] = m.line[i] ? json(m.line[i]) : json(nullptr);
+  }
+  if (m.name_id[i]) o["name"] = utf8(m.strings.get(m.name_id[i]));
+  return o;
+}
+}  // namespace
+
+void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits& lim, json& out) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  uint64_t unreachable = 0, unreachable_bytes = 0;
+  std::vector<uint32_t> reach;
+  reach.reserve(static_cast<size_t>(d.reachable));
+  for (uint32_t i = 0; i < n; ++i) {
+    if (d.idom[i] == kNoIndex) {
+      ++unreachable;
+      unreachable_bytes += m.memsize[i];
+    } else {
+      reach.push_back(i);
+    }
+  }
+  out["reachable"] = {{"objects", d.reachable}, {"bytes", d.reachable_bytes}};
+  out["unreachable"] = {{"objects", unreachable}, {"bytes", unreachable_bytes}};
+
+  // Dominator tree children (CSR), for the grouped retained sizes and the bounded tree.
+  std::vector<uint32_t> child_begin(n + 2, 0), children;
+  for (uint32_t i : reach) ++child_begin[d.idom[i] + 1];
+  for (uint32_t i = 0; i <= n; ++i) child_begin[i + 1] += child_begin[i];
+  children.resize(child_begin[n + 1]);
+  {
+    std::vector<uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
+    for (uint32_t i : reach) children[fill[d.idom[i]]++] = i;
+  }
+
+  // Retained by class / by location without double counting: an object counts only when no
+  // dominator above it has the same class (location), so nested instances are not summed twice.
+  auto grouped = [&](auto key_of, size_t key_space) {
+    std::vector<uint32_t> active(key_space, 0);
+    std::vector<uint64_t> total(key_space, 0);
+    std::vector<uint32_t> count(key_space, 0);
+    std::vector<uint32_t> stack_node{n}, stack_pos{0};
+    while (!stack_node.empty()) {
+      uint32_t v = stack_node.back();
+      uint32_t& pos = stack_pos.back();
+      if (pos == 0 && v != n) {
+        uint32_t k = key_of(v);
+        if (k != kNoIndex) {
+          if (!active[k]++) total[k] += d.retained[v];
+          count[k]++;
+        }
+      }
+      if (child_begin[v] + pos < child_begin[v + 1]) {
+        uint32_t c = children[child_begin[v] + pos++];
+        stack_node.push_back(c);
+        stack_pos.push_back(0);
+      } else {
+        if (v != n) {
+          uint32_t k = key_of(v);
+          if (k != kNoIndex) --active[k];
+        }
+        stack_node.pop_back();
+        stack_pos.pop_back();
+      }
+    }
+    return std::make_pair(total, count);
+  };
+  {
+    auto grouped_result = grouped([&](uint32_t v) { return m.class_id[v]; }, m.strings.size());
+    const auto& total = grouped_result.first;
+    const auto& count = grouped_result.second;
+    std::vector<uint32_t> ids;
+    for (uint32_t id = 0; id < total.size(); ++id)
+      if (count[id]) ids.push_back(id);
+    auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
+    json rows = json::array();
+    for (uint32_t id : top)
+      rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", count[id]}, {"retained_bytes", total[id]}});
+    out["retained_by_class"] = rows;
+  }
+  {
+    U64Map loc_index(1024);
+    std::vector<uint64_t> loc_keys;
+    std::vector<uint32_t> loc_of(n, kNoIndex);
+    for (uint32_t i = 0; i < n; ++i)
+      if (m.file_id[i]) {
+        uint64_t key = static_cast<uint64_t>(m.file_id[i]) << 32 | m.line[i];
+        bool inserted = false;
+        uint32_t& g = loc_index.find_or_insert(key, static_cast<uint32_t>(loc_keys.size()), &inserted);
+        if (inserted) loc_keys.push_back(key);
+        loc_of[i] = g;
+      }
+    auto grouped_result = grouped([&](uint32_t v) { return loc_of[v]; }, loc_keys.size());
+    const auto& total = grouped_result.first;
+    const auto& count = grouped_result.second;
+    std::vector<uint32_t> ids(loc_keys.size());
+    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
+    json rows = json::array();
+    for (uint32_t g : top) {
+      uint32_t file = static_cast<uint32_t>(loc_keys[g] >> 32), line = static_cast<uint32_t>(loc_keys[g]);
+      rows.push_back({{"file", utf8(m.strings.get(file))},
+                      {"line", line ? json(line) : json(nullptr)},
+                      {"count", count[g]},
+                      {"retained_bytes", total[g]}});
+    }
+    out["retained_by_location"] = rows;
+  }
+
+  // Top retainers with parents and a path to a root.
+  auto by_retained = [&](uint32_t a, uint32_t b) { return d.retained[a] != d.retained[b] ? d.retained[a] > d.retained[b] : a < b; };
+  std::vector<uint32_t> top = top_n(reach, lim.top_retainers, by_retained);
+  std::vector<uint32_t> slot(n, kNoIndex);
+  for (uint32_t k = 0; k < top.size(); ++k) slot[top[k]] = k;
+  std::vector<std::vector<uint32_t>> parents(top.size());
+  std::vector<uint32_t> parent_total(top.size(), 0);
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t r = m.ref_begin[i]; r < m.ref_begin[i + 1]; ++r) {
+      uint32_t s = slot[m.ref_targets[r]];
+      if (s == kNoIndex) continue;
+      ++parent_total[s];
+      if (parents[s].size() < lim.parents) parents[s].push_back(i);
+    }
+  json rows = json::array();
+  for (uint32_t k = 0; k < top.size(); ++k) {
+    uint32_t i = top[k];
+    json o = object_brief(m, i);
+    o["retained_bytes"] = d.retained[i];
+    o["dominator"] = d.idom[i] == d.root ? json("(GC roots)") : json(format_address(m.address[d.idom[i]]));
+    json ps = json::array();
+    for (uint32_t p : parents[k]) ps.push_back(object_brief(m, p));
+    o["parents"] = ps;
+    o["parent_count"] = parent_total[k];
+    if (d.root_edge[i] != kNoIndex && d.root_edge[i] < m.root_categories.size())
+      o["held_by_root"] = utf8(m.strings.get(m.root_categories[d.root_edge[i]]));
+    if (k < lim.paths) {
+      json path = json::array();
+      auto p = path_to_root(d, i);
+      for (uint32_t v : p) path.push_back(object_brief(m, v));
+      o["path_to_root"] = path;
+      if (!p.empty() && d.root_edge[p.back()] != kNoIndex && d.root_edge[p.back()] < m.root_categories.size())
+        o["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
+    }
+    rows.push_back(o);
+  }
+  out["top_retainers"] = rows;
+
+  // Bounded dominator tree (icicle): the top nodes by retained size plus their dominators, in
+  // dominator-tree preorder so that every parent precedes its children. Node 0 = the GC roots.
+  {
+    std::vector<uint32_t> chosen = top_n(reach, lim.tree_nodes, by_retained);
+    std::vector<uint8_t> in(n + 1, 0);
+    in[n] = 1;
+    for (uint32_t v : chosen) in[v] = 1;
+    for (uint32_t v : chosen)
+      for (uint32_t a = d.idom[v]; a != kNoIndex && a != n && !in[a]; a = d.idom[a]) in[a] = 1;
+    json addr = json::array(), cls = json::array(), ret = json::array(), self = json::array(), par = json::array(),
+         loc = json::array();
+    std::vector<uint32_t> pos(n + 1, kNoIndex);
+    std::vector<uint32_t> stack{n};
+    while (!stack.empty()) {
+      uint32_t v = stack.back();
+      stack.pop_back();
+      pos[v] = static_cast<uint32_t>(addr.size());
+      if (v == n) {
+        addr.push_back(nullptr);
+        cls.push_back("(GC roots)");
+        ret.push_back(d.retained[n]);
+        self.push_back(0);
+        par.push_back(-1);
+        loc.push_back(nullptr);
+      } else {
+        addr.push_back(format_address(m.address[v]));
+        cls.push_back(utf8(m.strings.get(m.class_id[v])));
+        ret.push_back(d.retained[v]);
+        self.push_back(m.memsize[v]);
+        par.push_back(pos[d.idom[v]]);
+        loc.push_back(m.file_id[v] ? json(utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
+      }
+      // Children in decreasing retained order (pushed reversed so the biggest comes first).
+      std::vector<uint32_t> kids;
+      for (uint32_t c = child_begin[v]; c < child_begin[v + 1]; ++c)
+        if (in[children[c]]) kids.push_back(children[c]);
+      std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return by_retained(b, a); });
+      for (uint32_t c : kids) stack.push_back(c);
+    }
+    // Shortest paths to a root for every tree node, shared as one forest (paths share prefixes):
+    // path_tree rows {address, class, parent (-1 = held by a root), root}; dominator_tree.path[i] is
+    // the row of node i (-1 when the forest's bound was reached).
+    json paddr = json::array(), pcls = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
+    U64Map prow(4096);
+    std::vector<uint32_t> chain;
+    const size_t max_rows = lim.tree_nodes * 12;
+    for (size_t k = 0; k < addr.size(); ++k) path_col.push_back(-1);
+    for (uint32_t v = 0; v < n; ++v) {
+      if (pos[v] == kNoIndex) continue;
+      chain.clear();
+      uint32_t x = v;
+      uint32_t known = kNoIndex;
+      while (x != kNoIndex && x != n) {
+        uint32_t row = prow.find(static_cast<uint64_t>(x) + 1);
+        if (row != kNoIndex) {
+          known = row;
+          break;
+        }
+        chain.push_back(x);
+        x = d.bfs_parent[x];
+      }
+      if (paddr.size() + chain.size() > max_rows) continue;
+      uint32_t parent_row = known;
+      for (size_t c = chain.size(); c-- > 0;) {
+        uint32_t o = chain[c];
+        uint32_t row = static_cast<uint32_t>(paddr.size());
+        prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
+        paddr.push_back(format_address(m.address[o]));
+        pcls.push_back(utf8(m.strings.get(m.class_id[o])));
+        ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
+        proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
+                            ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
+                            : json(nullptr));
+        parent_row = row;
+      }
+      path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
+    }
+    out["dominator_tree"] = {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"retained", ret},
+                             {"self", self}, {"parent", par}, {"location", loc}, {"path", path_col}};
+    out["path_tree"] = {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"parent", ppar}, {"root", proot}};
+  }
+
+  // One object asked for by address (option heap_focus): everything the views show for it.
+  if (lim.focus_address) {
+    uint32_t i = m.index_of(lim.focus_address);
+    if (i == kNoIndex) {
+      out["focus"] = {{"address", format_address(lim.focus_address)}, {"found", false}};
+    } else {
+      json f = object_brief(m, i);
+      f["found"] = true;
+      f["retained_bytes"] = d.idom[i] == kNoIndex ? json(nullptr) : json(d.retained[i]);
+      json ps = json::array();
+      uint64_t pc = 0;
+      for (uint32_t v = 0; v < n; ++v)
+        for (uint32_t r = m.ref_begin[v]; r < m.ref_begin[v + 1]; ++r)
+          if (m.ref_targets[r] == i) {
+            if (ps.size() < 200) ps.push_back(object_brief(m, v));
+            ++pc;
+            break;
+          }
+      f["parents"] = ps;
+      f["parent_count"] = pc;
+      json path = json::array();
+      auto p = path_to_root(d, i, 1000);
+      for (uint32_t v : p) path.push_back(object_brief(m, v));
+      f["path_to_root"] = path;
+      if (!p.empty() && d.root_edge[p.back()] < m.root_categories.size())
+        f["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
+      json doms = json::array();
+      for (uint32_t a = d.idom[i]; a != kNoIndex && a != d.root && doms.size() < 1000; a = d.idom[a]) doms.push_back(object_brief(m, a));
+      f["dominators"] = doms;
+      out["focus"] = f;
+    }
+  }
+}
+
+void write_report(const HeapModel& m, const ReportLimits& lim, json& out) {
+  write_summaries(m, lim, out);
+  if (m.root_targets.empty()) {
+    out["dominators"] = {{"available", false},
+                         {"reason", m.root_categories.empty()
+                                        ? "no ROOT records (a partial dump made with since:, or a snapshot without roots): "
+                                          "retained sizes and paths to roots need the GC roots"
+                                        : "the ROOT records reference no object of the snapshot"}};
+    out["top_retainers"] = json::array();
+    return;
+  }
+  Dominators d = compute_dominators(m);
+  out["dominators"] = {{"available", true}, {"algorithm", "Lengauer-Tarjan (iterative, path compression)"}};
+  write_retention(m, d, lim, out);
+}
+
+}  // namespace gcscope::heap
