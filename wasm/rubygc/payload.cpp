@@ -157,7 +157,7 @@ Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset) {
       d["keys"] = keys;
       extra = " with keys " + keys.dump();
     }
-    return bad("payload must be a JSON array [header, sample, ...]; found " + (extra.empty() ? describe(doc) : "an object" + extra), d);
+    return bad("payload must be a JSON array [header, sample, ...] (element 0 = header); found " + (extra.empty() ? describe(doc) : "an object" + extra), d);
   }
   if (doc.empty()) return bad("empty payload: the array has no header (element 0) and no samples", {{"elements", 0}});
 
@@ -269,7 +269,7 @@ Verdict check_header(const nlohmann::json& h, Payload& out) {
 
 Verdict read_samples(Payload& out) {
   const nlohmann::json& doc = out.doc;
-  if (doc.size() < 2) return bad("no samples: the payload has a header but no sample after it", {{"samples", 0}});
+  if (doc.size() < 2) return bad("no samples: the payload has a header (element 0) but no sample after it", {{"samples", 0}});
   const size_t width = out.header.stat_keys.size();
   out.width = width;
   const size_t n = doc.size() - 1;

@@ -83,7 +83,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
     // 426: agents older than the protocol's first documented version.
     if (compare_dotted(h.agent_version, kMinimumAgent) < 0) {
       v.status = 426;
-      v.message = "agent " + h.agent_version + " is too old: the protocol needs agent " + kMinimumAgent + " or newer";
+      v.message = "agent " + h.agent_version + " (header[4]) is too old: the protocol needs agent " + kMinimumAgent + " or newer";
       v.details = {{"minimum", kMinimumAgent}, {"found", h.agent_version}};
       return v;
     }
@@ -91,7 +91,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
     RubyVersion ruby = parse_ruby_version(h.ruby_version);
     if (!ruby.valid || !ruby.at_least(2, 1)) {
       v.status = 501;
-      v.message = "Ruby " + h.ruby_version + " not supported: the RUBY_GC_* variables and GC events need MRI >= 2.1.0";
+      v.message = "Ruby " + h.ruby_version + " (header[1]) not supported: the RUBY_GC_* variables and GC events need MRI >= 2.1.0";
       v.details = {{"minimum", "2.1.0"}, {"found", h.ruby_version}};
       return v;
     }
@@ -99,7 +99,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
       RubyVersion rails = parse_ruby_version(h.rails_version);
       if (!rails.valid || rails.major < 3) {
         v.status = 501;
-        v.message = "Rails " + h.rails_version + " not supported: the agent needs Rails >= 3.0 (\"0.0\" = no Rails)";
+        v.message = "Rails " + h.rails_version + " (header[2]) not supported: the agent needs Rails >= 3.0 (\"0.0\" = no Rails)";
         v.details = {{"minimum", "3.0"}, {"found", h.rails_version}};
         return v;
       }
