@@ -1,10 +1,11 @@
-#!/bin/sh
-# Generates a ~3 MB TuneMyGC payload with the project's recorder and the fixture workload (real Ruby,
-# no synthesis): 4600 requests, sample cap lifted. Output: $1 (default /tmp/gcscope-bench-rubygc.json).
-set -e
+#!/usr/bin/env bash
+# Input generator for bench/harness.py: generate.sh OUTDIR QUICK(0|1) → "name<TAB>path" lines.
+# A ~3 MB TuneMyGC payload recorded with the project's recorder (4600 units of work; 300 quick).
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-/tmp/gcscope-bench-rubygc.json}
-cd "$here/../../fixtures/rubygc"
-RUBY_GC_TUNE_OUTPUT="$out" RUBY_GC_MAX_SAMPLES=1000000 UNITS=${UNITS:-4600} \
-  ruby -r "$here/../../recorder/tunemygc_recorder.rb" workload.rb
-ls -l "$out"
+out=$1; quick=${2:-0}
+units=4600; [ "$quick" = 1 ] && units=300
+mkdir -p "$out"
+dst="$out/rubygc-$units.json"
+[ -s "$dst" ] || UNITS=$units sh "$here/make_payload.sh" "$dst" >&2
+printf 'rubygc-payload\t%s\n' "$dst"

@@ -4,7 +4,7 @@
 set -e
 root=$(cd "$(dirname "$0")/../.." && pwd)
 payload=/tmp/gcscope-bench-rubygc.json
-[ -f "$payload" ] || sh "$root/bench/rubygc/generate.sh" "$payload"
+[ -f "$payload" ] || sh "$root/bench/rubygc/make_payload.sh" "$payload"
 g++ -O2 -std=c++17 -I"$root/wasm" "$root/bench/rubygc/bench_tuner.cpp" "$root/build/native/libgcscope_core.a" -lz \
   -o /tmp/gcscope-bench-rubygc
 /tmp/gcscope-bench-rubygc "$payload" 5
