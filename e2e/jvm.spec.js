@@ -63,3 +63,11 @@ test('ZGC: concurrent cycles with their pauses and the allocation-stall finding'
   await expect(kpi(report, 'Pauses')).toHaveText('27');  // 9 cycles x 3 pauses
   await expect(report.locator('.jvm-findings li[data-id="allocation_stall"]')).toBeVisible();
 });
+
+test('the zoomed range is kept in the link: a reload with the same file returns to it', async ({ page }) => {
+  await page.goto('/?sw=0#range=0.050,0.100');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.jvm-range')).toHaveText('0.050 s – 0.100 s');
+  expect(await page.evaluate(() => GCSCOPE.state.get('range'))).toBe('0.050,0.100');
+});
