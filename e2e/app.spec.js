@@ -116,6 +116,9 @@ test('the site works inside a cross-origin iframe', async ({ page }) => {
     document.getElementById('slot').appendChild(f);
   }, process.env.GCSCOPE_SITE_URL);
   const frame = page.frameLocator('#frame');
+  // The input exists before the page's script has wired it: wait until the app has run (its samples
+  // list is filled by script) so the change event is not lost.
+  await expect(frame.locator('#samples button.sample').first()).toBeVisible({ timeout: 60_000 });
   await frame.locator('#file-input').setInputFiles(fixture('stackprof/fib-cpu-raw.json'));
   await expect(frame.locator('.job .job-status')).toHaveText('Done', { timeout: 60_000 });
   await expect(frame.locator('.job .badge').first()).toHaveText('stackprof profile');

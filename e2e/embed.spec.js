@@ -121,3 +121,14 @@ test('the CLI\'s --html report is the same self-contained viewer', async ({ brow
   expect(errors).toEqual([]);
   await offline.close();
 });
+
+test('?view= opens one panel; in embed mode the others are hidden', async ({ page }) => {
+  await page.goto('/?embed=1&view=findings&sw=0');
+  await expect(page.locator('header.top')).toBeHidden();
+  await page.locator('#file-input').setInputFiles(fixture('jvm/jdk17-g1-leak.log'));
+  const job = await lastJob(page);
+  const findings = job.locator('details.gs-section', { has: page.locator('summary', { hasText: /^Findings/ }) });
+  await expect(findings).toBeVisible();
+  await expect(findings).toHaveAttribute('open', '');
+  await expect(job.locator('details.gs-section', { has: page.locator('summary', { hasText: /^Causes/ }) })).toBeHidden();
+});

@@ -105,11 +105,19 @@ test('two JVM logs analyzed as separate jobs can be compared: KPIs with deltas, 
 test('a rotating set with a JVM restart shows only the latest run', async ({ page }) => {
   await page.goto('/');
   const dir = 'jvm/gctoolkit/rolling/jdk14/rollinglogs/';
-  // Given live file last-but-one: the order comes from the content (both start near uptime 0 = two runs).
+  // The live file given first: the order comes from the content (both start near uptime 0 = two runs).
   await chooseFiles(page, [corpus(dir + 'short_restart_4.log'), corpus(dir + 'short_restart_4.log.1')]);
   const report = (await lastJob(page)).locator('section.report[data-format="jvm-gc-log"]');
   await expect(report.locator('.jvm-rotation')).toContainText('JVM restart detected (2 runs)');
   await expect(report.locator('.jvm-rotation')).toContainText('Analyzed: short_restart_4.log.');
   // The same pause count as short_restart_4.log alone (gcscope analyze: 65).
   await expect(kpi(report, 'Pauses')).toHaveText('65');
+});
+
+test('the zoomed range is kept in the link: a reload with the same file returns to it', async ({ page }) => {
+  await page.goto('/?sw=0#range=0.050,0.100');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.jvm-range')).toHaveText('0.050 s – 0.100 s');
+  expect(await page.evaluate(() => GCSCOPE.state.get('range'))).toBe('0.050,0.100');
 });

@@ -204,7 +204,26 @@
       container.appendChild(el('p', { class: 'muted', text: 'Identified: ' + (ident.reason || report.format) + '. Detailed analysis of this format is not available yet; the report data is below.' }));
     }
     panel.appendChild(renderRawJson(report));
+    focusPanel(panel);
     return panel;
+  }
+
+  // ?view=NAME (an embedding dashboard's "open one panel"): the sections of a report whose title or
+  // heading contains NAME stay open and come first into view; with ?embed=1 the others are hidden.
+  function focusPanel(panel) {
+    const want = GCSCOPE.params && GCSCOPE.params.get('view');
+    if (!want) return;
+    const needle = want.toLowerCase().replace(/[-_]+/g, ' ');
+    const sections = Array.from(panel.querySelectorAll('details.gs-section'));
+    const match = sections.filter((d) => (d.querySelector('summary') || d).textContent.toLowerCase().includes(needle));
+    if (!match.length) return;
+    const embedded = document.documentElement.classList.contains('embed');
+    for (const d of sections) {
+      const hit = match.includes(d) || match.some((m) => m.contains(d) || d.contains(m));
+      d.open = hit;
+      if (embedded && !hit) d.hidden = true;
+    }
+    requestAnimationFrame(() => match[0].scrollIntoView({ block: 'start' }));
   }
 
   function renderDocument(body, doc, files) {

@@ -140,9 +140,28 @@ size_t json_string_or_null(std::string_view s, size_t p, std::string* value, boo
   return std::string_view::npos;
 }
 
+// TuneMyGC event names: strong evidence in any JSON that is not a well-formed payload.
+bool has_tunemygc_events(std::string_view head) {
+  int n = 0;
+  for (const char* ev : {"\"BOOTED\"", "\"PROCESSING_STARTED\"", "\"PROCESSING_ENDED\"", "\"GC_CYCLE_STARTED\"",
+                         "\"GC_CYCLE_ENDED\"", "\"TERMINATED\""})
+    if (contains(head, ev)) ++n;
+  return n >= 2;
+}
+
 bool probe_tunemygc(std::string_view head, size_t first, Identification& out) {
   // [[token|null, "ruby version", "rails version", {env}, "agent version", ...], samples...]
   size_t p = text::skip_ws(head, first + 1);
+  // Malformed payloads still go to the tuner, which answers 400 with the precise reason: an empty
+  // array (no header), or an array whose samples carry the protocol's event names.
+  if (p < head.size() && head[p] == ']' && text::skip_ws(head, p + 1) >= head.size()) {
+    out = make(format_id::kTuneMyGc, "empty JSON array: a TuneMyGC payload without its header", {{"malformed", true}});
+    return true;
+  }
+  if (p < head.size() && head[p] != '[' && has_tunemygc_events(head)) {
+    out = make(format_id::kTuneMyGc, "JSON array with TuneMyGC event names but no header tuple first", {{"malformed", true}});
+    return true;
+  }
   if (p >= head.size() || head[p] != '[') return false;
   std::string token, ruby, rails;
   bool null_token = false, null_ruby = false, null_rails = false;
@@ -561,6 +580,14 @@ Identification identify(std::string_view head, bool complete) {
   size_t first = text::skip_ws(text_head, 0);
   if (first < text_head.size() && text_head[first] == '[' && probe_tunemygc(text_head, first, out)) return out;
   if (first < text_head.size() && text_head[first] == '{' && probe_json_object(text_head, lines, out)) return out;
+  // A JSON object wrapping TuneMyGC header/samples (e.g. {"header": [...], "samples": [...]}): the tuner
+  // rejects it with "payload must be a JSON array". An object without event names stays unrecognized.
+  if (first < text_head.size() && text_head[first] == '{' && has_tunemygc_events(text_head) &&
+      (contains(text_head, "\"heap_live_slot") || contains(text_head, "\"total_allocated_object") || contains(text_head, "RUBY_GC_"))) {
+    out = make(format_id::kTuneMyGc, "JSON object holding TuneMyGC header and samples (the protocol needs an array)",
+               {{"malformed", true}});
+    return out;
+  }
   if (probe_jvm(text_head, lines, out)) return out;
   if (probe_tracing(lines, out)) return out;
   out = Identification{};

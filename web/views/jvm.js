@@ -183,6 +183,8 @@
     let hist = null;
     const onZoom = (min, max) => {
       zoom = min === null ? [null, null] : [min, max];
+      // Deep link: the range goes into the fragment, so a reload or a shared link returns to it.
+      if (GCSCOPE.state && !GCSCOPE.staticReport) GCSCOPE.state.set('range', min === null ? null : `${min.toFixed(3)},${max.toFixed(3)}`);
       update();
     };
     const charts = GCSCOPE.charts;
@@ -326,6 +328,14 @@
       ], rows, { csvName: 'jvm-events.csv', caption: rows.length + ' events' }));
     }
     update();
+    // A range in the fragment (#range=a,b) from a shared link or a reload: zoom to it.
+    const saved = GCSCOPE.state && GCSCOPE.state.get('range');
+    const m = saved && /^(-?[\d.]+),(-?[\d.]+)$/.exec(saved);
+    if (m && Number(m[1]) < Number(m[2])) {
+      const [a, b] = [Number(m[1]), Number(m[2])];
+      for (const p of [heapPlot, pausePlot]) if (p) p.setScale('x', { min: a, max: b });
+      if (!heapPlot && !pausePlot) onZoom(a, b);
+    }
     renderCompare(container, report, ctx);
   }
 

@@ -1,0 +1,68 @@
+// Hand-built payloads for what the corpus does not cover: interleaved threads (units paired per thread
+// id, layout 8-thread-last with null on the main thread) and Ruby 2.1's GC.stat names. Every expected
+// number below is counted by hand from the payload written in the test.
+#include <catch2/catch.hpp>
+
+#include "support.h"
+
+using gcscope::test::analyze_bytes;
+using gcscope::test::report_of;
+using nlohmann::json;
+
+namespace {
+// [ts, peak_rss, rss, EVENT, [count, heap_available_slots, heap_live_slots, total_allocated_objects], info, meta, thread]
+json sample(double ts, const char* ev, int64_t count, int64_t alloc, json thread, json meta = nullptr) {
+  return json::array({ts, 1000, 1000, ev, json::array({count, 1000, 500, alloc}), {{"major_by", nullptr}, {"gc_by", "newobj"}},
+                      meta, thread});
+}
+json tuner(const json& payload) { return report_of(analyze_bytes({{"p.json", payload.dump()}}), "tunemygc-payload"); }
+}  // namespace
+
+TEST_CASE("rubygc synthetic: units are paired per thread id when threads interleave", "[rubygc]") {
+  json header = json::array({nullptr, "3.1.2", "0.0", json::object(), "1.0.71", json::array(), {{"HEAP_PAGE_OBJ_LIMIT", 409}},
+                             json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
+                             "manual", "host", 1, 2});
+  json p = json::array({header});
+  p.push_back(sample(0.0, "BOOTED", 5, 100, nullptr, {{"T_STRING", 10}}));
+  p.push_back(sample(1.0, "PROCESSING_STARTED", 5, 100, 11));           // A starts
+  p.push_back(sample(1.5, "PROCESSING_STARTED", 5, 150, 22));           // B starts
+  p.push_back(sample(2.0, "PROCESSING_ENDED", 6, 400, 11));             // A ends: 300 allocs, 1 GC, 1000 ms
+  p.push_back(sample(2.25, "PROCESSING_STARTED", 6, 410, nullptr));     // main starts
+  p.push_back(sample(3.0, "PROCESSING_ENDED", 6, 650, 22));             // B ends: 500 allocs, 1 GC, 1500 ms
+  p.push_back(sample(3.5, "PROCESSING_ENDED", 6, 700, nullptr));        // main ends: 290 allocs, 0 GC, 1250 ms
+  p.push_back(sample(4.0, "TERMINATED", 6, 710, nullptr, {{"T_STRING", 12}}));
+  json r = tuner(p);
+  CHECK(r["verdict"]["status"] == 200);
+  CHECK(r["layout"] == "8-thread-last");
+  const json& c = r["units_of_work"]["columns"];
+  REQUIRE(c["allocations"].size() == 3);
+  CHECK(c["allocations"] == json::array({300, 500, 290}));  // ordered by start
+  CHECK(c["duration_ms"] == json::array({1000.0, 1500.0, 1250.0}));
+  CHECK(c["gcs"] == json::array({1, 1, 0}));
+  CHECK(c["thread"] == json::array({"11", "22", nullptr}));
+  CHECK(r["units_of_work"]["with_gc_pct"] == Approx(66.7));
+  CHECK(r["object_types"]["terminated"]["T_STRING"] == 12);
+}
+
+TEST_CASE("rubygc synthetic: Ruby 2.1 GC.stat names (heap_used pages x HEAP_OBJ_LIMIT)", "[rubygc]") {
+  json header = json::array({nullptr, "2.1.5", "4.1.8", json::object(), "1.0.15", json::array(),
+                             {{"RVALUE_SIZE", 40}, {"HEAP_OBJ_LIMIT", 408}},
+                             json::array({"count", "heap_used", "heap_live_slot", "total_allocated_object"}), "h", 1, 2});
+  auto s7 = [](double ts, const char* ev, int64_t count, int64_t pages, int64_t live, int64_t alloc) {
+    return json::array({ts, 0, 0, ev, json::array({count, pages, live, alloc}), json::object(), nullptr});
+  };
+  json p = json::array({header, s7(0, "BOOTED", 12, 100, 30000, 1000), s7(1, "PROCESSING_STARTED", 12, 100, 30000, 1000),
+                        s7(2, "PROCESSING_ENDED", 13, 150, 50000, 21000), s7(3, "TERMINATED", 13, 150, 50000, 21010)});
+  json r = tuner(p);
+  CHECK(r["verdict"]["status"] == 200);
+  CHECK(r["layout"] == "7");
+  CHECK(r["metrics"]["heap_available_at_boot"] == 100 * 408);
+  CHECK(r["metrics"]["max_heap_available_processing"] == 150 * 408);
+  // Boot took 12 GCs (>= 10): speed INIT = the working heap, 150 pages of 408 slots.
+  CHECK(r["strategies"]["speed"]["RUBY_GC_HEAP_INIT_SLOTS"] == std::to_string(150 * 408));
+  // 2.1 has no FREE_SLOTS_*_RATIO nor RUBY_GC_HEAP_*_INIT_SLOTS in its table.
+  for (const auto& row : r["gc_variables"]) {
+    CHECK(row["variable"] != "RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO");
+    CHECK(row["variable"] != "RUBY_GC_HEAP_0_INIT_SLOTS");
+  }
+}

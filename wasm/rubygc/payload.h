@@ -1,0 +1,108 @@
+// A TuneMyGC payload read and checked against the protocol as real agents sent it:
+//   [header, sample, sample, ...]
+//   header  = [token|null, ruby_version, rails_version, {RUBY_GC_* env}, agent_version,
+//              [compile options], {GC::INTERNAL_CONSTANTS}, [GC.stat keys],
+//              (spy id — agents >= 1.0.7 only, 12 elements), hostname, ppid, pid]
+//   sample  = one of three layouts, told apart by where the event string sits:
+//     "7"              [ts, peak_rss, rss, EVENT, stat[], latest_gc_info{}, meta]        (agents <= 1.0.52)
+//     "8-thread-first" [thread_id, ts, peak_rss, rss, EVENT, stat[], info{}, meta]     (1.0.53)
+//     "8-thread-last"  [ts, peak_rss, rss, EVENT, stat[], info{}, meta, thread_id|null] (1.0.54 .. 1.0.71)
+// Samples are stored in columns; the JSON document is kept for the per-sample meta hashes.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gc_params.h"
+
+namespace gcscope::rubygc {
+
+enum Event : uint8_t { kBooted, kProcessingStarted, kProcessingEnded, kGcCycleStarted, kGcCycleEnded, kTerminated, kEventCount };
+const char* event_name(int e);
+
+enum class Layout { kUnknown, kNoThread7, kThreadFirst8, kThreadLast8 };
+const char* layout_name(Layout l);
+
+// GC.latest_gc_info reasons, as small codes.
+enum MajorBy : int8_t { kMajorNone, kMajorNofree, kMajorOldgen, kMajorShady, kMajorForce, kMajorOldmalloc, kMajorOther };
+enum GcBy : int8_t { kGcByNone, kGcByNewobj, kGcByMalloc, kGcByMethod, kGcByCapi, kGcByStress, kGcByOther };
+const char* major_by_name(int m);
+const char* gc_by_name(int g);
+
+// A protocol verdict (the HTTP code the service would have answered, offline).
+struct Verdict {
+  int status = 200;
+  std::string message;
+  nlohmann::json details = nlohmann::json::object();
+};
+
+struct Header {
+  int arity = 0;
+  nlohmann::json token;  // string or null
+  std::string ruby_version, rails_version, agent_version, spy, hostname;
+  int64_t ppid = 0, pid = 0;
+  std::vector<std::pair<std::string, std::string>> env;  // header[3] in payload order
+  nlohmann::json compile_options = nlohmann::json::array();
+  nlohmann::json internal_constants = nlohmann::json::object();
+  std::vector<std::string> stat_keys;
+};
+
+// Column indexes of the GC.stat keys we use (-1 when the Ruby version has no such key).
+struct StatColumns {
+  int count = -1, time = -1, marking_time = -1, sweeping_time = -1;
+  int heap_available = -1, heap_live = -1, heap_free = -1, heap_allocated_pages = -1;
+  int total_allocated = -1, total_freed = -1;
+  int malloc_increase = -1, malloc_limit = -1, oldmalloc_increase = -1, oldmalloc_limit = -1;
+  int minor = -1, major = -1, compact_count = -1;
+  int old_objects = -1, old_objects_limit = -1, shady = -1, shady_limit = -1;
+  // Ruby 2.1 names (heap_used pages, heap_live_slot, ...): available = heap_used x HEAP_OBJ_LIMIT.
+  bool ruby21_names = false;
+};
+
+struct Payload {
+  Header header;
+  Layout layout = Layout::kUnknown;
+  StatColumns col;
+  size_t n = 0;       // samples
+  size_t width = 0;   // GC.stat values per sample (= header.stat_keys.size())
+  std::vector<double> ts;
+  std::vector<int64_t> peak_rss, rss, thread;  // thread: kNoThread when null / absent
+  std::vector<uint8_t> event;
+  std::vector<int64_t> stat;  // n x width, row-major
+  std::vector<int8_t> major_by, gc_by, need_major;
+  std::vector<const nlohmann::json*> meta;  // into `doc` or `owned_meta` (null when the meta slot is null)
+  nlohmann::json doc;                       // the whole document (DOM path) or the header (fast path)
+  std::deque<nlohmann::json> owned_meta;    // meta hashes kept by the fast path
+  int64_t page_obj_limit = 0;  // HEAP_PAGE_OBJ_LIMIT (or HEAP_OBJ_LIMIT on 2.1/2.2); 0 = unknown
+  int64_t slot_size = 0;       // RVALUE_SIZE / BASE_SLOT_SIZE
+  int pointer_bits = 64;
+
+  static constexpr int64_t kNoThread = INT64_MIN;
+  int64_t at(size_t sample, int column) const {
+    return column < 0 ? -1 : stat[sample * width + static_cast<size_t>(column)];
+  }
+  int64_t heap_available(size_t i) const;
+  int64_t heap_live(size_t i) const { return at(i, col.heap_live); }
+};
+
+// Parses `bytes` as JSON and checks the top level and the header. On a verdict other than 200 the
+// payload keeps whatever was read before the problem so the report can still show it.
+// `byte_offset` receives the byte of a JSON syntax error (-1 otherwise).
+Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset);
+// Checks the header tuple (header[0..11]) and fills out.header / out.col.
+Verdict check_header(const nlohmann::json& header, Payload& out);
+// The fast path for well-formed payloads: a hand-written scanner storing samples straight into the
+// columns (out.doc = the header, parsed by nlohmann, as are the meta hashes). False at the first
+// deviation from the valid shape: then rerun with read_header + read_samples, which name the problem.
+bool read_fast(const std::string& bytes, Payload& out);
+// A JSON number's text to double, identically in both readers (exact up to 15 digits).
+bool parse_json_double(std::string_view text, double* out);
+// Checks and stores the samples (after read_header succeeded); stops at the first violation and
+// keeps the samples before it.
+Verdict read_samples(Payload& out);
+
+}  // namespace gcscope::rubygc
