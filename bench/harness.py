@@ -155,8 +155,11 @@ def measure(domain, title, path, reps, chromium_reps, skip_chromium):
     row['node'] = {'cpu_s': summary(ncpu), 'mb_s': mib / max(statistics.median(ncpu), 1e-9),
                    'wasm_heap_bytes': max(n['wasm_heap_bytes'] for n in node)}
     if not skip_chromium:
-        res = subprocess.run(['node', os.path.join(ROOT, 'bench', 'chromium_bench.js'), SITE, str(chromium_reps), path],
-                             capture_output=True, text=True, cwd=ROOT)
+        try:
+            res = subprocess.run(['node', os.path.join(ROOT, 'bench', 'chromium_bench.js'), SITE, str(chromium_reps), path],
+                                 capture_output=True, text=True, cwd=ROOT, timeout=300)
+        except subprocess.TimeoutExpired:
+            res = subprocess.CompletedProcess([], 1, '', 'no report within 300 s')
         lines = [l for l in res.stdout.splitlines() if l.startswith('{')]
         row['chromium'] = json.loads(lines[0]) if lines else {'error': res.stderr.strip()[-300:]}
     row['peers'] = []
@@ -229,6 +232,7 @@ def main():
     ap.add_argument('--quick', action='store_true', help='small inputs, one rep, no Chromium reps beyond one')
     ap.add_argument('--only', default='', help='comma-separated domains')
     ap.add_argument('--no-chromium', action='store_true')
+    ap.add_argument('--chromium-max-mb', type=float, default=0, help='skip the Chromium stage for larger inputs (0: no limit)')
     ap.add_argument('--no-write', action='store_true', help='print JSON only, leave BENCHMARKS.md alone')
     args = ap.parse_args()
     for need in (CLI, SCAN, os.path.join(SITE, 'gcscope.js')):
@@ -245,10 +249,13 @@ def main():
         log(f'{domain}: generating inputs')
         for path in gen(args.quick):
             log(f'{domain}: measuring {os.path.relpath(path, ROOT)} ({os.path.getsize(path) / MiB:.1f} MiB)')
-            rows.append(measure(domain, title, path, reps, 1 if args.quick else 3, args.no_chromium))
+            too_big = args.chromium_max_mb and os.path.getsize(path) > args.chromium_max_mb * MiB
+            rows.append(measure(domain, title, path, reps, 1 if args.quick else 3, args.no_chromium or too_big))
     print(json.dumps(rows, indent=1))
     if not args.no_write and not args.quick:
-        write_markdown(rows, 'python3 bench/harness.py' + (' --only ' + args.only if args.only else ''), args.quick)
+        cmd = 'python3 bench/harness.py' + (' --only ' + args.only if args.only else '') + \
+            (f' --chromium-max-mb {args.chromium_max_mb:g}' if args.chromium_max_mb else '') + (' --no-chromium' if args.no_chromium else '')
+        write_markdown(rows, cmd, args.quick)
 
 
 if __name__ == '__main__':
