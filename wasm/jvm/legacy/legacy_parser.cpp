@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/text_scan.h"
+#include "jvm/log_text.h"
 
 namespace gcscope::jvm {
 
@@ -14,90 +15,16 @@ using text::starts_with;
 
 namespace {
 
+using log_text::log_decimal;
+using log_text::parse_size_kb;
+
 constexpr size_t kMaxPendingBytes = 256 * 1024;  // a record longer than this is not a GC record
 constexpr int kMaxPendingLines = 400;            // FLS statistics can put ~100 lines inside one record
 constexpr int kMaxDepth = 32;
 
-// The decimals of GC logs ("0.0169706", "1207,770"): unsigned, '.' or ',' separator, no exponent. Digits are
-// accumulated as one integer and divided once (the general text::parse_decimal does more per digit).
-inline bool log_decimal(std::string_view s, size_t& p, double& out) {
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
-  size_t q = p;
-  const size_t n = s.size();
-  uint64_t v = 0;
-  int digits = 0;
-  while (q < n && static_cast<unsigned>(s[q] - '0') < 10) {
-    v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
-    ++digits;
-  }
-  if (digits == 0 || digits > 18) return text::parse_decimal(s, p, out, true);
-  int frac = 0;
-  if (q + 1 < n && (s[q] == '.' || s[q] == ',') && static_cast<unsigned>(s[q + 1] - '0') < 10) {
-    ++q;
-    while (q < n && static_cast<unsigned>(s[q] - '0') < 10) {
-      if (digits + frac >= 18) return text::parse_decimal(s, p, out, true);
-      v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
-      ++frac;
-    }
-  }
-  out = static_cast<double>(v) / kPow10[frac];
-  p = q;
-  return true;
-}
-
-// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-bool digits_at(std::string_view s, size_t p, size_t n, int& out) {
-  if (p + n > s.size()) return false;
-  int v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!is_digit(s[p + i])) return false;
-    v = v * 10 + (s[p + i] - '0');
-  }
-  out = v;
-  return true;
-}
-
 // "2014-06-25T12:34:56.789+0200" (PrintGCDateStamps) at s[p]; advances p past it.
 bool parse_datestamp(std::string_view s, size_t& p, double& epoch_ms) {
-  int y, mo, d, h, mi, se, ms;
-  if (!digits_at(s, p, 4, y) || p + 23 > s.size() || s[p + 4] != '-' || s[p + 7] != '-' || s[p + 10] != 'T' ||
-      s[p + 13] != ':' || s[p + 16] != ':' || !digits_at(s, p + 5, 2, mo) || !digits_at(s, p + 8, 2, d) ||
-      !digits_at(s, p + 11, 2, h) || !digits_at(s, p + 14, 2, mi) || !digits_at(s, p + 17, 2, se))
-    return false;
-  size_t q = p + 19;
-  ms = 0;
-  if (q < s.size() && (s[q] == '.' || s[q] == ',')) {
-    ++q;
-    int frac = 0, nd = 0;
-    while (q < s.size() && is_digit(s[q])) {
-      if (nd < 3) frac = frac * 10 + (s[q] - '0'), ++nd;
-      ++q;
-    }
-    while (nd < 3) frac *= 10, ++nd;
-    ms = frac;
-  }
-  int tz_min = 0;
-  if (q < s.size() && (s[q] == '+' || s[q] == '-')) {
-    int tzh, tzm;
-    if (digits_at(s, q + 1, 2, tzh) && digits_at(s, q + 3, 2, tzm)) {
-      tz_min = (tzh * 60 + tzm) * (s[q] == '-' ? -1 : 1);
-      q += 5;
-    }
-  }
-  const int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  epoch_ms = static_cast<double>(((days * 24 + h) * 60 + mi) * 60 + se - tz_min * 60) * 1000.0 + ms;
-  p = q;
-  return true;
+  return log_text::parse_iso_timestamp(s, p, epoch_ms, /*allow_space_separator=*/false);
 }
 
 // Skips "<datestamp>: <uptime>: #<gcid>: " prefixes (each optional) at s[p].
@@ -170,38 +97,6 @@ size_t prefix_start_before(std::string_view s, size_t pos) {
     start = q;
   }
   return start;
-}
-
-// "1234K", "12.5M", "0.0B", "135282 K" at s[p] -> KiB.
-bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
-  {  // fast path: the generational collectors print whole KiB ("209792K")
-    size_t q = p;
-    uint64_t v = 0;
-    while (q < s.size() && is_digit(s[q])) v = v * 10 + static_cast<uint64_t>(s[q++] - '0');
-    if (q > p && q < s.size() && s[q] == 'K' && (q + 1 >= s.size() || s[q + 1] != 'B')) {
-      kb = static_cast<int64_t>(v);
-      p = q + 1;
-      return true;
-    }
-  }
-  size_t q = p;
-  double v;
-  if (!log_decimal(s, q, v)) return false;
-  if (q < s.size() && s[q] == ' ' && q + 1 < s.size() && (s[q + 1] == 'K' || s[q + 1] == 'M')) ++q;
-  if (q >= s.size()) return false;
-  double mult;
-  switch (s[q]) {
-    case 'B': mult = 1.0 / 1024.0; break;
-    case 'K': mult = 1.0; break;
-    case 'M': mult = 1024.0; break;
-    case 'G': mult = 1024.0 * 1024.0; break;
-    default: return false;
-  }
-  ++q;
-  if (q < s.size() && s[q] == 'B') ++q;  // "KB"
-  kb = static_cast<int64_t>(v * mult + 0.5);
-  p = q;
-  return true;
 }
 
 // "a->b(c)" or "a(c)->b(d)" (G1) or "a(c)" at s[p].

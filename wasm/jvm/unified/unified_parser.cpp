@@ -19,10 +19,13 @@
 #include <vector>
 
 #include "core/text_scan.h"
+#include "jvm/log_text.h"
 #include "jvm/log_parser.h"
 
 namespace gcscope::jvm {
 namespace {
+
+using log_text::parse_size_kb;
 
 using text::is_digit;
 using text::starts_with;
@@ -43,83 +46,10 @@ const char* collector_name(Collector c) {
   }
 }
 
-// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-bool fixed_digits(std::string_view s, size_t p, size_t n, int& out) {
-  if (p + n > s.size()) return false;
-  int v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!is_digit(s[p + i])) return false;
-    v = v * 10 + (s[p + i] - '0');
-  }
-  out = v;
-  return true;
-}
-
-// "2026-11-21T12:09:42.549+0000" → epoch milliseconds.
+// "2026-11-21T12:09:42.549+0000" (or with a space, or "+00:00") → epoch milliseconds.
 bool parse_iso_time(std::string_view s, double& epoch_ms) {
-  int y, mo, d, h, mi, se, ms = 0;
-  if (!fixed_digits(s, 0, 4, y) || s.size() < 19 || s[4] != '-' || !fixed_digits(s, 5, 2, mo) || s[7] != '-' ||
-      !fixed_digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != ' ') || !fixed_digits(s, 11, 2, h) ||
-      !fixed_digits(s, 14, 2, mi) || !fixed_digits(s, 17, 2, se))
-    return false;
-  size_t p = 19;
-  if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-    ++p;
-    int digits = 0, v = 0;
-    while (p < s.size() && is_digit(s[p])) {
-      if (digits < 3) v = v * 10 + (s[p] - '0'), ++digits;
-      ++p;
-    }
-    while (digits < 3) v *= 10, ++digits;
-    ms = v;
-  }
-  int64_t offset_min = 0;
-  if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
-    int sign = s[p] == '-' ? -1 : 1, oh = 0, om = 0;
-    ++p;
-    if (fixed_digits(s, p, 2, oh)) {
-      p += 2;
-      if (p < s.size() && s[p] == ':') ++p;
-      fixed_digits(s, p, 2, om);
-      offset_min = sign * (oh * 60 + om);
-    }
-  }
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return false;
-  int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  double secs = static_cast<double>(days) * 86400.0 + h * 3600.0 + mi * 60.0 + se - offset_min * 60.0;
-  epoch_ms = secs * 1000.0 + ms;
-  return true;
-}
-
-// "6M", "1024K", "1G", "512B" → KiB. Advances p past the unit.
-bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
-  double v;
-  size_t q = p;
-  if (!text::parse_decimal(s, q, v, true)) return false;
-  if (q >= s.size()) return false;
-  double mult;
-  switch (s[q]) {
-    case 'B': mult = 1.0 / 1024; break;
-    case 'K': mult = 1; break;
-    case 'M': mult = 1024; break;
-    case 'G': mult = 1024.0 * 1024; break;
-    case 'T': mult = 1024.0 * 1024 * 1024; break;
-    default: return false;
-  }
-  ++q;
-  if (q < s.size() && s[q] == 'B') ++q;  // "KB"/"MB" in some Shenandoah lines
-  kb = static_cast<int64_t>(v * mult + 0.5);
-  p = q;
-  return true;
+  size_t p = 0;
+  return log_text::parse_iso_timestamp(s, p, epoch_ms, /*allow_space_separator=*/true);
 }
 
 // "<number>ms" / "s" / "us" / "ns" at s[p...] (optional space before the unit) → seconds.
