@@ -28,6 +28,7 @@ test('a dump shows its summaries, icicle and path to a root', async ({ page }) =
   await top.locator('tbody tr').first().click();
   await expect(report.locator('.heap-detail ol.heap-path li').first()).toContainText('GC root:');
   // Clicking into the icicle selects a node and shows its details.
+  await report.locator('canvas.heap-icicle').scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
   const box = await report.locator('canvas.heap-icicle').boundingBox();
   await page.mouse.click(box.x + 5, box.y + 18 + 9);
   await expect(report.locator('.heap-detail h4')).not.toBeEmpty();

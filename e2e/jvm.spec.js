@@ -38,6 +38,7 @@ test('zooming the heap chart recomputes the numbers for the range', async ({ pag
   await expect(kpi(report, 'Pauses')).toHaveText('27');
   const over = report.locator('.jvm-heap-chart .u-over').first();
   await over.scrollIntoViewIfNeeded();
+  await over.scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
   const box = await over.boundingBox();
   // Drag over the first third of the time axis.
   await page.mouse.move(box.x + box.width * 0.02, box.y + box.height / 2);

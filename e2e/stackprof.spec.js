@@ -34,6 +34,7 @@ test('a raw cpu dump: header, flame graph modes, search, hover, table and method
 
   // Hover the root row: <main>, the root of every stack but the GC samples' (437 of 486).
   const canvas = fg.locator('canvas').first();
+  await canvas.scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + 8);
   await expect(fg.locator('.fg-tip')).toBeVisible();
