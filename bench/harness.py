@@ -202,10 +202,14 @@ def fmt(x, d=1):
 def write_markdown(rows, command, quick):
     lines = ['<!-- bench:figures:start (written by bench/harness.py; edit the text outside these markers) -->', '',
              f'Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {machine()}.', '',
-             f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else ''), '',
-             '| domain | input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium MB/s (wall) | Chromium report / first chart | wasm heap (Chromium) | peers (same run) |',
-             '|---|---|---|---|---|---|---|---|---|---|---|']
+             f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else '')]
+    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium MB/s (wall) | Chromium report / first chart | wasm heap (Chromium) | peers (same run) |',
+              '|---|---|---|---|---|---|---|---|---|---|']
+    current = None
     for r in rows:
+        if r['domain'] != current:
+            current = r['domain']
+            lines += ['', f'### {current}', ''] + header
         n, c = r['native'], r.get('chromium', {})
         def peer_text(p):
             if 'gcscope_first_flame_graph_ms' in p:
@@ -216,7 +220,7 @@ def write_markdown(rows, command, quick):
         if r['domain'] in QUOTED:
             peers = (peers + '; ' if peers else '') + QUOTED[r['domain']]
         chart = c.get('first_chart_ms')
-        lines.append('| {d} | {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
+        lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
             d=r['domain'], t=r['title'], f=r['file'], s=r['bytes'] / MiB, nm=fmt(n['mb_s']), a=fmt(n['cpu_s']['min'], 3),
             b=fmt(n['cpu_s']['max'], 3), rss=n['peak_rss_kb'] / 1024, frac=n['fraction_of_limit'], node=fmt(r['node']['mb_s']),
             cm=fmt(c.get('mb_s')), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
