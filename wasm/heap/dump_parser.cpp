@@ -1,5 +1,7 @@
 #include "heap/dump_parser.h"
 
+#include "core/json_string.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -16,115 +18,17 @@ inline const char* skip_ws(const char* p, const char* e) {
   return p;
 }
 
-inline int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // "0x7f…" → value; false for anything else (no digits, non-hex, too long).
 inline bool parse_hex_address(std::string_view s, uint64_t& out) {
   if (s.size() < 3 || s.size() > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
   uint64_t v = 0;
   for (size_t i = 2; i < s.size(); ++i) {
-    int h = hexval(s[i]);
+    int h = json::hex_value(s[i]);
     if (h < 0) return false;
     v = v << 4 | static_cast<uint64_t>(h);
   }
   out = v;
   return v != 0;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-enum class Str { kOk, kBadEscape, kUnterminated };
-
-// p points after the opening quote. On success p points after the closing quote and `out` views the
-// decoded text (into the line when there is no escape, else into `scratch`).
-Str parse_string(const char*& p, const char* e, std::string_view& out, std::string& scratch) {
-  const char* start = p;
-  const char* q = p;
-  while (q < e && *q != '"' && *q != '\\') ++q;
-  if (q >= e) return Str::kUnterminated;
-  if (*q == '"') {
-    out = std::string_view(start, static_cast<size_t>(q - start));
-    p = q + 1;
-    return Str::kOk;
-  }
-  scratch.assign(start, static_cast<size_t>(q - start));
-  while (q < e) {
-    char c = *q;
-    if (c == '"') {
-      out = scratch;
-      p = q + 1;
-      return Str::kOk;
-    }
-    if (c != '\\') {
-      const char* r = q;
-      while (r < e && *r != '"' && *r != '\\') ++r;
-      scratch.append(q, static_cast<size_t>(r - q));
-      q = r;
-      continue;
-    }
-    if (q + 1 >= e) return Str::kUnterminated;
-    char x = q[1];
-    q += 2;
-    switch (x) {
-      case '"': scratch.push_back('"'); break;
-      case '\\': scratch.push_back('\\'); break;
-      case '/': scratch.push_back('/'); break;
-      case 'b': scratch.push_back('\b'); break;
-      case 'f': scratch.push_back('\f'); break;
-      case 'n': scratch.push_back('\n'); break;
-      case 'r': scratch.push_back('\r'); break;
-      case 't': scratch.push_back('\t'); break;
-      case 'u': {
-        if (e - q < 4) return Str::kBadEscape;
-        uint32_t cp = 0;
-        for (int k = 0; k < 4; ++k) {
-          int h = hexval(q[k]);
-          if (h < 0) return Str::kBadEscape;
-          cp = cp << 4 | static_cast<uint32_t>(h);
-        }
-        q += 4;
-        if (cp >= 0xD800 && cp < 0xDC00 && e - q >= 6 && q[0] == '\\' && q[1] == 'u') {
-          uint32_t lo = 0;
-          bool ok = true;
-          for (int k = 0; k < 4 && ok; ++k) {
-            int h = hexval(q[2 + k]);
-            ok = h >= 0;
-            lo = lo << 4 | static_cast<uint32_t>(h < 0 ? 0 : h);
-          }
-          if (ok && lo >= 0xDC00 && lo < 0xE000) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            q += 6;
-          }
-        }
-        if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // lone surrogate
-        append_utf8(scratch, cp);
-        break;
-      }
-      default: return Str::kBadEscape;
-    }
-  }
-  return Str::kUnterminated;
 }
 
 // Raw (unescaped) field recovery: the value starts at `start` (after the opening quote); it ends at
@@ -407,8 +311,8 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
       if (*p != '"') return Parse::kBad;
       const char* open = p + 1;
       const char* q = open;
-      Str s = parse_string(q, e, out, scratch);
-      if (s == Str::kOk) {
+      json::StringStatus s = json::decode_string(q, e, out, scratch);
+      if (s == json::StringStatus::kOk) {
         const char* after = skip_ws(q, e);
         if (after >= e || *after == ',' || *after == '}') {
           p = q;
@@ -416,9 +320,10 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
         }
       }
       if (!raw_field) {
-        why = s == Str::kBadEscape ? "invalid escape in the value of \"" + std::string(key) + "\""
-                                   : "unterminated or malformed string in \"" + std::string(key) + "\"";
-        return s == Str::kUnterminated ? Parse::kIncomplete : Parse::kBad;
+        bool bad_escape = s == json::StringStatus::kBadEscape || s == json::StringStatus::kBadUnicodeEscape;
+        why = bad_escape ? "invalid escape in the value of \"" + std::string(key) + "\""
+                         : "unterminated or malformed string in \"" + std::string(key) + "\"";
+        return s == json::StringStatus::kUnterminated ? Parse::kIncomplete : Parse::kBad;
       }
       // Ruby writes this field unescaped: take the raw bytes up to the next key.
       const char* end = find_raw_end(open, e);

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/json_string.h"
+
 namespace gcscope::stackprof {
 
 namespace {
@@ -10,24 +12,6 @@ namespace {
 constexpr size_t kMaxDepth = 512;
 
 inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
-}
 
 class Scanner {
  public:
@@ -198,84 +182,17 @@ class Scanner {
 
   // A string at p_ (the opening quote). Without escapes it points into the buffer.
   bool string(std::string_view& out) {
-    ++p_;
-    size_t start = p_;
-    while (p_ < n_) {
-      char c = b_[p_];
-      if (c == '"') {
-        out = std::string_view(b_ + start, p_ - start);
-        ++p_;
-        return true;
-      }
-      if (c == '\\') break;
-      if (static_cast<unsigned char>(c) < 0x20) return fail("control character in a string", c);
-      ++p_;
+    const char* p = b_ + p_ + 1;
+    json::StringStatus st = json::decode_string(p, b_ + n_, out, scratch_, /*reject_control=*/true);
+    p_ = static_cast<size_t>(p - b_);
+    switch (st) {
+      case json::StringStatus::kOk: return true;
+      case json::StringStatus::kUnterminated: return truncated();
+      case json::StringStatus::kControlChar: return fail("control character in a string", *p);
+      case json::StringStatus::kBadEscape: return fail("invalid escape", *p);
+      case json::StringStatus::kBadUnicodeEscape: return fail("expected 4 hex digits after \\u", *p);
     }
-    if (p_ >= n_) return truncated();
-    scratch_.assign(b_ + start, p_ - start);
-    while (p_ < n_) {
-      char c = b_[p_];
-      if (c == '"') {
-        ++p_;
-        out = scratch_;
-        return true;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) return fail("control character in a string", c);
-      if (c != '\\') {
-        scratch_.push_back(c);
-        ++p_;
-        continue;
-      }
-      if (p_ + 1 >= n_) return truncated();
-      char e = b_[p_ + 1];
-      p_ += 2;
-      switch (e) {
-        case '"': scratch_.push_back('"'); break;
-        case '\\': scratch_.push_back('\\'); break;
-        case '/': scratch_.push_back('/'); break;
-        case 'b': scratch_.push_back('\b'); break;
-        case 'f': scratch_.push_back('\f'); break;
-        case 'n': scratch_.push_back('\n'); break;
-        case 'r': scratch_.push_back('\r'); break;
-        case 't': scratch_.push_back('\t'); break;
-        case 'u': {
-          uint32_t cp = 0;
-          if (!hex4(cp)) return false;
-          if (cp >= 0xd800 && cp < 0xdc00 && p_ + 1 < n_ && b_[p_] == '\\' && b_[p_ + 1] == 'u') {
-            p_ += 2;
-            uint32_t lo = 0;
-            if (!hex4(lo)) return false;
-            if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-            else { append_utf8(scratch_, 0xfffd); cp = lo; }
-          } else if (cp >= 0xd800 && cp < 0xe000) {
-            cp = 0xfffd;  // a lone surrogate
-          }
-          append_utf8(scratch_, cp);
-          break;
-        }
-        default:
-          p_ -= 1;
-          return fail("invalid escape", e);
-      }
-    }
-    return truncated();
-  }
-
-  bool hex4(uint32_t& cp) {
-    if (p_ + 4 > n_) return truncated();
-    for (int i = 0; i < 4; ++i) {
-      char h = b_[p_ + static_cast<size_t>(i)];
-      uint32_t d = h >= '0' && h <= '9' ? static_cast<uint32_t>(h - '0')
-                   : h >= 'a' && h <= 'f' ? static_cast<uint32_t>(h - 'a' + 10)
-                   : h >= 'A' && h <= 'F' ? static_cast<uint32_t>(h - 'A' + 10) : 16;
-      if (d == 16) {
-        p_ += static_cast<size_t>(i);
-        return fail("expected 4 hex digits after \\u", h);
-      }
-      cp = cp * 16 + d;
-    }
-    p_ += 4;
-    return true;
+    return false;
   }
 
   const char* b_;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "analyzers.h"
+#include "core/json_string.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
@@ -60,92 +61,6 @@ size_t sanitize_utf8(std::string_view in, std::string& out) {
     }
   }
   return bad;
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-int hex4(const char* p) {
-  int v = 0;
-  for (int i = 0; i < 4; ++i) {
-    char c = p[i];
-    v <<= 4;
-    if (c >= '0' && c <= '9') v |= c - '0';
-    else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-    else return -1;
-  }
-  return v;
-}
-
-// Decodes the JSON string whose body starts at line[p] (after the opening quote). Returns the
-// position after the closing quote, or npos. `high` is set when a byte >= 0x80 was seen.
-size_t scan_json_string(std::string_view line, size_t p, std::string& out, bool& high) {
-  out.clear();
-  const char* s = line.data();
-  size_t n = line.size();
-  size_t run = p;
-  while (p < n) {
-    char c = s[p];
-    if (c == '"') {
-      out.append(s + run, p - run);
-      return p + 1;
-    }
-    if (static_cast<unsigned char>(c) >= 0x80) high = true;
-    if (c != '\\') {
-      ++p;
-      continue;
-    }
-    out.append(s + run, p - run);
-    if (p + 1 >= n) return std::string_view::npos;
-    char e = s[p + 1];
-    p += 2;
-    switch (e) {
-      case 'n': out.push_back('\n'); break;
-      case 't': out.push_back('\t'); break;
-      case 'r': out.push_back('\r'); break;
-      case 'b': out.push_back('\b'); break;
-      case 'f': out.push_back('\f'); break;
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      case '/': out.push_back('/'); break;
-      case 'u': {
-        if (p + 4 > n) return std::string_view::npos;
-        int cp = hex4(s + p);
-        if (cp < 0) return std::string_view::npos;
-        p += 4;
-        uint32_t code = static_cast<uint32_t>(cp);
-        if (code >= 0xD800 && code <= 0xDBFF && p + 6 <= n && s[p] == '\\' && s[p + 1] == 'u') {
-          int lo = hex4(s + p + 2);
-          if (lo >= 0xDC00 && lo <= 0xDFFF) {
-            code = 0x10000 + ((code - 0xD800) << 10) + (static_cast<uint32_t>(lo) - 0xDC00);
-            p += 6;
-          }
-        }
-        if (code >= 0xD800 && code <= 0xDFFF) code = 0xFFFD;
-        append_utf8(out, code);
-        break;
-      }
-      default: return std::string_view::npos;
-    }
-    run = p;
-  }
-  return std::string_view::npos;
 }
 
 bool json_to_int(const ojson& v, Int& out) {
@@ -279,9 +194,14 @@ class BpftraceJsonAnalyzer : public Analyzer {
     if (starts_with(line, kSpaced)) p = kSpaced.size();
     else if (starts_with(line, kCompact)) p = kCompact.size();
     else return false;
+    const char* cursor = line.data() + p;
+    const char* end = line.data() + line.size();
+    std::string_view data;
+    if (json::decode_string(cursor, end, data, scratch_) != json::StringStatus::kOk) return false;
+    size_t q = static_cast<size_t>(cursor - line.data());
     bool high = false;
-    size_t q = scan_json_string(line, p, str_, high);
-    if (q == std::string_view::npos) return false;
+    for (char c : data) high |= static_cast<unsigned char>(c) >= 0x80;
+    str_.assign(data.data(), data.size());
     while (q < line.size() && line[q] == ' ') ++q;
     if (q >= line.size() || line[q] != '}') return false;
     ++q;
@@ -536,7 +456,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
   AnalyzeOptions options_;
   LineSplitter lines_;
   TraceData d_;
-  std::string str_, clean_;
+  std::string str_, clean_, scratch_;
   std::string obj_;
   int64_t obj_line_ = 0;
   int depth_ = 0;
