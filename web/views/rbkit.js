@@ -180,7 +180,7 @@
       try {
         const frames = f.label.map((name, i) => ({ name, file: f.file[i], line: f.line[i] }));
         const profile = GCSCOPE.flamegraph.fromStacks(frames, stacks.map((st) => st.slice().reverse()), cpu.stacks.count, 'samples');
-        GCSCOPE.flamegraph.create(wrap, profile, { height: 300 });
+        GCSCOPE.flamegraph.create(wrap, profile, { height: 300, stateKey: 'rbkit.flame', fileName: 'rbkit-flamegraph' });
       } catch (err) {
         wrap.appendChild(el('p', { class: 'error', text: 'The flame graph failed: ' + err.message }));
       }

@@ -48,21 +48,26 @@
   }
 
   // Copyable env blocks of one strategy, one tab per form.
-  function exportBlocks(el, ui, exports) {
+  function exportBlocks(el, ui, exports, strategy) {
     const wrap = el('div', { class: 'rubygc-exports' });
     const tabs = el('div', { class: 'rubygc-tabs', attrs: { role: 'tablist' } });
     const body = el('div');
-    const show = (key) => {
+    // Deep-link state hook ('gc.<strategy>' = the form shown): a reload or shared link keeps the tab.
+    const stateKey = 'gc.' + strategy;
+    const show = (key, record = false) => {
+      if (!EXPORTS.some(([k]) => k === key) || !exports[key]) key = 'shell';
+      if (record && GCSCOPE.state) GCSCOPE.state.set(stateKey, key === 'shell' ? null : key, { push: true });
       body.textContent = '';
       body.appendChild(ui.copyBlock(exports[key]));
       tabs.querySelectorAll('button').forEach((b) => b.classList.toggle('active', b.dataset.form === key));
     };
     for (const [key, label] of EXPORTS) {
       if (!exports[key]) continue;
-      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', dataset: { form: key }, text: label, on: { click: () => show(key) } }));
+      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', dataset: { form: key }, text: label, on: { click: () => show(key, true) } }));
     }
     wrap.append(tabs, body);
-    show('shell');
+    show((GCSCOPE.state && GCSCOPE.state.get(stateKey)) || 'shell');
+    if (GCSCOPE.state) GCSCOPE.state.watch(stateKey, wrap, (v) => show(v || 'shell'));
     return wrap;
   }
 
@@ -89,7 +94,7 @@
       ], mine.map((r) => ({ ...r, reason: r.unchanged ? r.reason + ' (already set: no change)' : r.reason })),
       { filter: false, csvName: `ruby-gc-${key}.csv` }));
       const exp = (report.exports || {})[key];
-      if (exp) sec.appendChild(exportBlocks(el, ui, exp));
+      if (exp) sec.appendChild(exportBlocks(el, ui, exp, key));
       box.appendChild(sec);
     }
     const dropped = report.dropped_recommendations || [];
