@@ -121,6 +121,8 @@
 
   // ---- Offline: a service worker caches the site once visited (http(s) only, not in saved reports)
   if ('serviceWorker' in navigator && location.protocol.startsWith('http') && params.get('sw') !== '0') {
-    navigator.serviceWorker.register('sw.js').catch(() => {});
+    // update(): every visit asks whether a new build was deployed (sw.js carries the build id), so a
+    // new deployment takes over at once instead of at the browser's next periodic check.
+    navigator.serviceWorker.register('sw.js').then((reg) => reg.update()).catch(() => {});
   }
 })();
