@@ -190,6 +190,52 @@ test('Ruby GC tuner: the env-block tab of each strategy survives a reload; back/
   void job;
 });
 
+test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on every chart of the view', async ({ page }) => {
+  const payload = fixture('rubygc/rec31_steady.json');
+  await page.goto('/?sw=0');
+  await chooseFiles(page, [payload]);
+  await lastJob(page);
+  const charts = page.locator('.rubygc-timelines .gs-chart');
+  const n = await charts.count();
+  expect(n).toBeGreaterThanOrEqual(2);
+  const over = charts.first().locator('.u-over');
+  await over.scrollIntoViewIfNeeded();
+  const b = await over.boundingBox();
+  await page.mouse.move(b.x + b.width * 0.3, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width * 0.6, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const range = hashParam(page, 'gc.range');
+  expect(range).toMatch(/^[\d.]+,[\d.]+$/);
+  await expect(charts.first()).toHaveAttribute('data-x-range', range);
+  await page.reload();
+  await chooseFiles(page, [payload]);
+  await lastJob(page);
+  for (let i = 0; i < n; i++) await expect(page.locator('.rubygc-timelines .gs-chart').nth(i)).toHaveAttribute('data-x-range', range);
+  await page.goBack();
+  for (let i = 0; i < n; i++) await expect(page.locator('.rubygc-timelines .gs-chart').nth(i)).toHaveAttribute('data-x-range', '');
+
+  // rbkit: the same mechanism on its timeline (key rbkit.range).
+  await page.goto('/?url=samples/stock-server-first12.rbkit&sw=0');
+  await lastJob(page);
+  const rb = page.locator('section.report[data-format="rbkit-capture"] .gs-chart');
+  await expect(rb.first()).toBeVisible();
+  {
+    const o = rb.first().locator('.u-over');
+    await o.scrollIntoViewIfNeeded();
+    const bb = await o.boundingBox();
+    await page.mouse.move(bb.x + bb.width * 0.2, bb.y + bb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bb.x + bb.width * 0.7, bb.y + bb.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const r = hashParam(page, 'rbkit.range');
+    expect(r).toMatch(/^[\d.]+,[\d.]+$/);
+    await page.reload();
+    await lastJob(page);
+    await expect(page.locator('section.report[data-format="rbkit-capture"] .gs-chart').first()).toHaveAttribute('data-x-range', r);
+  }
+});
+
 test('JVM: the zoomed range survives a reload and back/forward return to the whole log', async ({ page }) => {
   await page.goto('/?url=samples/jdk17-g1.log&sw=0');
   await lastJob(page);

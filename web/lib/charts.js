@@ -188,8 +188,11 @@
   }
 
   // line(container, {title, x: [...], series: [{label, values, color?, points?, dash?, scale?}],
-  //                  xLabel, yLabel, height, xTime?, onZoom(min, max)})
+  //                  xLabel, yLabel, height, xTime?, onZoom(min, max), stateKey?})
   // Drag to zoom on x; double-click resets. onZoom gets the visible x range (null, null on reset).
+  // stateKey: the zoomed range is kept in the URL fragment (GCSCOPE.state) under that key as "min,max",
+  // restored when the chart is made (a reload, a shared link) and on back/forward; charts of one view
+  // that zoom together share one key.
   function line(container, opts) {
     const f = frame(container, opts.title);
     const data = [opts.x].concat(opts.series.map((s) => s.values));
@@ -212,18 +215,38 @@
       axes.push({ side: 1, scale: 'y2', label: opts.y2Label, grid: { show: false }, size: 60 });
       scales.y2 = {};
     }
+    const deepLink = opts.stateKey && GCSCOPE.state ? GCSCOPE.state : null;
+    let live = false;  // the range is recorded only once the chart is drawn (not its initial scale)
+    const parseRange = (v) => {
+      const m = v && /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(v);
+      return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+    };
+    const applyRange = (u, v) => {
+      const r = parseRange(v);
+      const xs = u.data[0];
+      if (r) u.setScale('x', { min: r[0], max: r[1] });
+      else if (xs.length) u.setScale('x', { min: xs[0], max: xs[xs.length - 1] });
+    };
     const plot = new uPlot({
       ...sizeOf(f.body, opts.height),
       series, axes, scales,
       cursor: { drag: { x: true, y: false }, sync: opts.syncKey ? { key: opts.syncKey } : undefined },
       hooks: {
+        ready: [(u) => {
+          if (deepLink && parseRange(deepLink.get(opts.stateKey))) applyRange(u, deepLink.get(opts.stateKey));
+          live = true;
+        }],
         setScale: [(u, key) => {
-          if (key !== 'x' || !opts.onZoom) return;
+          if (key !== 'x') return;
           const full = u.data[0].length ? u.data[0][0] === u.scales.x.min && u.data[0][u.data[0].length - 1] === u.scales.x.max : true;
-          opts.onZoom(full ? null : u.scales.x.min, full ? null : u.scales.x.max);
+          const range = full ? '' : `${+u.scales.x.min.toFixed(3)},${+u.scales.x.max.toFixed(3)}`;
+          f.box.dataset.xRange = range;  // what is shown, for tests and tools
+          if (deepLink && live) deepLink.set(opts.stateKey, range || null, { push: true });
+          if (opts.onZoom) opts.onZoom(full ? null : u.scales.x.min, full ? null : u.scales.x.max);
         }],
       },
     }, data, f.body);
+    if (deepLink) deepLink.watch(opts.stateKey, f.box, (v) => applyRange(plot, v));
     keepWidth(f.body, plot, opts.height);
     const base = (opts.title || 'chart').replace(/[^a-z0-9]+/gi, '-');
     addPngButton(f, plot, base + '.png');

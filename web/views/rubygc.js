@@ -163,16 +163,16 @@
     if (tl.heap_live_slots) series.push({ label: 'live slots', values: tl.heap_live_slots });
     if (tl.heap_free_slots) series.push({ label: 'free slots', values: tl.heap_free_slots });
     if (tl.old_objects) series.push({ label: 'old objects', values: tl.old_objects, dash: [4, 3] });
-    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey });
+    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey, stateKey: 'gc.range' });
     addBands(p1, report);
     if ((tl.rss_bytes || []).some((v) => v > 0)) {
       const mb = (a) => a.map((v) => v / 1048576);
-      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, series: [
+      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: [
         { label: 'RSS MB', values: mb(tl.rss_bytes) }, { label: 'peak RSS MB', values: mb(tl.peak_rss_bytes), dash: [4, 3] }] });
       addBands(p2, report);
     }
     if (tl.minor_gc_count) {
-      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, series: [
+      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, stateKey: 'gc.range', series: [
         { label: 'minor', values: tl.minor_gc_count }, { label: 'major', values: tl.major_gc_count }] });
       addBands(p3, report);
     }
@@ -184,7 +184,7 @@
         s.push({ label: 'oldmalloc increase MB', values: mb(tl.oldmalloc_increase_bytes) });
         s.push({ label: 'oldmalloc limit MB', values: mb(tl.oldmalloc_increase_bytes_limit), dash: [4, 3] });
       }
-      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, series: s });
+      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: s });
       addBands(p4, report);
     }
     return box;
