@@ -33,7 +33,7 @@ OUT = os.path.join(ROOT, 'bench', 'out')
 CLI = os.path.join(ROOT, 'build', 'native', 'gcscope')
 SCAN = os.path.join(ROOT, 'build', 'native', 'gcscope_scan_limit')
 SITE = os.path.join(ROOT, 'build', 'wasm', 'site')
-CORPUS = os.path.join(ROOT, '..', 'shared', 'corpus')
+CORPUS = os.environ.get('GCSCOPE_CORPUS_DIR') or os.path.join(ROOT, '..', 'shared', 'corpus')  # CI sets it
 MiB = 1024 * 1024
 
 

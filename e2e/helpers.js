@@ -6,7 +6,8 @@ const { expect } = require('@playwright/test');
 
 const ROOT = path.join(__dirname, '..');
 const fixture = (rel) => path.join(ROOT, 'fixtures', rel);
-const corpus = (rel) => path.join(ROOT, '..', 'shared', 'corpus', rel);
+// The shared corpus: GCSCOPE_CORPUS_DIR when set (CI checks it out elsewhere), else ../shared/corpus.
+const corpus = (rel) => path.join(process.env.GCSCOPE_CORPUS_DIR || path.join(ROOT, '..', 'shared', 'corpus'), rel);
 
 // Chooses files through the page's file input (what a user does with the picker).
 async function chooseFiles(page, paths) {

@@ -6,6 +6,10 @@
   const { el, fmt } = GCSCOPE.ui;
   const jobsBox = document.getElementById('jobs');
   const SHOW_PROGRESS_BYTES = 1024 * 1024;  // below this a job finishes before a bar would mean anything
+  // ?max_memory_mb=N caps each job's WebAssembly memory (default: the 4 GB maximum). For dashboards
+  // that must bound a frame's memory, and for the tests, which reach an out-of-memory this way.
+  const maxMemoryMb = Number(new URLSearchParams(location.search).get('max_memory_mb'));
+  const LIMITS = Number.isInteger(maxMemoryMb) && maxMemoryMb >= 32 && maxMemoryMb <= 4096 ? { maxMemoryBytes: maxMemoryMb * 1024 * 1024 } : {};
   let jobCounter = 0;
 
   const FORMAT_TITLES = {
@@ -107,18 +111,29 @@
         if (hooks.onProgress) hooks.onProgress(m.done, m.total);
       } else if (m.type === 'result') {
         const rejected = m.doc.reports.length === 0;
-        finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
+        if (m.oom) finish('Out of memory', 'failed');
+        else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
+        if (m.oom) outOfMemory(m.oom, true);
         card.gcscopeDoc = m.doc;
         if (m.stats) card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
         renderDocument(body, m.doc, files);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc: m.doc } }));
         if (hooks.onResult) hooks.onResult(m.doc);
       } else if (m.type === 'error') {
-        finish('Failed', 'failed');
-        body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
+        finish(m.oom ? 'Out of memory' : 'Failed', 'failed');
+        if (m.oom) outOfMemory(m.message, false);
+        else body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
         if (hooks.onError) hooks.onError(m.message);
       }
     };
+    // The job's worker is stopped (finish terminates it) and nothing else on the page is touched; a
+    // new job, or "Analyze again", runs in a fresh worker with a fresh WebAssembly memory.
+    function outOfMemory(message, partial) {
+      body.appendChild(el('div', { class: 'job-oom' },
+        el('p', { class: 'error', text: 'The analysis ran ' + message }),
+        el('p', { class: 'muted', text: (partial ? 'The results below are partial. ' : '') + 'Its worker was stopped; other results on this page are unaffected.' }),
+        el('button', { type: 'button', class: 'gs-small job-retry', text: 'Analyze again in a new worker', on: { click: () => startJob(files, options, hooks) } })));
+    }
     worker.onerror = (e) => {
       if (finished) return;
       e.preventDefault();
@@ -127,7 +142,7 @@
       body.appendChild(el('p', { class: 'error', text: why }));
       if (hooks.onError) hooks.onError(why);
     };
-    worker.postMessage({ type: 'analyze', files, options: options || {} });
+    worker.postMessage({ type: 'analyze', files, options: options || {}, limits: LIMITS });
     return card;
   }
   GCSCOPE.startJob = startJob;

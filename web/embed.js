@@ -1,6 +1,6 @@
 // Embedding and sharing: URL parameters (?embed=1, ?view=, ?url=, ?origins=), the postMessage API
-// for dashboards that put gcscope in an iframe, deep-link state in the fragment, and the
-// self-contained HTML export. Runs after app.js (GCSCOPE.startJob exists).
+// for dashboards that put gcscope in an iframe, and the self-contained HTML export (deep-link state
+// in the fragment is web/lib/state.js). Runs after app.js (GCSCOPE.startJob exists).
 'use strict';
 (function () {
   const { el } = GCSCOPE.ui;
@@ -82,24 +82,8 @@
     }
   }
 
-  // ---- Deep-link state in the fragment: #key=value&key2=value2 ------------------------------
-  // Views keep their selection here (GCSCOPE.state.set('range', '10.5,20'); get('range')) so a reload
-  // or a shared link (with the same file dropped again, or the same ?url=) comes back to it.
-  const listeners = [];
-  function read() { return new URLSearchParams(location.hash.replace(/^#/, '')); }
-  GCSCOPE.state = {
-    get(key) { return read().get(key); },
-    set(key, value, { push = false } = {}) {
-      const p = read();
-      if (value === null || value === undefined || value === '') p.delete(key); else p.set(key, String(value));
-      const hash = p.toString();
-      const next = location.pathname + location.search + (hash ? '#' + hash : '');
-      if (push) history.pushState(null, '', next); else history.replaceState(null, '', next);
-    },
-    on(fn) { listeners.push(fn); },
-  };
-  window.addEventListener('popstate', () => listeners.forEach((fn) => fn(read())));
-  window.addEventListener('hashchange', () => listeners.forEach((fn) => fn(read())));
+  // ---- Deep-link state in the fragment: web/lib/state.js (GCSCOPE.state), loaded with the views so
+  // that a saved HTML report has it too.
 
   // ---- Self-contained HTML report -----------------------------------------------------------
   // One file: the document as JSON plus the viewer code and styles inlined, no worker and no network
@@ -137,6 +121,8 @@
 
   // ---- Offline: a service worker caches the site once visited (http(s) only, not in saved reports)
   if ('serviceWorker' in navigator && location.protocol.startsWith('http') && params.get('sw') !== '0') {
-    navigator.serviceWorker.register('sw.js').catch(() => {});
+    // update(): every visit asks whether a new build was deployed (sw.js carries the build id), so a
+    // new deployment takes over at once instead of at the browser's next periodic check.
+    navigator.serviceWorker.register('sw.js').then((reg) => reg.update()).catch(() => {});
   }
 })();

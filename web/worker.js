@@ -6,7 +6,38 @@
 importScripts('gcscope.js');
 
 const CHUNK = 8 * 1024 * 1024;
+const MB = 1024 * 1024;
 let modulePromise = null;
+
+// Out of memory: the wasm heap grows through WebAssembly.Memory.prototype.grow (emscripten's
+// resize_heap calls it and turns a refusal into a failed malloc, so C++ sees std::bad_alloc). Every
+// refused growth is noted with where the input was, so the page can say precisely what happened.
+// A job may lower the maximum (limits.maxMemoryBytes, from the page's ?max_memory_mb=): the same path
+// as reaching the 4 GB maximum, at a size a test can reach.
+let memoryLimit = null;
+let refused = null;   // {wanted, have, path, offset}: the first refused growth of this job
+const cursor = { path: '', offset: 0 };
+const nativeGrow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function (pages) {
+  const have = this.buffer.byteLength;
+  const wanted = have + pages * 65536;
+  const note = () => { if (!refused) refused = { wanted, have, path: cursor.path, offset: cursor.offset }; };
+  if (memoryLimit !== null && wanted > memoryLimit) {
+    note();
+    throw new RangeError(`WebAssembly memory limit: ${Math.round(wanted / MB)} MB asked, ${Math.round(memoryLimit / MB)} MB allowed`);
+  }
+  try { return nativeGrow.call(this, pages); } catch (e) { note(); throw e; }
+};
+const OOM_TEXT = /bad_alloc|out of memory|\bOOM\b|Cannot enlarge memory|memory limit|Array buffer allocation failed/i;
+
+// The precise words for an out-of-memory job: which input, at which byte, how much memory.
+function oomMessage(M, why) {
+  const heap = M ? M.HEAPU8.length : (refused ? refused.have : 0);
+  const where = refused && refused.path ? `${refused.path} at byte ${refused.offset}` : (cursor.path ? `${cursor.path} at byte ${cursor.offset}` : 'the input');
+  const limit = memoryLimit !== null ? `the limit of ${Math.round(memoryLimit / MB)} MB set by max_memory_mb` : 'the 4 GB maximum of WebAssembly memory';
+  return `out of memory while analyzing ${where}: the analyzer's memory${heap ? ` (${Math.round(heap / MB)} MB)` : ''} could not grow` +
+    (refused ? ` to ${Math.round(refused.wanted / MB)} MB` : '') + ` (${limit})` + (why ? ` [${why}]` : '') + '.';
+}
 
 function loadModule() {
   if (!modulePromise) modulePromise = createGcscope();
@@ -14,6 +45,8 @@ function loadModule() {
 }
 
 async function analyze(msg) {
+  const limits = msg.limits || {};
+  if (Number.isFinite(limits.maxMemoryBytes) && limits.maxMemoryBytes > 0) memoryLimit = limits.maxMemoryBytes;
   const M = await loadModule();
   const files = msg.files;
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
@@ -31,6 +64,7 @@ async function analyze(msg) {
         next = off + CHUNK < blob.size ? blob.slice(off + CHUNK, off + 2 * CHUNK).arrayBuffer() : null;
         // HEAPU8 must be re-read every time: memory growth replaces the buffer.
         M.HEAPU8.set(new Uint8Array(buf), ptr);
+        cursor.path = f.path; cursor.offset = off;
         session.feed(ptr, buf.byteLength);
         done += buf.byteLength;
         const now = Date.now();
@@ -43,8 +77,18 @@ async function analyze(msg) {
     }
     postMessage({ type: 'progress', done: total, total, path: '' });
     const text = session.finish();
+    const doc = JSON.parse(text);
+    // An analyzer that hit the memory ceiling reports std::bad_alloc as its internal error and the
+    // others go on: keep their results, and say what happened in words, at the input it happened in.
+    const oomErrors = doc.errors.filter((e) => OOM_TEXT.test(e.message));
+    let oom = null;
+    if (refused || oomErrors.length) {
+      oom = oomMessage(M);
+      doc.errors.push({ path: refused ? refused.path : (oomErrors[0] && oomErrors[0].path) || '', line: null,
+        offset: refused ? refused.offset : null, severity: 'error', message: oom + ' What was analyzed before is kept; other inputs are unaffected.' });
+    }
     // Peak wasm memory: the heap only grows, so its size now is its peak.
-    postMessage({ type: 'result', doc: JSON.parse(text), stats: { wasm_heap_bytes: M.HEAPU8.length } });
+    postMessage({ type: 'result', doc, oom, stats: { wasm_heap_bytes: M.HEAPU8.length } });
   } finally {
     M.freeBytes(ptr);
     session.delete();
@@ -55,7 +99,9 @@ self.onmessage = (e) => {
   const msg = e.data || {};
   if (msg.type === 'analyze') {
     analyze(msg).catch((err) => {
-      postMessage({ type: 'error', message: String((err && err.message) || err) });
+      const text = String((err && err.message) || err);
+      const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
+      postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });
     });
   } else if (msg.type === 'ping') {
     loadModule().then((M) => postMessage({ type: 'pong', version: M.version() }),

@@ -1,5 +1,6 @@
 // GCSCOPE.charts: thin wrappers over uPlot (bundled from npm into vendor/ at build time) so views
-// share one look, one zoom behaviour and one way to export a chart as PNG.
+// share one look, one zoom behaviour and one way to export a chart: PNG (the canvas) and SVG (drawn
+// again as vectors from the chart's data and current scales: axes, series, bars and markers).
 /* global uPlot */
 'use strict';
 (function (global) {
@@ -39,9 +40,159 @@
     }));
   }
 
+  // ---- SVG export ----------------------------------------------------------------------------
+  // uPlot draws on a canvas, so the SVG is drawn again from what the chart holds: its data, its scales
+  // (valToPos, so a zoomed chart exports the zoomed range), the tick values uPlot chose for its axes,
+  // and the wrapper's own description of each series (colour, dash, points/bars) and markers. Every
+  // string (title, labels, tick texts) goes in as XML text via the DOM, never as markup.
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  function svgEl(doc, tag, attrs, text) {
+    const n = doc.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = String(text);
+    return n;
+  }
+  const r2 = (v) => Math.round(v * 100) / 100;
+
+  // spec: {title, kind: 'line'|'histogram', series: [{label, color, dash, points, width}], markers,
+  //        xLabel, yLabel, y2Label}
+  function plotToSvg(plot, spec) {
+    const W = plot.width, H = plot.height;
+    const ratio = plot.ctx && plot.ctx.canvas && plot.ctx.canvas.width ? plot.ctx.canvas.width / W : (global.devicePixelRatio || 1);
+    const L = plot.bbox.left / ratio, T = plot.bbox.top / ratio, PW = plot.bbox.width / ratio, PH = plot.bbox.height / ratio;
+    const head = spec.title ? 22 : 0;
+    const legendH = 18;
+    const doc = document.implementation.createDocument(SVG_NS, 'svg', null);
+    const svg = doc.documentElement;
+    const totalH = head + legendH + H;
+    svg.setAttribute('width', W);
+    svg.setAttribute('height', totalH);
+    svg.setAttribute('viewBox', `0 0 ${W} ${totalH}`);
+    svg.setAttribute('font-family', 'system-ui, sans-serif');
+    svg.setAttribute('font-size', '11');
+    svg.appendChild(svgEl(doc, 'rect', { x: 0, y: 0, width: W, height: totalH, fill: '#fff' }));
+    if (spec.title) svg.appendChild(svgEl(doc, 'text', { class: 'title', x: 4, y: 15, 'font-size': 13, 'font-weight': 'bold' }, spec.title));
+    // Legend: one swatch + label per series.
+    const legend = svgEl(doc, 'g', { class: 'legend' });
+    let lx = 4;
+    spec.series.forEach((s) => {
+      legend.appendChild(svgEl(doc, 'rect', { x: lx, y: head + 4, width: 10, height: 10, fill: s.color }));
+      legend.appendChild(svgEl(doc, 'text', { x: lx + 14, y: head + 13 }, s.label));
+      lx += 24 + 6.2 * String(s.label || '').length;
+    });
+    svg.appendChild(legend);
+    const g = svgEl(doc, 'g', { transform: `translate(0 ${head + legendH})` });
+    svg.appendChild(g);
+    const clipId = 'plot-area';
+    const defs = svgEl(doc, 'defs');
+    const clip = svgEl(doc, 'clipPath', { id: clipId });
+    clip.appendChild(svgEl(doc, 'rect', { x: r2(L), y: r2(T), width: r2(PW), height: r2(PH) }));
+    defs.appendChild(clip);
+    g.appendChild(defs);
+    g.appendChild(svgEl(doc, 'rect', { class: 'frame', x: r2(L), y: r2(T), width: r2(PW), height: r2(PH), fill: 'none', stroke: '#ccc' }));
+
+    // Axes: uPlot's own tick positions and texts for the current scales.
+    const axes = svgEl(doc, 'g', { class: 'axes', fill: '#333' });
+    plot.axes.forEach((ax, i) => {
+      const splits = ax._splits || [], values = ax._values || [];
+      const key = ax.scale || (i === 0 ? 'x' : 'y');
+      const side = ax.side === undefined ? (i === 0 ? 2 : 3) : ax.side;
+      const label = i === 0 ? spec.xLabel : key === 'y2' ? spec.y2Label : spec.yLabel;
+      splits.forEach((v, k) => {
+        const text = values[k];
+        if (v === null || v === undefined || text === null || text === undefined || text === '') return;
+        const pos = plot.valToPos(v, key);
+        if (!isFinite(pos)) return;
+        if (side === 2) {
+          const x = L + pos;
+          axes.appendChild(svgEl(doc, 'line', { x1: r2(x), y1: r2(T + PH), x2: r2(x), y2: r2(T + PH + 4), stroke: '#999' }));
+          axes.appendChild(svgEl(doc, 'text', { x: r2(x), y: r2(T + PH + 15), 'text-anchor': 'middle' }, text));
+        } else {
+          const y = T + pos;
+          const x = side === 1 ? L + PW : L;
+          axes.appendChild(svgEl(doc, 'line', { x1: r2(x), y1: r2(y), x2: r2(side === 1 ? x + 4 : x - 4), y2: r2(y), stroke: '#999' }));
+          axes.appendChild(svgEl(doc, 'text', { x: r2(side === 1 ? x + 6 : x - 6), y: r2(y + 4), 'text-anchor': side === 1 ? 'start' : 'end' }, text));
+        }
+      });
+      if (label) {
+        if (side === 2) axes.appendChild(svgEl(doc, 'text', { class: 'axis-label', x: r2(L + PW / 2), y: r2(H - 4), 'text-anchor': 'middle' }, label));
+        else {
+          const x = side === 1 ? W - 6 : 12;
+          axes.appendChild(svgEl(doc, 'text', { class: 'axis-label', x, y: r2(T + PH / 2), 'text-anchor': 'middle', transform: `rotate(-90 ${x} ${r2(T + PH / 2)})` }, label));
+        }
+      }
+    });
+    g.appendChild(axes);
+
+    // Series.
+    const xs = plot.data[0];
+    const plotArea = svgEl(doc, 'g', { 'clip-path': `url(#${clipId})` });
+    g.appendChild(plotArea);
+    spec.series.forEach((s, si) => {
+      const key = (plot.series[si + 1] && plot.series[si + 1].scale) || 'y';
+      const ys = plot.data[si + 1] || [];
+      const sg = svgEl(doc, 'g', { class: 'series', 'data-label': s.label });
+      sg.appendChild(svgEl(doc, 'title', {}, s.label));
+      if (spec.kind === 'histogram') {
+        const step = xs.length > 1 ? Math.abs(plot.valToPos(xs[1], 'x') - plot.valToPos(xs[0], 'x')) : PW / 2;
+        const bw = Math.min(step * 0.8, 60);
+        const y0 = plot.valToPos(0, key);
+        for (let j = 0; j < xs.length; j++) {
+          if (ys[j] === null || ys[j] === undefined) continue;
+          const cx = L + plot.valToPos(xs[j], 'x'), yv = plot.valToPos(ys[j], key);
+          sg.appendChild(svgEl(doc, 'rect', { class: 'bar', x: r2(cx - bw / 2), y: r2(T + Math.min(yv, y0)), width: r2(bw), height: r2(Math.abs(y0 - yv)),
+            fill: 'rgba(37,99,235,0.35)', stroke: s.color }));
+        }
+      } else {
+        const pts = [];
+        let d = '';
+        let pen = false;
+        for (let j = 0; j < xs.length; j++) {
+          const v = ys[j];
+          if (v === null || v === undefined) { if (s.spanGaps === false) pen = false; continue; }
+          const x = r2(L + plot.valToPos(xs[j], 'x')), y = r2(T + plot.valToPos(v, key));
+          if (!isFinite(x) || !isFinite(y)) continue;
+          d += (pen ? 'L' : 'M') + x + ' ' + y;
+          pen = true;
+          if (s.points) pts.push([x, y]);
+        }
+        if (s.points !== 'only' && d) {
+          sg.appendChild(svgEl(doc, 'path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width || 1.5,
+            'stroke-dasharray': s.dash ? s.dash.join(' ') : undefined }));
+        }
+        for (const [x, y] of pts) sg.appendChild(svgEl(doc, 'circle', { class: 'point', cx: x, cy: y, r: 2, fill: s.color }));
+      }
+      plotArea.appendChild(sg);
+    });
+
+    // Markers (histogram percentiles): dashed vertical lines with their labels.
+    (spec.markers || []).forEach((m, i) => {
+      if (m.value === null || m.value === undefined) return;
+      const x = r2(L + plot.valToPos(m.value, 'x'));
+      const color = PALETTE[(i + 1) % PALETTE.length];
+      const mg = svgEl(doc, 'g', { class: 'marker', 'data-label': m.label });
+      mg.appendChild(svgEl(doc, 'line', { x1: x, y1: r2(T), x2: x, y2: r2(T + PH), stroke: color, 'stroke-dasharray': '4 3' }));
+      mg.appendChild(svgEl(doc, 'text', { x: r2(x + 3), y: r2(T + 12 * (i + 1)), fill: color }, m.label));
+      g.appendChild(mg);
+    });
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(doc);
+  }
+
+  function addSvgButton(f, plot, name, spec) {
+    const { el, download } = GCSCOPE.ui;
+    plot.gcscopeSvg = () => plotToSvg(plot, spec);
+    f.head.appendChild(el('button', {
+      type: 'button', class: 'gs-small gs-svg', text: 'SVG', title: 'Download this chart as SVG',
+      on: { click: () => download(name, 'image/svg+xml', plot.gcscopeSvg()) },
+    }));
+  }
+
   // line(container, {title, x: [...], series: [{label, values, color?, points?, dash?, scale?}],
-  //                  xLabel, yLabel, height, xTime?, onZoom(min, max)})
+  //                  xLabel, yLabel, height, xTime?, onZoom(min, max), stateKey?})
   // Drag to zoom on x; double-click resets. onZoom gets the visible x range (null, null on reset).
+  // stateKey: the zoomed range is kept in the URL fragment (GCSCOPE.state) under that key as "min,max",
+  // restored when the chart is made (a reload, a shared link) and on back/forward; charts of one view
+  // that zoom together share one key.
   function line(container, opts) {
     const f = frame(container, opts.title);
     const data = [opts.x].concat(opts.series.map((s) => s.values));
@@ -64,20 +215,45 @@
       axes.push({ side: 1, scale: 'y2', label: opts.y2Label, grid: { show: false }, size: 60 });
       scales.y2 = {};
     }
+    const deepLink = opts.stateKey && GCSCOPE.state ? GCSCOPE.state : null;
+    let live = false;  // the range is recorded only once the chart is drawn (not its initial scale)
+    const parseRange = (v) => {
+      const m = v && /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(v);
+      return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+    };
+    const applyRange = (u, v) => {
+      const r = parseRange(v);
+      const xs = u.data[0];
+      if (r) u.setScale('x', { min: r[0], max: r[1] });
+      else if (xs.length) u.setScale('x', { min: xs[0], max: xs[xs.length - 1] });
+    };
     const plot = new uPlot({
       ...sizeOf(f.body, opts.height),
       series, axes, scales,
       cursor: { drag: { x: true, y: false }, sync: opts.syncKey ? { key: opts.syncKey } : undefined },
       hooks: {
+        ready: [(u) => {
+          if (deepLink && parseRange(deepLink.get(opts.stateKey))) applyRange(u, deepLink.get(opts.stateKey));
+          live = true;
+        }],
         setScale: [(u, key) => {
-          if (key !== 'x' || !opts.onZoom) return;
+          if (key !== 'x') return;
           const full = u.data[0].length ? u.data[0][0] === u.scales.x.min && u.data[0][u.data[0].length - 1] === u.scales.x.max : true;
-          opts.onZoom(full ? null : u.scales.x.min, full ? null : u.scales.x.max);
+          const range = full ? '' : `${+u.scales.x.min.toFixed(3)},${+u.scales.x.max.toFixed(3)}`;
+          f.box.dataset.xRange = range;  // what is shown, for tests and tools
+          if (deepLink && live) deepLink.set(opts.stateKey, range || null, { push: true });
+          if (opts.onZoom) opts.onZoom(full ? null : u.scales.x.min, full ? null : u.scales.x.max);
         }],
       },
     }, data, f.body);
+    if (deepLink) deepLink.watch(opts.stateKey, f.box, (v) => applyRange(plot, v));
     keepWidth(f.body, plot, opts.height);
-    addPngButton(f, plot, (opts.title || 'chart').replace(/[^a-z0-9]+/gi, '-') + '.png');
+    const base = (opts.title || 'chart').replace(/[^a-z0-9]+/gi, '-');
+    addPngButton(f, plot, base + '.png');
+    addSvgButton(f, plot, base + '.svg', {
+      kind: 'line', title: opts.title, xLabel: opts.xLabel, yLabel: opts.yLabel, y2Label: opts.y2Label,
+      series: opts.series.map((s, i) => ({ label: s.label, color: series[i + 1].stroke, dash: s.dash, points: s.points, width: s.width, spanGaps: s.spanGaps })),
+    });
     return plot;
   }
 
@@ -118,9 +294,14 @@
       },
     }, [xs, counts], f.body);
     keepWidth(f.body, plot, opts.height || 220);
-    addPngButton(f, plot, (opts.title || 'histogram').replace(/[^a-z0-9]+/gi, '-') + '.png');
+    const base = (opts.title || 'histogram').replace(/[^a-z0-9]+/gi, '-');
+    addPngButton(f, plot, base + '.png');
+    addSvgButton(f, plot, base + '.svg', {
+      kind: 'histogram', title: opts.title, xLabel: opts.xLabel, yLabel: opts.yLabel || 'count', markers,
+      series: [{ label: opts.countLabel || 'count', color: PALETTE[0] }],
+    });
     return plot;
   }
 
-  GCSCOPE.charts = { line, histogram, PALETTE };
+  GCSCOPE.charts = { line, histogram, toSvg: plotToSvg, PALETTE };
 })(typeof window !== 'undefined' ? window : globalThis);

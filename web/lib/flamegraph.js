@@ -23,9 +23,11 @@
 //     frame: index,           // sandwich: the function whose callers/callees are shown
 //     height: 420,            // visible px (the graph scrolls vertically inside)
 //     onSelect(frameIndex),   // a cell was clicked (after zooming to it)
-//   });
+//     stateKey: 'sp.flame',   // deep link: mode, sandwich frame and zoom kept in the URL fragment
+//   });                       //   (GCSCOPE.state) under this key, e.g. sandwich.12_0.25_0.5
 //   fg.setMode(mode), fg.search(text) (matching cells stay coloured, the matched share is shown),
-//   fg.sandwich(frameIndex), fg.resetZoom(), fg.destroy(); fg.element is the component's root.
+//   fg.sandwich(frameIndex), fg.resetZoom(), fg.destroy(); fg.element is the component's root;
+//   fg.toSvg() is the current view (mode, zoom) as a standalone SVG document (the "SVG" button).
 //   Interaction: click a cell = zoom to it (and select it), Esc / "Reset zoom" = whole profile,
 //   hover = name, file:line, total/self weight and share.
 'use strict';
@@ -277,6 +279,79 @@
     return k > 0 ? `hsl(0, ${40 + 50 * k}%, ${80 - 25 * k}%)` : `hsl(220, ${40 - 50 * k}%, ${80 + 25 * k}%)`;
   }
 
+  // ---- Deep-link state: "<mode>[.<sandwich frame>][_<x0>_<x1>]" (zoom as fractions of the total) ----
+
+  function encodeState(mode, frame, x0, x1) {
+    let v = mode + (mode === 'sandwich' && frame >= 0 ? '.' + frame : '');
+    if (x0 > 0 || x1 < 1) v += '_' + +x0.toFixed(6) + '_' + +x1.toFixed(6);
+    return v;
+  }
+  function decodeState(v, frameCount) {
+    const m = /^(left-heavy|time-order|sandwich)(?:\.(\d+))?(?:_([\d.]+)_([\d.]+))?$/.exec(v || '');
+    if (!m) return null;
+    const frame = m[2] !== undefined && Number(m[2]) < frameCount ? Number(m[2]) : -1;
+    let x0 = m[3] !== undefined ? Number(m[3]) : 0, x1 = m[4] !== undefined ? Number(m[4]) : 1;
+    if (!(x0 >= 0 && x1 <= 1 && x0 < x1)) { x0 = 0; x1 = 1; }
+    return { mode: m[1], frame, x0, x1 };
+  }
+
+  // ---- SVG export: rectangles and labels of the current view, every string as XML text ----------
+
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  function svgEl(doc, tag, attrs, text) {
+    const n = doc.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = String(text);
+    return n;
+  }
+
+  // graphs: [{label, layout, frames, flip, colorOf?}] → an SVG document as text.
+  function graphsToSvg(graphs, o) {
+    const width = o.width || 1200, minWidth = o.minWidth === undefined ? 0.1 : o.minWidth;
+    const charW = 6.2;  // average width of an 11px sans-serif glyph: labels are cut to fit like on canvas
+    const doc = document.implementation.createDocument(SVG_NS, 'svg', null);
+    const svg = doc.documentElement;
+    const body = svgEl(doc, 'g', { class: 'fg-body' });
+    let y = 0;
+    if (o.title) { body.appendChild(svgEl(doc, 'text', { x: 4, y: 14, 'font-size': 13, 'font-weight': 'bold' }, o.title)); y += 20; }
+    if (o.caption) { body.appendChild(svgEl(doc, 'text', { x: 4, y: y + 12, 'font-size': 11, fill: '#555' }, o.caption)); y += 18; }
+    for (const g of graphs) {
+      const l = g.layout;
+      if (g.label) { body.appendChild(svgEl(doc, 'text', { x: 4, y: y + 12, 'font-size': 11, 'font-weight': 'bold' }, g.label)); y += 16; }
+      if (!l || !l.total) { body.appendChild(svgEl(doc, 'text', { x: 4, y: y + 12, 'font-size': 11 }, 'No samples to show.')); y += 16; continue; }
+      const vx0 = o.x0 * l.total, span = (o.x1 - o.x0) * l.total, scale = width / span;
+      for (let row = 0; row <= l.maxDepth; row++) {
+        const r = g.flip ? l.maxDepth - row : row;
+        const top = y + r * ROW;
+        for (let i = l.rowStart[row]; i < l.rowStart[row + 1]; i++) {
+          const px = (l.x[i] - vx0) * scale, pw = l.w[i] * scale;
+          if (px + pw <= 0 || px >= width || pw < minWidth) continue;
+          const x0 = Math.max(px, 0), x1 = Math.min(px + pw, width);
+          const f = g.frames[l.frame[i]] || {};
+          const cell = svgEl(doc, 'g', { class: 'fg-cell' });
+          const where = f.file ? ' (' + f.file + (f.line !== null && f.line !== undefined ? ':' + f.line : '') + ')' : '';
+          cell.appendChild(svgEl(doc, 'title', {}, `${f.name || '?'}${where}: ${o.fmtW(l.w[i])} ${o.unit} (${o.pctOf(l.w[i], l.total)})`));
+          cell.appendChild(svgEl(doc, 'rect', { x: +x0.toFixed(2), y: top, width: +Math.max(x1 - x0 - 0.5, 0.5).toFixed(2), height: ROW - 1,
+            fill: g.colorOf ? g.colorOf(i) : frameColor(f) }));
+          const room = Math.floor((x1 - x0 - 6) / charW);
+          if (x1 - x0 > 30 && room > 2) {
+            const name = f.name || '';
+            cell.appendChild(svgEl(doc, 'text', { x: +(x0 + 3).toFixed(2), y: top + ROW / 2 + 4 }, name.length <= room ? name : name.slice(0, room - 1) + '…'));
+          }
+          body.appendChild(cell);
+        }
+      }
+      y += (l.maxDepth + 1) * ROW + 8;
+    }
+    svg.setAttribute('width', width);
+    svg.setAttribute('height', y);
+    svg.setAttribute('viewBox', `0 0 ${width} ${y}`);
+    svg.setAttribute('font-family', 'system-ui, sans-serif');
+    svg.setAttribute('font-size', '11');
+    svg.appendChild(body);
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(doc);
+  }
+
   // ---- The component -------------------------------------------------------------------------
 
   function create(container, profile, opts = {}) {
@@ -286,21 +361,27 @@
     };
     const height = opts.height || 420;
     const unit = profile.unit || 'samples';
+    const deepLink = opts.stateKey && GCSCOPE.state ? GCSCOPE.state : null;
+    const record = () => {
+      if (deepLink) deepLink.set(opts.stateKey, encodeState(state.mode, state.sandwichFrame, state.x0, state.x1), { push: true });
+    };
 
     const modeButtons = {};
     const bar = el('div', { class: 'fg-bar' });
     const modes = [['left-heavy', 'Left heavy'], ['time-order', 'Time order'], ['sandwich', 'Sandwich']];
     if (opts.compare) modes.push(['diff', 'Differential']);
     for (const [m, label] of modes) {
-      const b = el('button', { type: 'button', class: 'gs-small fg-mode', text: label, dataset: { mode: m }, on: { click: () => setMode(m) } });
+      const b = el('button', { type: 'button', class: 'gs-small fg-mode', text: label, dataset: { mode: m }, on: { click: () => { setMode(m); record(); } } });
       modeButtons[m] = b;
       bar.appendChild(b);
     }
     const searchBox = el('input', { type: 'search', class: 'fg-search', placeholder: 'Search frames…', 'aria-label': 'Search frames' });
     searchBox.addEventListener('input', () => search(searchBox.value));
-    const reset = el('button', { type: 'button', class: 'gs-small fg-reset', text: 'Reset zoom', on: { click: () => resetZoom() } });
+    const reset = el('button', { type: 'button', class: 'gs-small fg-reset', text: 'Reset zoom', on: { click: () => { resetZoom(); record(); } } });
+    const svgButton = el('button', { type: 'button', class: 'gs-small fg-svg', text: 'SVG', title: 'Download this view of the flame graph as SVG',
+      on: { click: () => GCSCOPE.ui.download((opts.fileName || 'flamegraph') + '.svg', 'image/svg+xml', toSvg()) } });
     const matchInfo = el('span', { class: 'fg-match muted' });
-    bar.append(searchBox, reset, matchInfo);
+    bar.append(searchBox, reset, svgButton, matchInfo);
     const caption = el('div', { class: 'fg-caption muted' });
 
     const panes = el('div', { class: 'fg-panes' });
@@ -500,6 +581,8 @@
 
     function redraw() {
       for (const g of graphs) draw(g);
+      // What is shown (mode, sandwich frame, zoom) in the deep-link encoding, for tests and tools.
+      root.dataset.view = encodeState(state.mode, state.sandwichFrame, state.x0, state.x1);
     }
 
     function cellAt(g, e) {
@@ -545,6 +628,7 @@
       state.x0 = l.x[i] / l.total;
       state.x1 = (l.x[i] + l.w[i]) / l.total;
       redraw();
+      record();
       if (opts.onSelect) opts.onSelect(g.frames === profile.frames ? l.frame[i] : -1, g.frames[l.frame[i]]);
     }
 
@@ -584,19 +668,42 @@
       matchInfo.textContent = `matches: ${pctOf(sum, all)} of ${unit}`;
     }
 
-    const onKey = (e) => { if (e.key === 'Escape' && root.isConnected) resetZoom(); };
+    const onKey = (e) => { if (e.key === 'Escape' && root.isConnected && (state.x0 > 0 || state.x1 < 1)) { resetZoom(); record(); } };
     document.addEventListener('keydown', onKey);
     let ro = null;
     if (global.ResizeObserver) { ro = new ResizeObserver(() => redraw()); ro.observe(root); }
 
+    // The fragment's view (a reload or a shared link), and back/forward.
+    const apply = (v) => {
+      const st = decodeState(v, profile.frames.length);
+      if (!st || (st.mode === 'diff' && !opts.compare)) { if (v === null) { state.sandwichFrame = -1; setMode(opts.mode || 'left-heavy'); } return; }
+      if (st.mode === 'sandwich') state.sandwichFrame = st.frame;
+      setMode(st.mode);
+      state.x0 = st.x0; state.x1 = st.x1;
+      redraw();
+    };
+    const saved = deepLink && !opts.compare ? decodeState(deepLink.get(opts.stateKey), profile.frames.length) : null;
+    if (saved) {
+      if (saved.mode === 'sandwich') state.sandwichFrame = saved.frame;
+      state.mode = saved.mode;
+    }
     setMode(state.mode);
+    if (saved) { state.x0 = saved.x0; state.x1 = saved.x1; redraw(); }
+    if (deepLink) deepLink.watch(opts.stateKey, root, apply);
+
+    function toSvg(o = {}) {
+      return graphsToSvg(graphs, { ...o, x0: state.x0, x1: state.x1, unit, fmtW, pctOf, title: o.title || profile.name || '', caption: caption.textContent });
+    }
+
     return {
       element: root,
       setMode,
       search,
       resetZoom,
-      sandwich(frameIndex) { state.sandwichFrame = frameIndex; setMode('sandwich'); },
+      sandwich(frameIndex) { state.sandwichFrame = frameIndex; setMode('sandwich'); record(); },
       get mode() { return state.mode; },
+      get zoom() { return [state.x0, state.x1]; },
+      toSvg,
       layout() { return graphs[0] ? graphs[0].layout : null; },
       destroy() { document.removeEventListener('keydown', onKey); if (ro) ro.disconnect(); root.remove(); },
     };

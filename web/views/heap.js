@@ -126,6 +126,12 @@
     const wrap = el('div', { class: 'heap-icicle-wrap' }, el('div', {}, reset, ' ', crumbs), canvas, tip);
     requestAnimationFrame(draw);
     wrap.redraw = draw;
+    // Deep-link state hook: zoom to the box of an address (or the whole tree for null).
+    wrap.focusAddress = (address) => {
+      const i = address ? t.address.indexOf(address) : 0;
+      focus = i > 0 ? i : 0;
+      if (canvas.isConnected) draw();
+    };
     return wrap;
   }
 
@@ -181,7 +187,9 @@
     // Retention.
     const byAddress = new Map((r.top_retainers || []).map((t) => [t.address, t]));
     const detail = el('div', { class: 'heap-detail' });
-    function select(address) {
+    function select(address, record = true) {
+      // Deep link (GCSCOPE.state 'heap.obj'): the selected object, restored on reload/shared link.
+      if (record && GCSCOPE.state) GCSCOPE.state.set('heap.obj', address || null, { push: true });
       detail.textContent = '';
       if (!address) return;
       const entry = byAddress.get(address);
@@ -202,6 +210,13 @@
     if (r.dominators && r.dominators.available) {
       const ic = icicle(r, select);
       container.appendChild(section('Retained size by dominator (icicle)', ic, detail));
+      // ---- Deep-link state hook: the selected object from the fragment (reload, back/forward).
+      if (GCSCOPE.state) {
+        const known = (a) => a && (byAddress.has(a) || (r.dominator_tree && r.dominator_tree.address.includes(a))) ? a : null;
+        const restore = (v) => { const a = known(v); ic.focusAddress(a); select(a, false); };
+        if (known(GCSCOPE.state.get('heap.obj'))) restore(GCSCOPE.state.get('heap.obj'));
+        GCSCOPE.state.watch('heap.obj', detail, restore);
+      }
       container.appendChild(section('Top retainers', table([
         { key: 'class', label: 'Class' }, { key: 'address', label: 'Address' },
         { key: 'retained_bytes', label: 'Retained', numeric: true, format: fmt.bytes },

@@ -184,7 +184,7 @@
     const onZoom = (min, max) => {
       zoom = min === null ? [null, null] : [min, max];
       // Deep link: the range goes into the fragment, so a reload or a shared link returns to it.
-      if (GCSCOPE.state && !GCSCOPE.staticReport) GCSCOPE.state.set('range', min === null ? null : `${min.toFixed(3)},${max.toFixed(3)}`);
+      if (GCSCOPE.state && !GCSCOPE.staticReport) GCSCOPE.state.set('range', min === null ? null : `${min.toFixed(3)},${max.toFixed(3)}`, { push: true });
       update();
     };
     const charts = GCSCOPE.charts;
@@ -335,6 +335,20 @@
       const [a, b] = [Number(m[1]), Number(m[2])];
       for (const p of [heapPlot, pausePlot]) if (p) p.setScale('x', { min: a, max: b });
       if (!heapPlot && !pausePlot) onZoom(a, b);
+    }
+    // Deep-link state hook: back/forward to another range (or the whole log).
+    if (GCSCOPE.state) {
+      GCSCOPE.state.watch('range', kpiBox, (v) => {
+        const r = v && /^(-?[\d.]+),(-?[\d.]+)$/.exec(v);
+        const plots = [heapPlot, pausePlot].filter(Boolean);
+        if (r && Number(r[1]) < Number(r[2])) {
+          for (const p of plots) p.setScale('x', { min: Number(r[1]), max: Number(r[2]) });
+          if (!plots.length) onZoom(Number(r[1]), Number(r[2]));
+        } else {
+          for (const p of plots) p.setScale('x', { min: p.data[0][0], max: p.data[0][p.data[0].length - 1] });
+          onZoom(null, null);
+        }
+      });
     }
     renderCompare(container, report, ctx);
   }

@@ -74,7 +74,7 @@
       'Shaded bands: GC cycles (dark: start → end of marking, light: → end of sweep). The live curve counts objects created during the capture and not yet destroyed.' }));
     const live = ctx.charts.line(container, {
       title: `Objects created / destroyed ${per}, live objects`,
-      x: tl.t, xTime: true, xLabel: 'time', yLabel: 'objects ' + per, y2Label: 'live objects', syncKey: 'rbkit',
+      x: tl.t, xTime: true, xLabel: 'time', yLabel: 'objects ' + per, y2Label: 'live objects', syncKey: 'rbkit', stateKey: 'rbkit.range',
       series: [
         { label: 'created', values: tl.created },
         { label: 'destroyed', values: tl.destroyed },
@@ -89,7 +89,7 @@
         if (sum(values) > 0) series.push({ label: name, values });
       });
       if (!series.length) return;
-      const plot = ctx.charts.line(container, { title, x: tl.t, xTime: true, xLabel: 'time', yLabel: 'objects ' + per, series, syncKey: 'rbkit' });
+      const plot = ctx.charts.line(container, { title, x: tl.t, xTime: true, xLabel: 'time', yLabel: 'objects ' + per, series, syncKey: 'rbkit', stateKey: 'rbkit.range' });
       addGcBands(plot, report.gc_cycles);
     };
     byClass('created_by_class', `Objects created ${per}, by class`);
@@ -133,7 +133,7 @@
     const pick = (re) => numeric.filter((k) => re.test(k) && !/limit/.test(k));
     const slots = pick(/live_slot|free_slot|final_slot|old_object/);
     if (slots.length && x.length > 1) {
-      ctx.charts.line(container, { title: 'gc_stats: heap slots', x, xTime: true, xLabel: 'time', yLabel: 'slots', syncKey: 'rbkit',
+      ctx.charts.line(container, { title: 'gc_stats: heap slots', x, xTime: true, xLabel: 'time', yLabel: 'slots', syncKey: 'rbkit', stateKey: 'rbkit.range',
         series: slots.map((k) => ({ label: k, values: gs.series[k], points: true })) });
     }
     const rows = (gs.keys || []).map((k) => {
@@ -165,7 +165,7 @@
     const secs = [...perSec.keys()].sort((a, b) => a - b);
     if (secs.length > 1) {
       ctx.charts.line(container, { title: 'CPU samples per second', x: secs, xTime: true, xLabel: 'time', yLabel: 'samples',
-        series: [{ label: 'samples', values: secs.map((s) => perSec.get(s)), points: true }], syncKey: 'rbkit' });
+        series: [{ label: 'samples', values: secs.map((s) => perSec.get(s)), points: true }], syncKey: 'rbkit', stateKey: 'rbkit.range' });
     }
     const leaves = cpu.top_leaf_labels || { label: [], count: [] };
     container.appendChild(table([
@@ -180,7 +180,7 @@
       try {
         const frames = f.label.map((name, i) => ({ name, file: f.file[i], line: f.line[i] }));
         const profile = GCSCOPE.flamegraph.fromStacks(frames, stacks.map((st) => st.slice().reverse()), cpu.stacks.count, 'samples');
-        GCSCOPE.flamegraph.create(wrap, profile, { height: 300 });
+        GCSCOPE.flamegraph.create(wrap, profile, { height: 300, stateKey: 'rbkit.flame', fileName: 'rbkit-flamegraph' });
       } catch (err) {
         wrap.appendChild(el('p', { class: 'error', text: 'The flame graph failed: ' + err.message }));
       }

@@ -48,21 +48,26 @@
   }
 
   // Copyable env blocks of one strategy, one tab per form.
-  function exportBlocks(el, ui, exports) {
+  function exportBlocks(el, ui, exports, strategy) {
     const wrap = el('div', { class: 'rubygc-exports' });
     const tabs = el('div', { class: 'rubygc-tabs', attrs: { role: 'tablist' } });
     const body = el('div');
-    const show = (key) => {
+    // Deep-link state hook ('gc.<strategy>' = the form shown): a reload or shared link keeps the tab.
+    const stateKey = 'gc.' + strategy;
+    const show = (key, record = false) => {
+      if (!EXPORTS.some(([k]) => k === key) || !exports[key]) key = 'shell';
+      if (record && GCSCOPE.state) GCSCOPE.state.set(stateKey, key === 'shell' ? null : key, { push: true });
       body.textContent = '';
       body.appendChild(ui.copyBlock(exports[key]));
       tabs.querySelectorAll('button').forEach((b) => b.classList.toggle('active', b.dataset.form === key));
     };
     for (const [key, label] of EXPORTS) {
       if (!exports[key]) continue;
-      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', dataset: { form: key }, text: label, on: { click: () => show(key) } }));
+      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', dataset: { form: key }, text: label, on: { click: () => show(key, true) } }));
     }
     wrap.append(tabs, body);
-    show('shell');
+    show((GCSCOPE.state && GCSCOPE.state.get(stateKey)) || 'shell');
+    if (GCSCOPE.state) GCSCOPE.state.watch(stateKey, wrap, (v) => show(v || 'shell'));
     return wrap;
   }
 
@@ -89,7 +94,7 @@
       ], mine.map((r) => ({ ...r, reason: r.unchanged ? r.reason + ' (already set: no change)' : r.reason })),
       { filter: false, csvName: `ruby-gc-${key}.csv` }));
       const exp = (report.exports || {})[key];
-      if (exp) sec.appendChild(exportBlocks(el, ui, exp));
+      if (exp) sec.appendChild(exportBlocks(el, ui, exp, key));
       box.appendChild(sec);
     }
     const dropped = report.dropped_recommendations || [];
@@ -158,16 +163,16 @@
     if (tl.heap_live_slots) series.push({ label: 'live slots', values: tl.heap_live_slots });
     if (tl.heap_free_slots) series.push({ label: 'free slots', values: tl.heap_free_slots });
     if (tl.old_objects) series.push({ label: 'old objects', values: tl.old_objects, dash: [4, 3] });
-    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey });
+    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey, stateKey: 'gc.range' });
     addBands(p1, report);
     if ((tl.rss_bytes || []).some((v) => v > 0)) {
       const mb = (a) => a.map((v) => v / 1048576);
-      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, series: [
+      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: [
         { label: 'RSS MB', values: mb(tl.rss_bytes) }, { label: 'peak RSS MB', values: mb(tl.peak_rss_bytes), dash: [4, 3] }] });
       addBands(p2, report);
     }
     if (tl.minor_gc_count) {
-      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, series: [
+      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, stateKey: 'gc.range', series: [
         { label: 'minor', values: tl.minor_gc_count }, { label: 'major', values: tl.major_gc_count }] });
       addBands(p3, report);
     }
@@ -179,7 +184,7 @@
         s.push({ label: 'oldmalloc increase MB', values: mb(tl.oldmalloc_increase_bytes) });
         s.push({ label: 'oldmalloc limit MB', values: mb(tl.oldmalloc_increase_bytes_limit), dash: [4, 3] });
       }
-      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, series: s });
+      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: s });
       addBands(p4, report);
     }
     return box;

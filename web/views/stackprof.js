@@ -148,7 +148,7 @@
     container.appendChild(el('h4', { text: 'Flame graph' }));
     container.appendChild(fgBox);
     if (profile) {
-      fg = GCSCOPE.flamegraph.create(fgBox, profile, { mode: 'left-heavy', durationUnit: 'µs', onSelect: (f) => { if (f >= 0) showMethod(f); } });
+      fg = GCSCOPE.flamegraph.create(fgBox, profile, { mode: 'left-heavy', durationUnit: 'µs', stateKey: 'sp.flame', fileName: 'stackprof-flamegraph', onSelect: (f) => { if (f >= 0) showMethod(f); } });
       const compareInput = el('input', { type: 'file', class: 'stackprof-compare-input', hidden: true });
       const compareStatus = el('span', { class: 'muted stackprof-compare-status' });
       const compareBtn = el('button', { type: 'button', class: 'gs-small', text: 'Compare with another profile…', on: { click: () => compareInput.click() } });
@@ -185,7 +185,9 @@
 
     // ---- Method view
     const methodBox = el('div', { class: 'stackprof-method' });
-    const showMethod = (idx) => {
+    const showMethod = (idx, record = true) => {
+      // Deep link (GCSCOPE.state): the selected frame, so a reload or shared link shows it again.
+      if (record && GCSCOPE.state) GCSCOPE.state.set('sp.frame', idx, { push: true });
       methodBox.textContent = '';
       methodBox.appendChild(methodView(report, idx, showMethod));
       if (fg) {
@@ -239,8 +241,18 @@
 
     container.appendChild(el('h4', { text: 'Method' }));
     container.appendChild(methodBox);
-    if (allRows.length) showMethod(allRows[0].frame);
+    // ---- Deep-link state hook: the selected frame from the fragment (reload, shared link, back/forward).
+    const frameFromState = (v) => (v !== null && /^\d+$/.test(v) && Number(v) < ft.name.length ? Number(v) : null);
+    const savedFrame = GCSCOPE.state ? frameFromState(GCSCOPE.state.get('sp.frame')) : null;
+    if (savedFrame !== null) showMethod(savedFrame, false);
+    else if (allRows.length) showMethod(allRows[0].frame, false);
     else methodBox.appendChild(el('p', { class: 'muted', text: 'profile contains no samples' }));
+    if (GCSCOPE.state) {
+      GCSCOPE.state.watch('sp.frame', methodBox, (v) => {
+        const f = frameFromState(v);
+        if (f !== null) showMethod(f, false); else if (allRows.length) showMethod(allRows[0].frame, false);
+      });
+    }
 
     // ---- Files
     if (report.files && report.files.file.length) {

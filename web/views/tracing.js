@@ -42,6 +42,15 @@
     const nsBox = el('input', { type: 'checkbox', checked: true });
     const controls = el('label', { class: 'muted' }, nsBox, ' values are nanoseconds (ruby-static-tracing latency: arg1 = duration in ns)');
     const holder = el('div');
+    // Deep-link state hook ('tr.probe'): the selected probe's figures under the table.
+    const picked = el('p', { class: 'tracing-selected', hidden: true });
+    const pick = (probe, record = true) => {
+      const r = rows.find((x) => x.probe === probe);
+      if (record && GCSCOPE.state) GCSCOPE.state.set('tr.probe', r ? r.probe : null, { push: true });
+      picked.hidden = !r;
+      picked.textContent = r ? `Selected probe ${r.probe}: ${fmt.num(r.calls)} calls, mean ${nsBox.checked ? nsText(r.mean, fmt) : fmt.num(r.mean)}, ` +
+        `p99 ${r.p99 === undefined ? '—' : boundText(r.p99, nsBox.checked, fmt)}` : '';
+    };
     const draw = () => {
       const asNs = nsBox.checked;
       const v = (x) => (asNs ? nsText(x, fmt) : fmt.num(x));
@@ -59,11 +68,16 @@
         { key: 'sources', label: 'from', format: (x) => (x || []).join(', ') },
       ];
       holder.textContent = '';
-      holder.appendChild(table(cols, rows, { csvName: 'latency.csv', sort: { key: 'calls', desc: true }, caption: 'Per-probe latency' }));
+      holder.appendChild(table(cols, rows, { csvName: 'latency.csv', sort: { key: 'calls', desc: true }, caption: 'Per-probe latency; click a probe to select it',
+        onRowClick: (r) => pick(r.probe) }));
     };
-    nsBox.addEventListener('change', draw);
+    nsBox.addEventListener('change', () => { draw(); if (!picked.hidden && GCSCOPE.state) pick(GCSCOPE.state.get('tr.probe'), false); });
     draw();
-    box.append(controls, holder);
+    box.append(controls, holder, picked);
+    if (GCSCOPE.state) {
+      if (GCSCOPE.state.get('tr.probe') !== null) pick(GCSCOPE.state.get('tr.probe'), false);
+      GCSCOPE.state.watch('tr.probe', picked, (v) => pick(v, false));
+    }
     box.appendChild(el('p', { class: 'muted', text: 'Percentiles from hist()/lhist() can only be bucket ranges (lo – hi); exact values need a printf event stream (see the recipes below).' }));
     return box;
   }
@@ -106,11 +120,22 @@
     if (!hs.length) return null;
     const box = el('div', { class: 'tracing-hists' });
     const limit = 24;
-    hs.slice(0, limit).forEach((h) => {
+    // Deep-link state hook ('tr.hist'): the selected histogram (its index in the report) is outlined.
+    const items = [];
+    const selectHist = (v, record = true) => {
+      const k = v !== null && v !== undefined && /^\d+$/.test(String(v)) && Number(v) < items.length ? Number(v) : null;
+      if (record && GCSCOPE.state) GCSCOPE.state.set('tr.hist', k, { push: true });
+      items.forEach((it, i) => { it.classList.toggle('selected', i === k); it.style.outline = i === k ? '2px solid #2563eb' : ''; });
+      if (k !== null && !record && items[k].isConnected) items[k].scrollIntoView({ block: 'nearest' });
+    };
+    hs.slice(0, limit).forEach((h, hi) => {
       const title = (h.name || '(no header)') + (h.key !== null && h.key !== undefined ? '[' + h.key + ']' : '') +
         (h.snapshot ? ' #' + (h.snapshot + 1) : '') + ' — ' + fmt.num(h.total) + ' values';
-      const item = el('div', { class: 'tracing-hist', dataset: { name: h.name || '', key: h.key === null ? '' : String(h.key) } });
+      const item = el('div', { class: 'tracing-hist', dataset: { name: h.name || '', key: h.key === null ? '' : String(h.key), index: String(hi) } });
+      items.push(item);
       box.appendChild(item);
+      item.appendChild(el('button', { type: 'button', class: 'gs-small tracing-hist-select', text: 'Select', title: 'Select this histogram (kept in the link)',
+        on: { click: () => selectHist(hi) } }));
       const pct = ['p50', 'p90', 'p99'].map((p) => p + ' ' + (h[p] ? boundText(h[p], false, fmt) : '—')).join(' · ');
       const note = !h.valid ? 'buckets overlap or go backwards: no percentiles' : h.exact ? 'exact percentiles: ' + pct : 'percentile buckets: ' + pct;
       if (ctx.charts && typeof uPlot !== 'undefined') {
@@ -131,6 +156,10 @@
       item.appendChild(el('p', { class: 'muted tracing-pct', text: note + (h.headerless ? ' · rows had no "@name:" header' : '') }));
     });
     if (hs.length > limit) box.appendChild(el('p', { class: 'muted', text: `${hs.length - limit} more histograms are in the report JSON.` }));
+    if (GCSCOPE.state) {
+      if (GCSCOPE.state.get('tr.hist') !== null) selectHist(GCSCOPE.state.get('tr.hist'), false);
+      GCSCOPE.state.watch('tr.hist', box, (v) => selectHist(v, false));
+    }
     return box;
   }
 
@@ -169,7 +198,7 @@
         box.appendChild(fgBox);
         const profile = FG.fromStacks(s.frames.map((name) => ({ name })), s.stacks, s.weights.map(Number), s.weight_unit);
         profile.name = (report.inputs || []).join(', ');
-        FG.create(fgBox, profile, { mode: 'left-heavy' });
+        FG.create(fgBox, profile, { mode: 'left-heavy', stateKey: 'tr.flame', fileName: 'tracing-flamegraph' });
       } catch (e) {
         box.appendChild(el('p', { class: 'muted', text: 'flame graph unavailable: ' + e.message }));
       }

@@ -1,0 +1,116 @@
+// The service worker (web/sw.js): once visited, the site works with no server at all, and a new build
+// (a changed build id in sw.js, new files) is picked up and replaces the old cache. The site is served
+// here from a copy of build/wasm/site by a server this test starts and stops, so "offline" is real (the
+// server is gone), not only the browser's offline emulation.
+const fs = require('fs');
+const os = require('os');
+const net = require('net');
+const path = require('path');
+const { spawn } = require('child_process');
+const { test, expect } = require('@playwright/test');
+const { ROOT, fixture, chooseFiles, lastJob } = require('./helpers');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
+}
+
+async function startServer(root, port) {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--root', root, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    proc.stdout.on('data', (d) => { if (String(d).includes('serving')) resolve(); });
+    proc.on('exit', (code) => reject(new Error('server exited ' + code)));
+  });
+  return proc;
+}
+function stopServer(proc) {
+  return new Promise((resolve) => { if (proc.exitCode !== null || proc.signalCode !== null) { resolve(); return; } proc.on('exit', () => resolve()); proc.kill(); });
+}
+
+// Waits until a service worker controls the page; returns the cache names the site holds.
+async function controlled(page) {
+  return page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    }
+    return (await caches.keys()).filter((k) => k.startsWith('gcscope-'));
+  });
+}
+
+test('once visited, the site works offline; a new build replaces the cached one', async ({ browser }) => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
+  fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
+  const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
+  const buildId = /const CACHE = 'gcscope-([0-9a-f]+)'/.exec(swText)[1];
+  expect(buildId).toMatch(/^[0-9a-f]{40}$/);  // the build replaced __BUILD_ID__
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  let server = await startServer(site, port);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(url);
+    expect(await controlled(page)).toEqual(['gcscope-' + buildId]);
+    // Open a sample while online (samples are cached the first time they are opened).
+    await page.locator('#samples button.sample[data-sample="jdk17-zgc.log"]').click();
+    await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
+    // A file loaded with ?url= is user data (here a log stored beside the site): fetched, analyzed,
+    // never stored.
+    fs.mkdirSync(path.join(site, 'logs'));
+    fs.copyFileSync(fixture('jvm/jdk17-g1-leak.log'), path.join(site, 'logs/user.log'));
+    await page.goto(url + '?url=logs/user.log');
+    await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
+    const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), 'gcscope-' + buildId);
+    for (const p of ['/', '/index.html', '/app.bundle.js', '/worker.js', '/gcscope.js', '/gcscope.wasm', '/samples/samples.json', '/samples/jdk17-zgc.log']) {
+      expect(cached).toContain(p);
+    }
+    expect(cached).not.toContain('/logs/user.log');
+    expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|gcscope\.(js|wasm)|favicon\.svg|report-template\.html|vendor\/.*|samples\/.*)?$/.test(p))).toEqual([]);
+
+    // Offline: the server is gone and the browser is offline.
+    await stopServer(server);
+    await context.setOffline(true);
+    await page.goto(url + '?embed=0');
+    await expect(page.locator('#samples button.sample').first()).toBeVisible();
+    // A user's file is analyzed (worker, module and wasm come from the cache).
+    await chooseFiles(page, [fixture('stackprof/fib-cpu-raw.dump')]);
+    let job = await lastJob(page);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+    await expect(job.locator('section.report[data-format="stackprof"]')).toBeVisible();
+    // The sample opened before is there too.
+    await page.locator('#samples button.sample[data-sample="jdk17-zgc.log"]').click();
+    job = await lastJob(page);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+    await expect(job.locator('.badge').first()).toHaveText('JVM GC log');
+
+    // A new build is deployed: another build id and a changed page.
+    const newId = 'f'.repeat(40);
+    fs.writeFileSync(path.join(site, 'sw.js'), swText.split(buildId).join(newId));
+    const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+    fs.writeFileSync(path.join(site, 'index.html'), index.replace('<footer class="foot">', '<footer class="foot" data-build="second">'));
+    await context.setOffline(false);
+    server = await startServer(site, port);
+    await page.goto(url);
+    await expect(page.locator('footer.foot')).toHaveAttribute('data-build', 'second');  // network first
+    // The page asks for an update on every visit; the new worker installs, takes over and drops the old cache.
+    await expect.poll(async () => page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      return reg && reg.active ? (await caches.keys()).filter((k) => k.startsWith('gcscope-')) : [];
+    }), { timeout: 30_000 }).toEqual(['gcscope-' + newId]);
+    // Offline again: the new build's page comes from the cache.
+    await stopServer(server);
+    await context.setOffline(true);
+    await page.goto(url);
+    await expect(page.locator('footer.foot')).toHaveAttribute('data-build', 'second');
+    await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+    await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
+  } finally {
+    await context.close();
+    await stopServer(server);
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});
