@@ -3,7 +3,7 @@
 // component at 10^6 samples.
 const fs = require('fs');
 const { test, expect } = require('@playwright/test');
-const { corpus, chooseFiles, lastJob } = require('./helpers');
+const { corpus, fixture, chooseFiles, lastJob } = require('./helpers');
 
 const dump = (name) => corpus(`prof/${name}/${name}.dump`);
 const golden = (name, report) => fs.readFileSync(corpus(`prof/${name}/golden/${report}`), 'utf8');
@@ -96,6 +96,90 @@ test('comparing two profiles gives a differential flame graph', async ({ page })
   const fg = report.locator('.flamegraph');
   await expect(fg.locator('button[data-mode="diff"]')).toHaveAttribute('aria-pressed', 'true');
   await expect(fg.locator('.fg-caption')).toContainText('Differential');
+});
+
+// The code lines of a `stackprof --method` report: {line, total, self, code}; total/self null when
+// stackprof printed no samples for the line, self 0 when it printed only the total.
+function goldenCode(text) {
+  const out = [];
+  const body = text.slice(text.indexOf('  code:\n') + 8);
+  for (const l of body.split('\n')) {
+    const m = /^(?:\s*(\d+)\s+\(\s*[\d.]+%\)(?:\s+\/\s+(\d+)\s+\(\s*[\d.]+%\))?)?\s+\|\s+(\d+)\s+\| (.*)$/.exec(l);
+    if (m) out.push({ line: Number(m[3]), total: m[1] === undefined ? null : Number(m[1]), self: m[1] === undefined ? null : Number(m[2] || 0), code: m[4] });
+  }
+  return out;
+}
+
+test('the method view shows the dropped source with the per-line samples of stackprof --method', async ({ page }) => {
+  // fixtures/stackprof/source_lines.rb profiled itself into source-lines.dump; the goldens are the real
+  // CLI's --method output, run while the file was on disk (under another absolute path than here).
+  await page.goto('/');
+  await chooseFiles(page, [fixture('stackprof/source-lines.dump')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  const report = job.locator('section.report[data-format="stackprof"]');
+  const method = report.locator('.stackprof-method');
+  const pick = async (name) => {
+    await report.locator('.sp-select-names').fill('^' + name.replace(/[#]/g, '\\$&') + '$');
+    await report.locator('.stackprof-text tbody tr').first().click();
+    await expect(method.locator('.method-name')).toHaveText(name);
+  };
+  await pick('Report#format_row');
+  await expect(method.locator('.sp-source-unavailable')).toContainText('SOURCE UNAVAILABLE');
+
+  // Pick the file (name only: matched to /…/fixtures/stackprof/source_lines.rb by suffix).
+  await report.locator('.sp-source-input').setInputFiles(fixture('stackprof/source_lines.rb'));
+  await expect(report.locator('.sp-source-status')).toContainText('1 source file loaded; 1 of');
+  for (const [name, file] of [['Report#format_row', 'format_row'], ['Report#render', 'render'], ['Object#build_rows', 'build_rows']]) {
+    await pick(name);
+    const golden = goldenCode(fs.readFileSync(fixture(`stackprof/source-lines.method-${file}.txt`), 'utf8'));
+    expect(golden.length).toBeGreaterThan(2);
+    const rows = method.locator('table.sp-source tbody tr');
+    await expect(rows).toHaveCount(golden.length);
+    for (let i = 0; i < golden.length; i++) {
+      const g = golden[i];
+      const row = rows.nth(i);
+      await expect(row).toHaveAttribute('data-line', String(g.line));
+      await expect(row).toHaveAttribute('data-total', g.total === null ? '' : String(g.total));
+      await expect(row).toHaveAttribute('data-self', g.self === null ? '' : String(g.self));
+      await expect(row.locator('.sp-src-code')).toHaveText(g.code);
+    }
+  }
+  // Report#format_row's hottest line, as the CLI prints it: 792 samples on line 22, none self.
+  await pick('Report#format_row');
+  const hot = method.locator('table.sp-source tr[data-line="22"]');
+  await expect(hot).toHaveAttribute('data-total', '792');
+  await expect(hot).toContainText('cells = row[:values].map');
+
+  // Suffix matching prefers the candidate sharing more trailing path components.
+  const rel = await page.evaluate(() => GCSCOPE.stackprofView.matchSource(
+    new Map([['x.rb', []], ['app/lib/a/x.rb', []], ['lib/b/x.rb', []]]), '/srv/app/lib/a/x.rb').rel);
+  expect(rel).toBe('app/lib/a/x.rb');
+});
+
+test('source files can be dropped on the source bar', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('stackprof/source-lines.dump')]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="stackprof"]');
+  const b64 = fs.readFileSync(fixture('stackprof/source_lines.rb')).toString('base64');
+  const dt = await page.evaluateHandle((data) => {
+    const bin = atob(data);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const t = new DataTransfer();
+    t.items.add(new File([bytes], 'source_lines.rb'));
+    return t;
+  }, b64);
+  await report.locator('.stackprof-sources').dispatchEvent('drop', { dataTransfer: dt });
+  await expect(report.locator('.sp-source-status')).toContainText('1 source file loaded');
+  // The first method shown is the heaviest self frame; whichever it is, a frame of source_lines.rb
+  // now shows code. Pick Object#build_rows: line 29 has 58 total / 36 self (the CLI's golden).
+  await report.locator('.sp-select-names').fill('^Object#build_rows$');
+  await report.locator('.stackprof-text tbody tr').first().click();
+  const row = report.locator('.stackprof-method table.sp-source tr[data-line="29"]');
+  await expect(row).toHaveAttribute('data-total', '58');
+  await expect(row).toHaveAttribute('data-self', '36');
 });
 
 test('the flame graph component stays interactive at 10^6 samples', async ({ page }) => {

@@ -36,5 +36,26 @@ check "--fail-on needs a known severity (2)" '[ $rc -eq 2 ]'
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --max-p99-ms x > /dev/null 2>&1; rc=$?
 check "--max-p99-ms needs a number (2)" '[ $rc -eq 2 ]'
 
+# stackprof's report options (the byte-for-byte comparisons are in tests/stackprof; here: the CLI wiring).
+P=$C/prof/blocks-cpu-raw
+"$G" stackprof --flamegraph "$P/blocks-cpu-raw.dump" > "$tmp/fg.js"; rc=$?
+check "stackprof --flamegraph = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/fg.js" "$P/golden/flamegraph.js"'
+"$G" stackprof --alphabetical-flamegraph "$P/blocks-cpu-raw.json" > "$tmp/afg.js"; rc=$?
+check "stackprof --alphabetical-flamegraph (JSON dump) = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/afg.js" "$P/golden/alphabetical-flamegraph.js"'
+"$G" stackprof --flamegraph "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" > /dev/null 2> "$tmp/fg.err"; rc=$?
+check "stackprof --flamegraph without raw fails with stackprof's message" '[ $rc -eq 1 ] && grep -q "profile does not include raw samples" "$tmp/fg.err"'
+"$G" stackprof --file source_lines.rb "$ROOT/fixtures/stackprof/source-lines.dump" > "$tmp/file.txt"; rc=$?
+# The dump records the absolute path of the machine that made it: where that file exists, the CLI
+# prints it annotated (= the real CLI's golden), elsewhere SOURCE UNAVAILABLE, as stackprof does.
+recorded=$(sed -n '1s/.*(\(.*\):[0-9]*)$/\1/p' "$ROOT/fixtures/stackprof/source-lines.method-format_row.txt")
+if [ -e "$recorded" ] && cmp -s "$recorded" "$ROOT/fixtures/stackprof/source_lines.rb"; then
+  check "stackprof --file with the source on disk = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/file.txt" "$ROOT/fixtures/stackprof/source-lines.file.txt"'
+else
+  check "stackprof --file without the source on disk: SOURCE UNAVAILABLE" '[ $rc -eq 0 ] && [ "$(cat "$tmp/file.txt")" = "        SOURCE UNAVAILABLE" ]'
+fi
+"$G" stackprof --d3-flamegraph "$P/blocks-cpu-raw.dump" > "$tmp/d3.html"; rc=$?
+check "stackprof --d3-flamegraph: one self-contained page with the profile (486 samples)" '[ $rc -eq 0 ] && grep -q "id=\"gcscope-data\"" "$tmp/d3.html" && ! grep -qiE "(src|href)=\"https?:" "$tmp/d3.html" && python3 -c "
+import json,re,sys; t=open(sys.argv[1]).read(); m=re.search(r\"<script[^>]*id=.gcscope-data.[^>]*>(.*?)</script>\", t, re.S); d=json.loads(m.group(1)); r=[x for x in d[\"reports\"] if x[\"format\"]==\"stackprof\"][0]; assert r[\"samples\"]==486 and r[\"has_raw\"], r[\"samples\"]" "$tmp/d3.html"'
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

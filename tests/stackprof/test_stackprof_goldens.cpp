@@ -140,6 +140,18 @@ std::map<std::string, std::vector<std::string>> sources_from_golden(const std::s
   return out;
 }
 
+// The --file goldens print every line of the matching file (workloads.rb, read from /srv/app/...
+// at generation time): its code is the part after "|  N  | ".
+std::vector<std::string> file_from_golden(const std::string& golden) {
+  std::vector<std::string> v;
+  for (const auto& l : split_lines(golden)) {
+    size_t bar = l.find('|');
+    size_t bar2 = bar == std::string::npos ? bar : l.find("  | ", bar + 1);
+    if (bar2 != std::string::npos) v.push_back(l.substr(bar2 + 4));
+  }
+  return v;
+}
+
 struct Golden {
   std::string name;
   std::vector<std::string> args;
@@ -162,6 +174,9 @@ std::string run_report(const Profile& p, const std::vector<std::string>& args, c
   else if (a0 == "--callgrind") print_callgrind(p, out);
   else if (a0 == "--stackcollapse") REQUIRE(print_stackcollapse(p, out, err));
   else if (a0 == "--method") REQUIRE(print_method(p, out, args.at(1), sources, err));
+  else if (a0 == "--flamegraph") REQUIRE(print_flamegraph(p, out, false, err));
+  else if (a0 == "--alphabetical-flamegraph") REQUIRE(print_flamegraph(p, out, true, err));
+  else if (a0 == "--file") print_file(p, out, args.at(1), sources);
   else FAIL("unhandled golden " << a0);
   return s;
 }
@@ -204,7 +219,8 @@ std::string mask_sha(const std::string& s) {
 }
 
 const char* kReports[] = {"text.txt",     "text-limit20.txt", "text-all.txt",      "text-sort-total.txt", "files.txt",
-                          "graphviz.dot", "callgrind.txt",    "stackcollapse.txt", "method-1.txt",        "method-2.txt"};
+                          "graphviz.dot", "callgrind.txt",    "stackcollapse.txt", "method-1.txt",        "method-2.txt",
+                          "flamegraph.js", "alphabetical-flamegraph.js", "file-workloads.txt"};
 
 }  // namespace
 
@@ -220,17 +236,22 @@ TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and 
         std::vector<std::string> args = g["args"].get<std::vector<std::string>>();
         INFO(name << " (" << encoding << ") " << report);
         if (g["exit_code"] != 0) {
-          // stackprof raised (stackcollapse of an aggregated profile): we refuse with its message.
-          REQUIRE(report == std::string("stackcollapse.txt"));
+          // stackprof raised (stackcollapse/flame graphs of an aggregated profile): we refuse with its message.
           std::string s, err;
           Out out(&s);
-          CHECK_FALSE(print_stackcollapse(p, out, err));
+          if (report == std::string("stackcollapse.txt")) CHECK_FALSE(print_stackcollapse(p, out, err));
+          else if (report == std::string("flamegraph.js")) CHECK_FALSE(print_flamegraph(p, out, false, err));
+          else if (report == std::string("alphabetical-flamegraph.js")) CHECK_FALSE(print_flamegraph(p, out, true, err));
+          else FAIL("unexpected failing golden " << report);
           CHECK(err == "profile does not include raw samples (add `raw: true` to collecting StackProf.run)");
           CHECK(s.empty());
           continue;
         }
         std::string golden = read_file(corpus("prof/" + g["file"].get<std::string>()));
         auto sources = sources_from_golden(golden);
+        if (args[0] == "--file")
+          for (const auto& f : p.frames)
+            if (f.file.find(args.at(1)) != std::string::npos) sources[f.file] = file_from_golden(golden);
         SourceProvider provider = [&](const std::string& file, std::vector<std::string>& lines) {
           auto it = sources.find(file);
           if (it == sources.end()) return false;
@@ -302,6 +323,32 @@ TEST_CASE("stackprof: the Marshal reader gives the same profile whatever the chu
     Out out(&s);
     REQUIRE(print_stackcollapse(p, out, err));
     CHECK(s == golden);
+  }
+}
+
+TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackprof's own --json back", "[stackprof]") {
+  // The .json twins are `stackprof X.dump --json` output; our --json of a JSON dump reproduces its
+  // input byte for byte, so any token lost or split wrongly at a chunk boundary shows. Every chunk
+  // size from 1 byte to the whole file, on a raw profile (metadata, Bignum-sized frame ids, raw,
+  // timestamps) and an aggregated one (edges, lines).
+  for (const char* name : {"threads-object-raw", "recursion-cpu-agg"}) {
+    std::string path = corpus(std::string("prof/") + name + "/" + name + ".json");
+    std::string twin = read_file(path);
+    size_t ok = 0;
+    for (size_t chunk = 1; chunk <= twin.size(); ++chunk) {
+      DumpLoader loader;
+      for (size_t off = 0; off < twin.size(); off += chunk) loader.feed(twin.data() + off, std::min(chunk, twin.size() - off));
+      Profile p;
+      std::vector<Problem> problems;
+      if (!loader.finish(p, problems)) FAIL("chunk " << chunk << ": not read");
+      std::string s, err;
+      Out out(&s);
+      print_json(p, out, err);
+      out.flush();
+      if (s == twin) ++ok;
+      else FAIL_CHECK(name << ": chunk " << chunk << " gives a different --json");
+    }
+    CHECK(ok == twin.size());
   }
 }
 

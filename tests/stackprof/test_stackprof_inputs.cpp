@@ -210,7 +210,14 @@ TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stac
     checked += 5;
   }
   SECTION("JSON dumps with missing or inconsistent fields") {
-    CHECK(has_error(run("json-missing-frames.json"), "stackprof JSON without a frames object"));
+    auto noframes = run("json-missing-frames.json");
+    CHECK(has_error(noframes, "stackprof JSON without a frames object: $.frames is missing from the top-level object "
+                              "that ends at byte 114637 (its keys: version, mode, interval, samples, gc_samples, "
+                              "missed_samples, metadata, raw, raw_sample_timestamps, raw_timestamp_deltas)"));
+    // The error points at the top-level object's closing brace: the file's last byte (114638 bytes,
+    // no newline at the end); its top-level keys as python3's json.load lists them.
+    for (const auto& e : noframes["errors"])
+      if (e["message"].get<std::string>().find("frames object") != std::string::npos) CHECK(e["offset"] == 114637);
     auto counters = run("json-missing-counters.json");
     CHECK(has_error(counters, "no samples counter; using 486 (sum of raw weights)", true));
     CHECK(report_of(counters, "stackprof")["missed_samples"].is_null());

@@ -35,6 +35,14 @@ std::string json_events(const std::string& doc, JsonError* err = nullptr) {
   return ok ? r.log : "ERR " + e.message;
 }
 
+// The same through the streaming reader, `chunk` bytes at a time.
+std::string json_events_chunked(const std::string& doc, size_t chunk) {
+  Recorder r;
+  JsonReader reader(r);
+  for (size_t i = 0; i < doc.size(); i += chunk) reader.feed(doc.data() + i, std::min(chunk, doc.size() - i));
+  return reader.finish() ? r.log : "ERR " + reader.error().message;
+}
+
 std::string marshal_events(const std::string& bytes, size_t chunk = 1) {
   Recorder r;
   MarshalReader m(r);
@@ -52,6 +60,39 @@ TEST_CASE("stackprof JSON reader: values, escapes, number edges", "[stackprof]")
         "[ i:9223372036854775807 u:9223372036854775808 u:18446744073709551615 i:-9223372036854775808 }");
   CHECK(json_events("[18446744073709551616]") == "[ f:18446744073709551616 }");  // beyond uint64: a double
   CHECK(json_events("[1e-300,2E+3]") == "[ f:1e-300 f:2E+3 }");
+}
+
+TEST_CASE("stackprof JSON reader: every chunk size gives the same events and the same errors", "[stackprof]") {
+  // Tokens cut anywhere: strings with escapes and a surrogate pair, numbers at the int64/uint64
+  // edges, exponents, literals, a top-level number, and the error cases (same message and offset).
+  const char* docs[] = {
+      R"({"a":[1,-2,1.5,true,false,null,"x"]})",
+      R"( {"k" : {}, "l":[] } )",
+      R"(["a\"b\\c\/\n\u00e9\ud83d\ude00"])",
+      "[9223372036854775807,9223372036854775808,18446744073709551615,-9223372036854775808]",
+      "[1e-300,2E+3,18446744073709551616]",
+      "12345",
+      R"({"a":[1,2)",
+      R"({"a" 1})",
+      "[1,]",
+      "[tru]",
+      "[\"\\q\"]",
+      "{} x",
+      "[1.]",
+      "[\"abc",
+  };
+  for (const char* d : docs) {
+    std::string doc = d;
+    std::string whole = json_events(doc);
+    INFO(doc << " -> " << whole);
+    for (size_t chunk = 1; chunk <= doc.size(); ++chunk) {
+      INFO("chunk " << chunk);
+      CHECK(json_events_chunked(doc, chunk) == whole);
+    }
+  }
+  CHECK(json_events("12345") == "i:12345");
+  CHECK(json_events("[1.]") == "ERR invalid JSON at byte 3: expected a digit after '.', found ']'");
+  CHECK(json_events("[\"abc") == "ERR JSON ends early at byte 5 (truncated?)");
 }
 
 TEST_CASE("stackprof JSON reader: errors say what and where", "[stackprof]") {

@@ -1,6 +1,10 @@
-// `gcscope stackprof [--text [--limit N] [--sort-total]] [--method RE] [--files] [--graphviz]
-//  [--callgrind] [--stackcollapse] [--json] DUMP...`: stackprof 0.2.21's CLI reports, same bytes.
+// `gcscope stackprof [--text [--limit N] [--sort-total]] [--method RE] [--file FILTER] [--files]
+//  [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph]
+//  [--d3-flamegraph] [--json] DUMP...`: stackprof 0.2.21's CLI reports, same bytes.
 // Several dumps are summed like `stackprof a.dump b.dump`; gzip'd dumps are inflated.
+// --d3-flamegraph differs on purpose: stackprof's page loads d3 and d3-flame-graph from CDNs
+// (blank offline); ours is gcscope's self-contained HTML report of the same dumps (the page's
+// stackprof view: flame graph with zoom/search/sandwich, tables), one file with no network use.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,7 +14,9 @@
 
 #include "commands.h"
 #include "core/gzip_decoder.h"
+#include "core/input_set.h"
 #include "file_walk.h"
+#include "html_report.h"
 #include "stackprof/profile.h"
 #include "stackprof/reports.h"
 
@@ -18,7 +24,33 @@ namespace gcscope::cli {
 
 namespace {
 
-enum class Report { Text, Method, Files, Graphviz, Callgrind, Stackcollapse, Json };
+enum class Report { Text, Method, File, Files, Graphviz, Callgrind, Stackcollapse, Flamegraph, AlphabeticalFlamegraph, D3Flamegraph, Json };
+
+// --d3-flamegraph: the HTML report of the dumps, as `gcscope analyze --html` writes it.
+int print_d3_flamegraph(const std::vector<std::string>& paths) {
+  InputSet set(nlohmann::json{{"format", "stackprof"}});
+  for (const auto& path : paths) {
+    set.begin_file(path);
+    std::string err;
+    if (!read_file_chunks(path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err))
+      std::cerr << "gcscope stackprof: " << path << ": " << err << "\n";
+    set.end_file();
+  }
+  nlohmann::json doc = set.finish();
+  const nlohmann::json* report = nullptr;
+  for (const auto& r : doc["reports"])
+    if (r.value("format", "") == "stackprof") report = &r;
+  for (const auto& e : doc["errors"])
+    std::cerr << "gcscope stackprof: " << e.value("path", "") << ": " << e.value("message", "") << "\n";
+  if (!report) return 3;
+  if (!report->value("has_raw", false)) {
+    std::cerr << "gcscope stackprof: profile does not include raw samples (add `raw: true` to collecting StackProf.run)\n";
+    return 1;
+  }
+  std::string html = render_html_report(doc);
+  std::fwrite(html.data(), 1, html.size(), stdout);
+  return 0;
+}
 
 // File.readlines: lines keep their "\n"; the last may lack it.
 bool read_source_lines(const std::string& file, std::vector<std::string>& lines) {
@@ -78,7 +110,7 @@ int run_stackprof(const std::vector<std::string>& args) {
   Report report = Report::Text;
   bool sort_total = false;
   long limit = -1;  // unset
-  std::string method;
+  std::string method, file_filter;
   std::vector<std::string> paths;
   stackprof::TextFilters filters;
   // File.expand_path for --select-files/--reject-files: relative prefixes are taken from the cwd.
@@ -96,6 +128,15 @@ int run_stackprof(const std::vector<std::string>& args) {
     else if (a == "--callgrind") report = Report::Callgrind;
     else if (a == "--stackcollapse") report = Report::Stackcollapse;
     else if (a == "--json") report = Report::Json;
+    else if (a == "--flamegraph" || a == "--timeline-flamegraph") report = Report::Flamegraph;
+    else if (a == "--alphabetical-flamegraph") report = Report::AlphabeticalFlamegraph;
+    else if (a == "--d3-flamegraph") report = Report::D3Flamegraph;
+    else if (a == "--file" || a.rfind("--file=", 0) == 0) {
+      if (a.size() > 6) file_filter = a.substr(7);
+      else if (i + 1 < args.size()) file_filter = args[++i];
+      else return usage_error("--file needs a part of a file path");
+      report = Report::File;
+    }
     else if (a == "--sort-total") sort_total = true;
     else if (a == "--limit" || a.rfind("--limit=", 0) == 0) {
       std::string v = a.size() > 7 ? a.substr(8) : (i + 1 < args.size() ? args[++i] : "");
@@ -129,6 +170,8 @@ int run_stackprof(const std::vector<std::string>& args) {
     if (!stackprof::check_filters(filters, bad)) return usage_error(bad);
   }
 
+  if (report == Report::D3Flamegraph) return print_d3_flamegraph(paths);
+
   std::vector<stackprof::Profile> parts;
   for (const auto& path : paths) {
     stackprof::Profile p;
@@ -151,6 +194,10 @@ int run_stackprof(const std::vector<std::string>& args) {
     case Report::Graphviz: stackprof::print_graphviz(profile, out, limit, 0.005); break;
     case Report::Callgrind: stackprof::print_callgrind(profile, out); break;
     case Report::Stackcollapse: ok = stackprof::print_stackcollapse(profile, out, err); break;
+    case Report::Flamegraph: ok = stackprof::print_flamegraph(profile, out, false, err); break;
+    case Report::AlphabeticalFlamegraph: ok = stackprof::print_flamegraph(profile, out, true, err); break;
+    case Report::File: stackprof::print_file(profile, out, file_filter, read_source_lines); break;
+    case Report::D3Flamegraph: break;
     case Report::Json: ok = stackprof::print_json(profile, out, err); break;
     case Report::Method: ok = stackprof::print_method(profile, out, method, read_source_lines, err); break;
   }

@@ -16,7 +16,7 @@ const Command kCommands[] = {
      "                 print the JSON report; --html also writes the self-contained HTML report",
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
-    {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--json] DUMP...  stackprof's reports", run_stackprof},
+    {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--file PART] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph] [--d3-flamegraph] [--json] DUMP...  stackprof's reports", run_stackprof},
     {"compare", "compare A B [--format ID] [--set KEY=VALUE] [--pretty]  KPIs of two analyses with deltas (JSON)", run_compare},
 };
 

@@ -183,6 +183,7 @@ class ProfileBuilder final : public ValueSink {
   }
 
   std::vector<Problem> problems;
+  std::string frames_found_as;  // what the top-level frames key held when it was not a Hash
   bool saw_root_map = false;
   bool root_not_map = false;
 
@@ -293,6 +294,7 @@ class ProfileBuilder final : public ValueSink {
             if (t.key == kTopTimestamps) p_.has_timestamps = true;
             if (t.key == kTopDeltas) p_.has_deltas = true;
           } else {
+            if (t.key == kTopFrames) frames_found_as = "an Array";
             warn("top-level key " + p_.top_keys.back() + " holds " + (is_map ? "a Hash" : "an Array") + " (ignored)");
           }
           break;
@@ -476,6 +478,7 @@ class ProfileBuilder final : public ValueSink {
       case kTopMetadata: store_top_json(kTopMetadata, display(v)); break;
       case kTopUnknown: store_top_json(kTopUnknown, display(v)); break;
       default:
+        if (t.key == kTopFrames) frames_found_as = kind_name(v.kind);
         warn(p_.top_keys.back() + " is " + kind_name(v.kind) + " (ignored)");
         break;
     }
@@ -486,10 +489,7 @@ class ProfileBuilder final : public ValueSink {
     bool is_text = v.kind == Scalar::Str || v.kind == Scalar::Sym;
     switch (t.key) {
       case kFieldName:
-        if (is_text) {
-          f.name = std::string(v.s);
-          f.has_name = true;
-        } else if (v.kind == Scalar::Opaque) {
+        if (is_text || v.kind == Scalar::Opaque) {
           f.name = std::string(v.s);
           f.has_name = true;
         }
@@ -547,9 +547,9 @@ struct DumpLoader::Impl {
   Profile profile;
   enum class Kind { Unknown, Marshal, Json, Other } kind = Kind::Unknown;
   std::string head;  // bytes until the kind is known
-  std::string json;  // a JSON dump is parsed whole at the end
   std::unique_ptr<ProfileBuilder> builder;
   std::unique_ptr<MarshalReader> marshal;
+  std::unique_ptr<JsonReader> json;
   uint64_t total = 0;
 
   void decide(bool final) {
@@ -572,7 +572,11 @@ struct DumpLoader::Impl {
       marshal->feed(h.data(), h.size());
     } else if (kind == Kind::Json) {
       profile.encoding = Encoding::Json;
-      json.swap(head);
+      builder = std::make_unique<ProfileBuilder>(profile, true);
+      json = std::make_unique<JsonReader>(*builder);
+      std::string h;
+      h.swap(head);
+      json->feed(h.data(), h.size());
     }
   }
 };
@@ -585,7 +589,7 @@ void DumpLoader::feed(const char* data, size_t len) {
   m.total += len;
   switch (m.kind) {
     case Impl::Kind::Marshal: m.marshal->feed(data, len); return;
-    case Impl::Kind::Json: m.json.append(data, len); return;
+    case Impl::Kind::Json: m.json->feed(data, len); return;
     case Impl::Kind::Other: return;
     case Impl::Kind::Unknown:
       m.head.append(data, len);
@@ -593,6 +597,16 @@ void DumpLoader::feed(const char* data, size_t len) {
       return;
   }
 }
+
+namespace {
+// "a, b, c" (the first 12 keys, then how many more).
+std::string key_list(const std::vector<std::string>& keys) {
+  std::string out;
+  for (size_t i = 0; i < keys.size() && i < 12; ++i) out += (i ? ", " : "") + keys[i];
+  if (keys.size() > 12) out += ", and " + std::to_string(keys.size() - 12) + " more";
+  return out.empty() ? "none" : out;
+}
+}  // namespace
 
 bool DumpLoader::finish(Profile& out, std::vector<Problem>& problems) {
   Impl& m = *impl_;
@@ -617,30 +631,37 @@ bool DumpLoader::finish(Profile& out, std::vector<Problem>& problems) {
                           std::to_string(m.marshal->trailing_bytes()) + " bytes after the end of the Marshal stream (ignored)"});
     }
   } else {
-    m.builder = std::make_unique<ProfileBuilder>(m.profile, true);
-    JsonError jerr;
-    if (!read_json(m.json.data(), m.json.size(), *m.builder, jerr)) {
+    if (!m.json->finish()) {
       read_ok = false;
-      problems.push_back({true, static_cast<int64_t>(jerr.offset), jerr.message});
+      problems.push_back({true, static_cast<int64_t>(m.json->error().offset), m.json->error().message});
     }
-    std::string().swap(m.json);
   }
   ProfileBuilder& b = *m.builder;
   for (auto& pr : b.problems) problems.push_back(pr);
   Profile& p = m.profile;
+  const bool is_json = m.kind == Impl::Kind::Json;
+  const std::string valid = is_json ? "valid JSON" : "valid Marshal";
   if (b.root_not_map || (!b.saw_root_map && read_ok)) {
-    problems.push_back({true, 0, "valid " + std::string(m.kind == Impl::Kind::Json ? "JSON" : "Marshal") +
-                                     ", but not a stackprof profile: the top-level value is not a Hash"});
+    problems.push_back({true, 0, valid + ", but not a stackprof profile: the top-level value is not a Hash"});
     return false;
   }
   if (read_ok && !p.has_frames && !p.has_mode && !p.has_samples) {
-    problems.push_back({true, 0, std::string("valid ") + (m.kind == Impl::Kind::Json ? "JSON" : "Marshal") +
-                                     ", but not a stackprof profile: missing :frames / :mode / :samples"});
+    problems.push_back({true, 0, valid + ", but not a stackprof profile: missing :frames / :mode / :samples"});
     return false;
   }
   if (!p.has_frames && read_ok) {
-    problems.push_back({true, -1, m.kind == Impl::Kind::Json ? "stackprof JSON without a frames object"
-                                                             : "stackprof dump without a :frames hash"});
+    // Where: the end of the top-level Hash (the frames key would have been inside it), and what
+    // the key held if it was there.
+    int64_t end = is_json ? m.json->root_end()
+                          : static_cast<int64_t>(m.marshal->bytes_seen() - m.marshal->trailing_bytes()) - 1;
+    std::string msg = is_json ? "stackprof JSON without a frames object" : "stackprof dump without a :frames hash";
+    std::string path = is_json ? "$.frames" : "[:frames]";
+    if (!b.frames_found_as.empty())
+      msg += ": " + path + " is " + b.frames_found_as + ", expected " + (is_json ? "an object" : "a Hash");
+    else
+      msg += ": " + path + " is missing from the top-level " + (is_json ? "object" : "Hash") + " that ends at byte " +
+             std::to_string(end) + " (its keys: " + key_list(p.top_keys) + ")";
+    problems.push_back({true, end, msg});
   }
   if (!read_ok && p.frames.empty()) return false;
   resolve(p, problems);
@@ -811,14 +832,16 @@ std::string sha256_hex(const std::string& data) {
 
 namespace {
 
+// The identity stackprof gives a frame when summing: SHA-256("#{name}#{file}#{line}").
+std::string frame_identity(const Frame& f) {
+  return sha256_hex(f.name + f.file + (f.line_kind == LineKind::Int ? std::to_string(f.line) : std::string()));
+}
+
 // Report#normalized_frames: frames re-keyed by SHA-256("#{name}#{file}#{line}"); a later frame with
 // the same identity replaces an earlier one (in the earlier one's position), as Ruby's Hash does.
 std::vector<Frame> normalized(const Profile& p, std::vector<std::string>& keys) {
   std::vector<std::string> hash_of(p.frames.size());
-  for (size_t i = 0; i < p.frames.size(); ++i) {
-    const Frame& f = p.frames[i];
-    hash_of[i] = sha256_hex(f.name + f.file + (f.line_kind == LineKind::Int ? std::to_string(f.line) : std::string()));
-  }
+  for (size_t i = 0; i < p.frames.size(); ++i) hash_of[i] = frame_identity(p.frames[i]);
   std::vector<Frame> out;
   std::unordered_map<std::string, size_t> pos;
   keys.clear();
@@ -909,11 +932,15 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
       }
       dst.total += src.total;
       dst.self += src.self;
-      if (src.has_edges) {
-        if (!dst.has_edges) {
-          dst.has_edges = true;
-          dst.fields.push_back(kFieldEdges);
+      // A field the earlier frame lacked is appended to its field order, as Ruby's ||= {} does.
+      auto gain = [&dst](bool& has, FrameField field) {
+        if (!has) {
+          has = true;
+          dst.fields.push_back(field);
         }
+      };
+      if (src.has_edges) {
+        gain(dst.has_edges, kFieldEdges);
         for (const auto& e : src.edges) {
           auto it = std::find_if(dst.edges.begin(), dst.edges.end(), [&](const Edge& x) { return x.to_key == e.to_key; });
           if (it == dst.edges.end()) dst.edges.push_back(e);
@@ -921,24 +948,11 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
         }
       }
       if (src.has_lines) {
-        if (!dst.has_lines) {
-          dst.has_lines = true;
-          dst.fields.push_back(kFieldLines);
-        }
+        gain(dst.has_lines, kFieldLines);
         for (const auto& l : src.lines) {
           auto it = std::find_if(dst.lines.begin(), dst.lines.end(), [&](const LineStat& x) { return x.line == l.line; });
-          if (it == dst.lines.end()) {
-            dst.lines.push_back(l);
-          } else if (it->scalar && l.scalar) {
-            it->total += l.total;
-            it->self += l.self;
-          } else if (l.scalar) {  // add_lines([a0, a1], b) = [a0, a1 + b]
-            it->self += l.self;
-          } else {
-            it->total += l.total;
-            it->self += l.self;
-            it->scalar = false;
-          }
+          if (it == dst.lines.end()) dst.lines.push_back(l);
+          else add_line(*it, l);
         }
       }
     }
@@ -979,9 +993,7 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
     for (const auto& p : parts) {
       std::vector<uint64_t> key_of(p.frames.size());
       for (size_t i = 0; i < p.frames.size(); ++i) {
-        const Frame& f = p.frames[i];
-        std::string ident = f.name + f.file + (f.line_kind == LineKind::Int ? std::to_string(f.line) : std::string());
-        auto it = by_hash.find(sha256_hex(ident));
+        auto it = by_hash.find(frame_identity(p.frames[i]));
         key_of[i] = it == by_hash.end() ? kStringKeyBit : it->second;
       }
       for (size_t r = 0; r + 1 < p.stack_begin.size(); ++r) {

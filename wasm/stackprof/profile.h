@@ -24,6 +24,21 @@ struct LineStat {
   bool scalar = false;  // version 1.0: the value was one Integer (stored in both total and self)
 };
 
+// stackprof's add_lines(a, b) for a line seen again (sums, --file): Integers add; an Integer added
+// to a [total, self] pair adds to self only; pairs add element-wise.
+inline void add_line(LineStat& into, const LineStat& l) {
+  if (into.scalar && l.scalar) {
+    into.total += l.total;
+    into.self += l.self;
+  } else if (l.scalar) {
+    into.self += l.self;
+  } else {
+    into.total += l.total;
+    into.self += l.self;
+    into.scalar = false;
+  }
+}
+
 struct Edge {
   uint64_t to_key = 0;
   int64_t weight = 0;

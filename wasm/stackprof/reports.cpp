@@ -276,21 +276,22 @@ std::string ecma_from_ruby(const std::string& re) {
   return out;
 }
 
-void source_display(const Profile& p, Out& out, const Frame& f, int64_t first, int64_t last, const SourceProvider& sources) {
+// Source lines first..last (0-based, inclusive) of `file`, with the samples of `by_line` (1-based
+// line numbers) next to them, as stackprof's source_display prints them.
+void source_display(const Profile& p, Out& out, const std::string* file, const std::unordered_map<int64_t, LineStat>& by_line,
+                    int64_t first, int64_t last, const SourceProvider& sources) {
   std::vector<std::string> code;
-  if (!f.has_file || !sources || !sources(f.file, code)) {
+  if (!file || !sources || !sources(*file, code)) {
     out.put("        SOURCE UNAVAILABLE\n");
     return;
   }
-  std::unordered_map<int64_t, const LineStat*> by_line;
-  for (const auto& l : f.lines) by_line[l.line] = &l;
   bool v10 = p.version == 1.0;
   for (size_t i = 0; i < code.size(); ++i) {
     int64_t ii = static_cast<int64_t>(i);
     if (ii < first || ii > last) continue;
-    auto it = f.has_lines ? by_line.find(ii + 1) : by_line.end();
+    auto it = by_line.find(ii + 1);
     if (it != by_line.end()) {
-      const LineStat& l = *it->second;
+      const LineStat& l = it->second;
       if (v10) {
         out.printf("% 5lld %7s  | % 5lld  | ", static_cast<long long>(l.total), paren_pct(2, pct(l.total, p.samples)).c_str(),
                    static_cast<long long>(ii + 1));
@@ -368,8 +369,162 @@ bool print_method(const Profile& p, Out& out, const std::string& regex, const So
       }
     }
     out.put("  code:\n");
-    source_display(p, out, f, line - 1, maxline, sources);
+    std::unordered_map<int64_t, LineStat> by_line;
+    if (f.has_lines)
+      for (const auto& l : f.lines) by_line.emplace(l.line, l);
+    source_display(p, out, f.has_file ? &f.file : nullptr, by_line, line - 1, maxline, sources);
   }
+  return true;
+}
+
+void print_file(const Profile& p, Out& out, const std::string& filter, const SourceProvider& sources) {
+  // Report#files: per file (first-seen order), its frames' lines summed with add_lines.
+  struct FileLines {
+    std::string file;
+    std::unordered_map<int64_t, LineStat> lines;
+    int64_t self = 0;
+  };
+  std::vector<FileLines> files;
+  std::unordered_map<std::string, size_t> pos;
+  for (const auto& f : p.frames) {
+    if (f.placeholder || !f.has_file || !f.has_lines) continue;
+    auto [it, fresh] = pos.emplace(f.file, files.size());
+    if (fresh) files.push_back({f.file, {}, 0});
+    auto& lines = files[it->second].lines;
+    for (const auto& l : f.lines) {
+      auto [li, added] = lines.emplace(l.line, l);
+      if (!added) add_line(li->second, l);
+    }
+  }
+  std::vector<const FileLines*> list;
+  for (auto& fl : files) {
+    if (fl.file.find(filter) == std::string::npos) continue;
+    for (const auto& [n, l] : fl.lines) fl.self += l.self;  // n.is_a?(Array) ? n[1] : n
+    list.push_back(&fl);
+  }
+  std::stable_sort(list.begin(), list.end(), [](const FileLines* a, const FileLines* b) { return a->self > b->self; });
+  for (const FileLines* fl : list) source_display(p, out, &fl->file, fl->lines, 0, INT64_MAX, sources);
+}
+
+std::string ruby_dump(std::string_view s) {
+  std::string o = "\"";
+  char buf[16];
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"': o += "\\\""; continue;
+      case '\\': o += "\\\\"; continue;
+      case '\n': o += "\\n"; continue;
+      case '\r': o += "\\r"; continue;
+      case '\t': o += "\\t"; continue;
+      case '\f': o += "\\f"; continue;
+      case '\v': o += "\\v"; continue;
+      case '\b': o += "\\b"; continue;
+      case '\a': o += "\\a"; continue;
+      case 033: o += "\\e"; continue;
+      case '#':
+        if (i + 1 < s.size() && (s[i + 1] == '$' || s[i + 1] == '@' || s[i + 1] == '{')) o += "\\#";
+        else o.push_back('#');
+        continue;
+      default: break;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      o.push_back(static_cast<char>(c));
+      continue;
+    }
+    // A valid UTF-8 sequence prints as \uXXXX (\u{X} beyond the BMP); any other byte as \xXX.
+    int len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    uint32_t cp = len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
+    bool ok = len > 0 && i + static_cast<size_t>(len) <= s.size();
+    for (int k = 1; ok && k < len; ++k) {
+      auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((cc & 0xc0) != 0x80) ok = false;
+      cp = cp << 6 | (cc & 0x3f);
+    }
+    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+      ok = false;
+    if (ok) {
+      if (cp > 0xffff) std::snprintf(buf, sizeof buf, "\\u{%X}", cp);
+      else std::snprintf(buf, sizeof buf, "\\u%04X", cp);
+      o += buf;
+      i += static_cast<size_t>(len) - 1;
+    } else {
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      o += buf;
+    }
+  }
+  o.push_back('"');
+  return o;
+}
+
+bool print_flamegraph(const Profile& p, Out& out, bool alphabetical, std::string& error) {
+  if (!p.has_raw) {
+    error = "profile does not include raw samples (add `raw: true` to collecting StackProf.run)";
+    return false;
+  }
+  // flamegraph_stacks: one stack per raw record, [ids..., weight]; stacks.sort! compares those
+  // arrays element by element (ids and the weight alike), a shorter prefix first.
+  size_t records = p.record_weight.size();
+  std::vector<uint32_t> order(records);
+  for (uint32_t r = 0; r < records; ++r) order[r] = r;
+  auto elem = [&](uint32_t r, size_t k) -> uint64_t {
+    size_t len = p.stack_begin[r + 1] - p.stack_begin[r];
+    return k < len ? p.frames[p.stack_frames[p.stack_begin[r] + k]].key : static_cast<uint64_t>(p.record_weight[r]);
+  };
+  if (alphabetical) {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      size_t la = p.stack_begin[a + 1] - p.stack_begin[a] + 1, lb = p.stack_begin[b + 1] - p.stack_begin[b] + 1;
+      for (size_t k = 0; k < la && k < lb; ++k) {
+        uint64_t x = elem(a, k), y = elem(b, k);
+        if (x != y) return x < y;
+      }
+      return la < lb;
+    });
+  }
+  size_t max_y = 0;
+  int64_t max_x = 0;
+  for (uint32_t r = 0; r < records; ++r) {
+    max_y = std::max<size_t>(max_y, p.stack_begin[r + 1] - p.stack_begin[r]);
+    max_x += p.record_weight[r];
+  }
+  bool started = false;
+  auto row = [&](int64_t x, size_t y, int64_t width, uint32_t idx) {
+    const Frame& f = p.frames[idx];
+    std::string id = (f.key & kStringKeyBit) ? ruby_dump(p.key_text(f.key)) : std::to_string(f.key);
+    std::string line = started ? "," : "";
+    started = true;
+    line += "{\"x\":" + std::to_string(x) + ",\"y\":" + std::to_string(y) + ",\"width\":" + std::to_string(width) +
+            ",\"frame_id\":" + id + ",\"frame\":" + ruby_dump(f.name) + ",\"file\":" + ruby_dump(f.file) + "}\n";
+    out.put(line);
+  };
+  out.put("flamegraph([\n");
+  for (size_t y = 0; y < max_y; ++y) {
+    uint32_t prev = kNoFrame;
+    int64_t width = 0, x = 0;
+    for (uint32_t r : order) {
+      int64_t weight = p.record_weight[r];
+      size_t len = p.stack_begin[r + 1] - p.stack_begin[r];
+      uint32_t cell = y < len ? p.stack_frames[p.stack_begin[r] + y] : kNoFrame;
+      if (cell == kNoFrame) {
+        if (prev != kNoFrame) row(x - width, y, width, prev);
+        prev = kNoFrame;
+        x += weight;
+        continue;
+      }
+      if (prev == kNoFrame) {
+        width = weight;
+      } else if (prev == cell) {
+        width += weight;
+      } else {
+        row(x - width, y, width, prev);
+        width = weight;
+      }
+      x += weight;
+      prev = cell;
+    }
+    if (prev != kNoFrame && width != max_x) row(x - width, y, width, prev);  // skip_common
+  }
+  out.put("])\n");
   return true;
 }
 

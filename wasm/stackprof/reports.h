@@ -65,6 +65,17 @@ using SourceProvider = std::function<bool(const std::string& file, std::vector<s
 // \Z \h): it runs once per frame name, never on a hot path.
 bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources, std::string& error);
 
+// --file FILTER: every file whose path contains FILTER (a literal), its source annotated with the
+// per-line samples of all its frames summed, files by self samples descending.
+void print_file(const Profile& p, Out& out, const std::string& filter, const SourceProvider& sources);
+
+// --flamegraph (= --timeline-flamegraph: samples in raw order) and --alphabetical-flamegraph:
+// stackprof's `flamegraph([...])` rows. False without raw samples, with stackprof's message.
+bool print_flamegraph(const Profile& p, Out& out, bool alphabetical, std::string& error);
+
+// Ruby's String#dump of a UTF-8 string (the quoting --flamegraph uses).
+std::string ruby_dump(std::string_view s);
+
 // --json: JSON.generate of the data as Ruby would (keys in stream order, Float#to_s numbers).
 // False when a string is not valid UTF-8 (Ruby's generator raises there too).
 bool print_json(const Profile& p, Out& out, std::string& error);

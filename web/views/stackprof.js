@@ -77,8 +77,58 @@
     return box;
   }
 
+  // ---- Source files of the profiled app
+  // Dumps hold absolute paths of the machine that ran the profile, so a dropped/picked file matches
+  // a frame's file by path suffix: the candidate sharing the most trailing path components (at least
+  // the file name) wins. `sources`: relative path (folder pick) or name -> lines, each keeping "\n".
+  function splitLines(text) {
+    const out = [];
+    let pos = 0;
+    while (pos < text.length) {
+      const nl = text.indexOf('\n', pos);
+      const end = nl < 0 ? text.length : nl + 1;
+      out.push(text.slice(pos, end));
+      pos = end;
+    }
+    return out;
+  }
+
+  function matchSource(sources, file) {
+    if (!file || !sources.size) return null;
+    const want = file.split('/').filter(Boolean);
+    let best = null, bestScore = 0;
+    for (const [rel, lines] of sources) {
+      const have = rel.split('/').filter(Boolean);
+      let k = 0;
+      while (k < want.length && k < have.length && want[want.length - 1 - k] === have[have.length - 1 - k]) k++;
+      if (k > bestScore) { best = { rel, lines }; bestScore = k; }
+    }
+    return best;
+  }
+
+  // The source lines `from`..`to` (1-based) with the frame's per-line samples beside them, as
+  // stackprof's --method prints them when the file is on disk (text only: textContent).
+  function sourceView(report, lineStats, src, from, to) {
+    const rows = [];
+    const v10 = report.version === 1 || report.version === 1.0;
+    for (let n = Math.max(1, from); n <= Math.min(to, src.lines.length); n++) {
+      const st = lineStats.get(n);
+      const code = src.lines[n - 1].replace(/\r?\n$/, '');
+      const cells = st
+        ? [fmt.num(st.total), fmt.pct(pct(st.total, report.samples), 1), v10 || !st.self ? '' : fmt.num(st.self), v10 || !st.self ? '' : fmt.pct(pct(st.self, report.samples), 1)]
+        : ['', '', '', ''];
+      rows.push(el('tr', { class: st ? 'sp-src-hot' : null, dataset: { line: String(n), total: st ? String(st.total) : '', self: st ? String(st.self) : '' } },
+        cells.map((c, i) => el('td', { class: i < 4 ? 'num' : null, text: c })),
+        el('td', { class: 'num muted', text: String(n) }),
+        el('td', { class: 'sp-src-code', style: { whiteSpace: 'pre', fontFamily: 'monospace' }, text: code })));
+    }
+    return el('table', { class: 'sp-source' },
+      el('thead', {}, el('tr', {}, ['Total', '%', 'Self', '%', 'Line', 'Code'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, rows));
+  }
+
   // Callers/callees/lines of one frame, as stackprof --method computes them.
-  function methodView(report, idx, onPick) {
+  function methodView(report, idx, onPick, sources) {
     const ft = report.frame_table, ed = report.edges, ln = report.lines;
     const total = ft.total[idx], self = ft.self[idx];
     const box = el('div', { class: 'method-view' });
@@ -107,6 +157,17 @@
     for (let i = 0; i < ln.frame.length; i++) {
       if (ln.frame[i] === idx) lines.push({ line: ln.line[i], total: ln.total[i], self: ln.self[i], tpct: pct(ln.total[i], report.samples), spct: pct(ln.self[i], report.samples) });
     }
+    // Source with per-line samples: stackprof shows lines `line`..max(sampled line)+1 (line + 6 without per-line data).
+    box.appendChild(el('h5', { text: 'Code' }));
+    const src = matchSource(sources || new Map(), ft.file[idx]);
+    const first = ft.line[idx] === null || ft.line[idx] === undefined ? 1 : ft.line[idx];
+    const maxline = lines.length ? Math.max(...lines.map((l) => l.line)) : first + 5;
+    if (src) {
+      box.appendChild(el('div', { class: 'muted sp-source-match', text: `source: ${src.rel}` }));
+      box.appendChild(sourceView(report, new Map(lines.map((l) => [l.line, l])), src, first, maxline + 1));
+    } else {
+      box.appendChild(el('p', { class: 'muted sp-source-unavailable', text: 'SOURCE UNAVAILABLE: add the profiled app\'s Ruby files (or its folder) above to see the code with per-line samples.' }));
+    }
     if (lines.length) {
       box.appendChild(el('h5', { text: 'Samples per line' }));
       box.appendChild(el('p', { class: 'muted', text: 'Line totals count every occurrence on the stack (recursion counts several times), like stackprof.' }));
@@ -119,6 +180,64 @@
       ], lines, { filter: false, sort: { key: 'line' }, csvName: 'lines.csv' }));
     }
     return box;
+  }
+
+  // Picker, folder picker and drop target for the app's source files; read as text, kept in `sources`.
+  function sourceBar(report, sources, onChange) {
+    const status = el('span', { class: 'muted sp-source-status', text: 'No source files: the method view shows SOURCE UNAVAILABLE, like stackprof without the files on disk.' });
+    const files = el('input', { type: 'file', multiple: true, class: 'sp-source-input', hidden: true });
+    const folder = el('input', { type: 'file', class: 'sp-source-folder', hidden: true });
+    folder.webkitdirectory = true;
+    const profiled = [...new Set(report.frame_table.file.filter((f) => f))];
+    const add = async (list) => {
+      for (const { path, blob } of list) {
+        if (blob.size > 16 << 20) continue;  // not a source file
+        sources.set(path, splitLines(await blob.text()));
+      }
+      const matched = profiled.filter((f) => matchSource(sources, f)).length;
+      status.textContent = `${sources.size} source file${sources.size === 1 ? '' : 's'} loaded; ${matched} of ${profiled.length} profiled files matched by path suffix.`;
+      onChange();
+    };
+    const fromInput = (input) => () => {
+      const list = [...(input.files || [])].map((f) => ({ path: f.webkitRelativePath || f.name, blob: f }));
+      input.value = '';
+      add(list);
+    };
+    files.addEventListener('change', fromInput(files));
+    folder.addEventListener('change', fromInput(folder));
+    // Dropped folders: walk their entries (relative paths kept for suffix matching).
+    const walk = async (entry, prefix, out) => {
+      if (entry.isFile) {
+        out.push({ path: prefix + entry.name, blob: await new Promise((res, rej) => entry.file(res, rej)) });
+      } else if (entry.isDirectory) {
+        const reader = entry.createReader();
+        for (;;) {
+          const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+          if (!batch.length) break;
+          for (const e of batch) await walk(e, prefix + entry.name + '/', out);
+        }
+      }
+    };
+    const bar = el('div', { class: 'stackprof-sources' },
+      el('button', { type: 'button', class: 'gs-small', text: 'Add source files…', on: { click: () => files.click() } }), ' ',
+      el('button', { type: 'button', class: 'gs-small', text: 'Add source folder…', on: { click: () => folder.click() } }), ' ',
+      files, folder, status);
+    bar.addEventListener('dragover', (e) => { e.preventDefault(); e.stopPropagation(); });
+    bar.addEventListener('drop', async (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const list = [];
+      const items = e.dataTransfer && e.dataTransfer.items ? [...e.dataTransfer.items] : [];
+      const entries = items.map((it) => (it.webkitGetAsEntry ? it.webkitGetAsEntry() : null));
+      if (entries.length && entries.every((x) => x)) {
+        for (const entry of entries) await walk(entry, '', list);
+      } else {
+        for (const f of (e.dataTransfer ? e.dataTransfer.files : [])) list.push({ path: f.name, blob: f });
+      }
+      add(list);
+    });
+    bar.title = 'Drop Ruby source files or a folder here';
+    return bar;
   }
 
   function render(container, report, ctx) {
@@ -185,11 +304,14 @@
 
     // ---- Method view
     const methodBox = el('div', { class: 'stackprof-method' });
+    const sources = new Map();
+    let currentMethod = -1;
     const showMethod = (idx, record = true) => {
+      currentMethod = idx;
       // Deep link (GCSCOPE.state): the selected frame, so a reload or shared link shows it again.
       if (record && GCSCOPE.state) GCSCOPE.state.set('sp.frame', idx, { push: true });
       methodBox.textContent = '';
-      methodBox.appendChild(methodView(report, idx, showMethod));
+      methodBox.appendChild(methodView(report, idx, showMethod, sources));
       if (fg) {
         methodBox.appendChild(el('button', {
           type: 'button', class: 'gs-small', text: 'Show sandwich in the flame graph',
@@ -240,6 +362,7 @@
     renderTable();
 
     container.appendChild(el('h4', { text: 'Method' }));
+    container.appendChild(sourceBar(report, sources, () => { if (currentMethod >= 0) showMethod(currentMethod, false); }));
     container.appendChild(methodBox);
     // ---- Deep-link state hook: the selected frame from the fragment (reload, shared link, back/forward).
     const frameFromState = (v) => (v !== null && /^\d+$/.test(v) && Number(v) < ft.name.length ? Number(v) : null);
@@ -272,5 +395,5 @@
   }
 
   GCSCOPE.registerView('stackprof', { title: 'stackprof profile', render });
-  GCSCOPE.stackprofView = { flameProfile, collapsedStacks };
+  GCSCOPE.stackprofView = { flameProfile, collapsedStacks, matchSource };
 })();
