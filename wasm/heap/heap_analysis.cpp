@@ -138,16 +138,22 @@ Dominators compute_dominators(const HeapModel& m) {
   }
   const uint32_t R = static_cast<uint32_t>(vertex.size());
 
-  // 2. Predecessors in DFS-number space (CSR).
+  // 2. Predecessors in DFS-number space (CSR). The edges are mapped to DFS numbers once (one pass of
+  // random reads into dfnum); counting and filling then read that list in order.
   std::vector<uint32_t> pred_begin(R + 1, 0), preds;
-  for (uint32_t dv = 0; dv < R; ++dv)
-    for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) ++pred_begin[dfnum[*p] + 1];
-  for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
-  preds.resize(pred_begin[R]);
   {
+    std::vector<uint32_t> edge_to, edge_begin(R + 1, 0);
+    edge_to.reserve(m.ref_targets.size() + m.root_targets.size());
+    for (uint32_t dv = 0; dv < R; ++dv) {
+      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) edge_to.push_back(dfnum[*p]);
+      edge_begin[dv + 1] = static_cast<uint32_t>(edge_to.size());
+    }
+    for (uint32_t to : edge_to) ++pred_begin[to + 1];
+    for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
+    preds.resize(pred_begin[R]);
     std::vector<uint32_t> fill(pred_begin.begin(), pred_begin.end() - 1);
     for (uint32_t dv = 0; dv < R; ++dv)
-      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) preds[fill[dfnum[*p]]++] = dv;
+      for (uint32_t k = edge_begin[dv]; k < edge_begin[dv + 1]; ++k) preds[fill[edge_to[k]]++] = dv;
   }
 
   // 3. Lengauer–Tarjan (simple version: path compression, no balancing).
