@@ -86,23 +86,20 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
   build_model(s, classes, files, m, source);
   const uint32_t n = static_cast<uint32_t>(m.size());
 
-  // rbkit's own tables, from the model's columns: by allocation site (class@file:line), sizes,
-  // in-degrees (references resolved to object indices by the model: dangling ones are already out).
+  // By allocation site (class@file:line): over the snapshot's records, as rbkit-client lists them
+  // (pre-2.0 root pseudo-objects too: some carry a site); the heap model groups by file:line only.
   uint64_t zero_sizes = 0;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> by_site;
-  std::vector<uint32_t> in_degree(n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (s.objects[source[i]].size_nil) ++zero_sizes;
-    if (m.file_id[i]) {
-      auto& a = by_site[{m.class_id[i], m.file_id[i], m.line[i]}];
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::pair<uint64_t, uint64_t>> by_site;
+  for (const auto& o : s.objects) {
+    if (o.size_nil) ++zero_sizes;
+    if (o.file) {
+      auto& a = by_site[{o.cls, o.file, o.line}];
       ++a.first;
-      a.second += m.memsize[i];
+      a.second += o.size_nil ? 0 : o.size;
     }
-    for (uint32_t r = m.ref_begin[i]; r < m.ref_begin[i + 1]; ++r) ++in_degree[m.ref_targets[r]];
   }
   j["objects_without_size"] = zero_sizes;
-
-  std::vector<std::pair<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> sites(by_site.begin(), by_site.end());
+  std::vector<std::pair<std::tuple<uint32_t, uint32_t, uint64_t>, std::pair<uint64_t, uint64_t>>> sites(by_site.begin(), by_site.end());
   std::sort(sites.begin(), sites.end(), [](const auto& a, const auto& b) {
     return a.second.first != b.second.first ? a.second.first > b.second.first : a.first < b.first;
   });
@@ -110,13 +107,17 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
   nlohmann::json sc = nlohmann::json::array(), sf = nlohmann::json::array(), sl = nlohmann::json::array(),
                  sn = nlohmann::json::array(), sb = nlohmann::json::array();
   for (size_t i = 0; i < sites.size() && i < top_n; ++i) {
-    sc.push_back(std::string(m.strings.get(std::get<0>(sites[i].first))));
-    sf.push_back(std::string(m.strings.get(std::get<1>(sites[i].first))));
-    sl.push_back(std::get<2>(sites[i].first));
+    sc.push_back(classes.shown(std::get<0>(sites[i].first)));
+    sf.push_back(files.shown(std::get<1>(sites[i].first)));
+    sl.push_back(u64_json(std::get<2>(sites[i].first)));
     sn.push_back(sites[i].second.first);
     sb.push_back(u64_json(sites[i].second.second));
   }
   j["by_site"] = {{"class", sc}, {"file", sf}, {"line", sl}, {"count", sn}, {"bytes", sb}};
+
+  // In-degrees from the model's references (resolved to object indices: dangling ones are already out).
+  std::vector<uint32_t> in_degree(n, 0);
+  for (uint32_t r : m.ref_targets) ++in_degree[r];
 
   uint64_t unreferenced = 0;
   std::vector<uint32_t> referenced;
