@@ -53,6 +53,8 @@ test('an incomplete snapshot is flagged and snapshots say they include unreachab
   const s8 = r.locator('[data-snapshot="8"]');
   await expect(s8.locator('.snapshot-status')).toHaveText('complete: 1,500 of 1,500 objects');
   await expect(s8.locator('.snapshot-note')).toContainText('without running a GC first');
+  // The snapshot's class table comes from the shared heap model's by_class (computed once): 1500 Hash.
+  await expect(s8.locator('.gs-table-caption', { hasText: 'By class (1 classes)' })).toHaveCount(1);
   // 1500 Hash allocated at b.rb:3 (expectations.json).
   const site = s8.locator('tr', { has: page.locator('td', { hasText: /^b\.rb$/ }) });
   await expect(site.locator('td')).toHaveText(['Hash', 'b.rb', '3', '1,500', '156 KB']);

@@ -55,6 +55,36 @@ std::vector<T> top_n(std::vector<T> v, size_t n, Less less) {
   return v;
 }
 
+// Rows of a grouping table: the union of the top `limit` groups by bytes and the top `limit / 4` by
+// count, so that the table is right whichever way it is sorted. Groups with count 0 are absent.
+std::vector<uint32_t> top_rows(const std::vector<Group>& groups, size_t limit) {
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 0; id < groups.size(); ++id)
+    if (groups[id].count) ids.push_back(id);
+  auto by_bytes = top_n(ids, limit, [&](uint32_t a, uint32_t b) {
+    return groups[a].bytes != groups[b].bytes ? groups[a].bytes > groups[b].bytes : a < b;
+  });
+  auto by_count = top_n(ids, limit / 4, [&](uint32_t a, uint32_t b) {
+    return groups[a].count != groups[b].count ? groups[a].count > groups[b].count : a < b;
+  });
+  std::vector<uint8_t> listed(groups.size(), 0);
+  std::vector<uint32_t> rows;
+  for (auto* list : {&by_bytes, &by_count})
+    for (uint32_t id : *list)
+      if (!listed[id]) {
+        listed[id] = 1;
+        rows.push_back(id);
+      }
+  return rows;
+}
+
+// {file, line} of a location key (file string id << 32 | line); line 0 = unknown → null.
+void put_location(const HeapModel& m, uint64_t key, json& row) {
+  const uint32_t line = static_cast<uint32_t>(key);
+  row["file"] = utf8(m.strings.get(static_cast<uint32_t>(key >> 32)));
+  row["line"] = line ? json(line) : json(nullptr);
+}
+
 }  // namespace
 
 // ---- Dominators ------------------------------------------------------------------------------
@@ -108,16 +138,22 @@ Dominators compute_dominators(const HeapModel& m) {
   }
   const uint32_t R = static_cast<uint32_t>(vertex.size());
 
-  // 2. Predecessors in DFS-number space (CSR).
+  // 2. Predecessors in DFS-number space (CSR). The edges are mapped to DFS numbers once (one pass of
+  // random reads into dfnum); counting and filling then read that list in order.
   std::vector<uint32_t> pred_begin(R + 1, 0), preds;
-  for (uint32_t dv = 0; dv < R; ++dv)
-    for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) ++pred_begin[dfnum[*p] + 1];
-  for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
-  preds.resize(pred_begin[R]);
   {
+    std::vector<uint32_t> edge_to, edge_begin(R + 1, 0);
+    edge_to.reserve(m.ref_targets.size() + m.root_targets.size());
+    for (uint32_t dv = 0; dv < R; ++dv) {
+      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) edge_to.push_back(dfnum[*p]);
+      edge_begin[dv + 1] = static_cast<uint32_t>(edge_to.size());
+    }
+    for (uint32_t to : edge_to) ++pred_begin[to + 1];
+    for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
+    preds.resize(pred_begin[R]);
     std::vector<uint32_t> fill(pred_begin.begin(), pred_begin.end() - 1);
     for (uint32_t dv = 0; dv < R; ++dv)
-      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) preds[fill[dfnum[*p]]++] = dv;
+      for (uint32_t k = edge_begin[dv]; k < edge_begin[dv + 1]; ++k) preds[fill[edge_to[k]]++] = dv;
   }
 
   // 3. Lengauer–Tarjan (simple version: path compression, no balancing).
@@ -293,50 +329,23 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
     if (by_type[t].count) bt[type_name(t)] = {{"count", by_type[t].count}, {"bytes", by_type[t].bytes}};
   out["by_type"] = bt;
 
+  out["classes"] = static_cast<uint64_t>(std::count_if(by_class.begin(), by_class.end(), [](const Group& g) { return g.count > 0; }));
   {
-    std::vector<uint32_t> ids;
-    for (uint32_t id = 0; id < by_class.size(); ++id)
-      if (by_class[id].count) ids.push_back(id);
-    out["classes"] = ids.size();
-    // Rows: the union of the top by bytes and the top by count (a table sorted either way is right).
-    auto by_bytes = top_n(ids, lim.classes, [&](uint32_t a, uint32_t b) {
-      return by_class[a].bytes != by_class[b].bytes ? by_class[a].bytes > by_class[b].bytes : a < b;
-    });
-    auto by_count = top_n(ids, lim.classes / 4, [&](uint32_t a, uint32_t b) {
-      return by_class[a].count != by_class[b].count ? by_class[a].count > by_class[b].count : a < b;
-    });
-    std::vector<uint8_t> listed(by_class.size(), 0);
     json rows = json::array();
-    for (auto* list : {&by_bytes, &by_count})
-      for (uint32_t id : *list) {
-        if (listed[id]) continue;
-        listed[id] = 1;
-        rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
-      }
+    for (uint32_t id : top_rows(by_class, lim.classes))
+      rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
     out["by_class"] = rows;
   }
+  out["locations"] = loc_groups.size();
   {
-    std::vector<uint32_t> ids(loc_groups.size());
-    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
-    out["locations"] = ids.size();
-    auto by_bytes = top_n(ids, lim.locations, [&](uint32_t a, uint32_t b) {
-      return loc_groups[a].bytes != loc_groups[b].bytes ? loc_groups[a].bytes > loc_groups[b].bytes : a < b;
-    });
-    auto by_count = top_n(ids, lim.locations / 4, [&](uint32_t a, uint32_t b) {
-      return loc_groups[a].count != loc_groups[b].count ? loc_groups[a].count > loc_groups[b].count : a < b;
-    });
-    std::vector<uint8_t> listed(ids.size(), 0);
     json rows = json::array();
-    for (auto* list : {&by_bytes, &by_count})
-      for (uint32_t g : *list) {
-        if (listed[g]) continue;
-        listed[g] = 1;
-        uint32_t file = static_cast<uint32_t>(loc_keys[g] >> 32), line = static_cast<uint32_t>(loc_keys[g]);
-        rows.push_back({{"file", utf8(m.strings.get(file))},
-                        {"line", line ? json(line) : json(nullptr)},
-                        {"count", loc_groups[g].count},
-                        {"bytes", loc_groups[g].bytes}});
-      }
+    for (uint32_t g : top_rows(loc_groups, lim.locations)) {
+      json row = json::object();
+      put_location(m, loc_keys[g], row);
+      row["count"] = loc_groups[g].count;
+      row["bytes"] = loc_groups[g].bytes;
+      rows.push_back(std::move(row));
+    }
     out["by_location"] = rows;
   }
   {
@@ -460,19 +469,27 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     }
     return std::make_pair(total, count);
   };
-  {
-    auto grouped_result = grouped([&](uint32_t v) { return m.class_id[v]; }, m.strings.size());
+  // Rows of retained_by_class / retained_by_location: the groups retaining most, labelled by `label`.
+  auto retained_rows = [&](auto key_of, size_t key_space, auto label) {
+    auto grouped_result = grouped(key_of, key_space);
     const auto& total = grouped_result.first;
     const auto& count = grouped_result.second;
     std::vector<uint32_t> ids;
-    for (uint32_t id = 0; id < total.size(); ++id)
+    for (uint32_t id = 0; id < key_space; ++id)
       if (count[id]) ids.push_back(id);
     auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
     json rows = json::array();
-    for (uint32_t id : top)
-      rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", count[id]}, {"retained_bytes", total[id]}});
-    out["retained_by_class"] = rows;
-  }
+    for (uint32_t id : top) {
+      json row = json::object();
+      label(id, row);
+      row["count"] = count[id];
+      row["retained_bytes"] = total[id];
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  };
+  out["retained_by_class"] = retained_rows([&](uint32_t v) { return m.class_id[v]; }, m.strings.size(),
+                                           [&](uint32_t id, json& row) { row["class"] = utf8(m.strings.get(id)); });
   {
     U64Map loc_index(1024);
     std::vector<uint64_t> loc_keys;
@@ -485,21 +502,8 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
         if (inserted) loc_keys.push_back(key);
         loc_of[i] = g;
       }
-    auto grouped_result = grouped([&](uint32_t v) { return loc_of[v]; }, loc_keys.size());
-    const auto& total = grouped_result.first;
-    const auto& count = grouped_result.second;
-    std::vector<uint32_t> ids(loc_keys.size());
-    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
-    auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
-    json rows = json::array();
-    for (uint32_t g : top) {
-      uint32_t file = static_cast<uint32_t>(loc_keys[g] >> 32), line = static_cast<uint32_t>(loc_keys[g]);
-      rows.push_back({{"file", utf8(m.strings.get(file))},
-                      {"line", line ? json(line) : json(nullptr)},
-                      {"count", count[g]},
-                      {"retained_bytes", total[g]}});
-    }
-    out["retained_by_location"] = rows;
+    out["retained_by_location"] = retained_rows([&](uint32_t v) { return loc_of[v]; }, loc_keys.size(),
+                                                [&](uint32_t g, json& row) { put_location(m, loc_keys[g], row); });
   }
 
   // Top retainers with parents and a path to a root.

@@ -1,5 +1,6 @@
 #include "heap/heap_model.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gcscope::heap {
@@ -103,8 +104,7 @@ uint32_t StringPool::intern(std::string_view s) {
 U64Map::U64Map(size_t expected) {
   size_t cap = 16;
   while (cap < expected * 2) cap <<= 1;
-  keys_.assign(cap, 0);
-  values_.assign(cap, kNoIndex);
+  slots_.assign(cap, Slot{0, kNoIndex});
   mask_ = cap - 1;
 }
 
@@ -116,46 +116,94 @@ static inline size_t mix64(uint64_t k) {
 }
 
 void U64Map::rehash(size_t capacity) {
-  std::vector<uint64_t> keys(capacity, 0);
-  std::vector<uint32_t> values(capacity, kNoIndex);
+  std::vector<Slot> slots(capacity, Slot{0, kNoIndex});
   size_t mask = capacity - 1;
-  for (size_t j = 0; j < keys_.size(); ++j) {
-    if (!keys_[j]) continue;
-    size_t i = mix64(keys_[j]) & mask;
-    while (keys[i]) i = (i + 1) & mask;
-    keys[i] = keys_[j];
-    values[i] = values_[j];
+  for (const Slot& s : slots_) {
+    if (!s.key) continue;
+    size_t i = mix64(s.key) & mask;
+    while (slots[i].key) i = (i + 1) & mask;
+    slots[i] = s;
   }
-  keys_.swap(keys);
-  values_.swap(values);
+  slots_.swap(slots);
   mask_ = mask;
 }
 
 uint32_t& U64Map::find_or_insert(uint64_t key, uint32_t value_if_new, bool* inserted) {
-  if ((size_ + 1) * 2 > keys_.size()) rehash(keys_.size() * 2);
+  if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
   size_t i = mix64(key) & mask_;
-  while (keys_[i]) {
-    if (keys_[i] == key) {
+  while (slots_[i].key) {
+    if (slots_[i].key == key) {
       if (inserted) *inserted = false;
-      return values_[i];
+      return slots_[i].value;
     }
     i = (i + 1) & mask_;
   }
-  keys_[i] = key;
-  values_[i] = value_if_new;
+  slots_[i] = Slot{key, value_if_new};
   ++size_;
   if (inserted) *inserted = true;
-  return values_[i];
+  return slots_[i].value;
 }
 
 uint32_t U64Map::find(uint64_t key) const {
   if (!key) return kNoIndex;
   size_t i = mix64(key) & mask_;
-  while (keys_[i]) {
-    if (keys_[i] == key) return values_[i];
+  while (slots_[i].key) {
+    if (slots_[i].key == key) return slots_[i].value;
     i = (i + 1) & mask_;
   }
   return kNoIndex;
+}
+
+namespace {
+constexpr size_t kLookupGroup = 16;
+}
+
+void U64Map::find_many(const uint64_t* keys, size_t count, uint32_t* out) const {
+  size_t pos[kLookupGroup];
+  uint64_t first[kLookupGroup];
+  for (size_t base = 0; base < count; base += kLookupGroup) {
+    const size_t g = std::min(kLookupGroup, count - base);
+    for (size_t k = 0; k < g; ++k) pos[k] = mix64(keys[base + k]) & mask_;
+    for (size_t k = 0; k < g; ++k) first[k] = slots_[pos[k]].key;  // the parallel loads
+    for (size_t k = 0; k < g; ++k) {
+      const uint64_t key = keys[base + k];
+      if (first[k] == key && key) {
+        out[base + k] = slots_[pos[k]].value;
+        continue;
+      }
+      out[base + k] = first[k] ? find(key) : kNoIndex;
+    }
+  }
+}
+
+size_t U64Map::insert_many(const uint64_t* keys, size_t count, uint32_t first_value) {
+  if ((size_ + count) * 2 > slots_.size()) {
+    size_t cap = slots_.size();
+    while ((size_ + count) * 2 > cap) cap <<= 1;
+    rehash(cap);
+  }
+  size_t present = 0;
+  uint64_t touched = 0;
+  size_t pos[kLookupGroup];
+  for (size_t base = 0; base < count; base += kLookupGroup) {
+    const size_t g = std::min(kLookupGroup, count - base);
+    for (size_t k = 0; k < g; ++k) pos[k] = mix64(keys[base + k]) & mask_;
+    for (size_t k = 0; k < g; ++k) touched += slots_[pos[k]].key;  // bring the slots in together
+    for (size_t k = 0; k < g; ++k) {
+      const uint64_t key = keys[base + k];
+      if (!key) continue;  // reserved as "empty": never stored (as find_or_insert never finds it)
+      size_t i = pos[k];
+      while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask_;
+      if (slots_[i].key == key) {
+        ++present;
+        continue;
+      }
+      slots_[i] = Slot{key, first_value + static_cast<uint32_t>(base + k)};
+      ++size_;
+    }
+  }
+  touched_ += touched;  // keeps the touching loads from being optimized away
+  return present;
 }
 
 // ---- HeapModel -------------------------------------------------------------------------------
@@ -206,21 +254,28 @@ void HeapModel::finalize(bool with_class_edges) {
   if (ref_begin.empty()) ref_begin.push_back(0);
   const size_t n = size();
   index_ = U64Map(n + 1);
-  for (size_t i = 0; i < n; ++i) {
+  duplicate_addresses = index_.insert_many(address.data(), n, 0);
+  // Class addresses: a few thousand distinct values, each looked up once per instance; a small
+  // map of its own stays in cache where the address index (one slot per object) does not.
+  U64Map class_slots(256);
+  auto class_index = [&](uint64_t addr) {
     bool inserted = false;
-    index_.find_or_insert(address[i], static_cast<uint32_t>(i), &inserted);
-    if (!inserted) ++duplicate_addresses;
-  }
+    uint32_t& slot = class_slots.find_or_insert(addr, kNoIndex, &inserted);
+    if (inserted) slot = index_.find(addr);
+    return slot;
+  };
   // References: addresses → indices, compacting out dangling ones (ranges shift left).
   references_total = pending_refs_.size();
   ref_targets.clear();
   ref_targets.reserve(pending_refs_.size() + (with_class_edges ? n : 0));
+  std::vector<uint32_t> resolved(pending_refs_.size());
+  index_.find_many(pending_refs_.data(), pending_refs_.size(), resolved.data());
   size_t r = 0;
   for (size_t i = 0; i < n; ++i) {
     size_t end = ref_begin[i + 1];
     ref_begin[i] = static_cast<uint32_t>(ref_targets.size());
     for (; r < end; ++r) {
-      uint32_t t = index_.find(pending_refs_[r]);
+      uint32_t t = resolved[r];
       if (t == kNoIndex) {
         ++dangling_references;
         if (dangling_examples.size() < 8) dangling_examples.push_back(pending_refs_[r]);
@@ -229,7 +284,7 @@ void HeapModel::finalize(bool with_class_edges) {
       ref_targets.push_back(t);
     }
     if (with_class_edges && class_address[i] && type[i] != kImemo) {
-      uint32_t c = index_.find(class_address[i]);
+      uint32_t c = class_index(class_address[i]);
       if (c != kNoIndex) {
         ref_targets.push_back(c);
         ++class_edges;
@@ -271,7 +326,7 @@ void HeapModel::finalize(bool with_class_edges) {
     }
     uint32_t resolved = 0;
     if (class_address[i]) {
-      uint32_t c = index_.find(class_address[i]);
+      uint32_t c = class_index(class_address[i]);
       if (c != kNoIndex && (type[c] == kClass || type[c] == kModule)) resolved = name_id[c];
     }
     if (t == kImemo || (t == kData && (!resolved || resolved == object_name) && detail_id[i])) {

@@ -175,26 +175,25 @@ class MsgpackStream {
 
   void emit_pending() {
     pending_ = false;
+    emit_bytes(pend_kind_, pend_ext_, pend_declared_, pend_off_, std::string_view(buf_));
+  }
+
+  // One str/bin/ext token; `bytes` is shorter than `declared` only when kept bytes were clipped.
+  void emit_bytes(Tok kind, int8_t ext, uint64_t declared, uint64_t off, std::string_view bytes) {
     Token t;
-    t.kind = pend_kind_;
-    t.ext_type = pend_ext_;
-    t.u = pend_declared_;
-    t.offset = pend_off_;
-    t.bytes = std::string_view(buf_);
-    t.clipped = pend_declared_ > buf_.size();
+    t.kind = kind;
+    t.ext_type = ext;
+    t.u = declared;
+    t.offset = off;
+    t.bytes = bytes;
+    t.clipped = declared > bytes.size();
     sink_.on_token(t);
   }
 
   // Bytes-carrying value (str/bin/ext) of `len` bytes after an `hdr`-byte header.
   size_t bytes_value(const uint8_t* p, size_t n, uint64_t off, Tok kind, size_t hdr, uint64_t len, int8_t ext = 0) {
     if (n - hdr >= len) {
-      Token t;
-      t.kind = kind;
-      t.ext_type = ext;
-      t.u = len;
-      t.offset = off;
-      t.bytes = std::string_view(reinterpret_cast<const char*>(p + hdr), static_cast<size_t>(len));
-      sink_.on_token(t);
+      emit_bytes(kind, ext, len, off, std::string_view(reinterpret_cast<const char*>(p + hdr), static_cast<size_t>(len)));
       return hdr + static_cast<size_t>(len);
     }
     // Incomplete here: gather what is present, never reserve by the declared length.
@@ -209,29 +208,27 @@ class MsgpackStream {
     return n;
   }
 
-  size_t scalar(Tok kind, uint64_t u, size_t used, uint64_t off) {
+  // One fixed-size token (scalar, negative integer, float or container header) of `used` bytes.
+  size_t emit(Tok kind, uint64_t off, size_t used, uint64_t u = 0, int64_t i = 0, double f = 0) {
     Token t;
     t.kind = kind;
     t.u = u;
-    t.offset = off;
-    sink_.on_token(t);
-    return used;
-  }
-  size_t negint(int64_t i, size_t used, uint64_t off) {
-    Token t;
-    t.kind = Tok::NegInt;
     t.i = i;
-    t.offset = off;
-    sink_.on_token(t);
-    return used;
-  }
-  size_t real(double f, size_t used, uint64_t off) {
-    Token t;
-    t.kind = Tok::Float;
     t.f = f;
     t.offset = off;
     sink_.on_token(t);
     return used;
+  }
+  size_t scalar(Tok kind, uint64_t u, size_t used, uint64_t off) { return emit(kind, off, used, u); }
+  size_t negint(int64_t i, size_t used, uint64_t off) { return emit(Tok::NegInt, off, used, 0, i); }
+  // float32 (0xca) and float64 (0xcb): the big-endian bits of a `Bits`-wide IEEE value.
+  template <class Real, class Bits>
+  size_t real(const uint8_t* p, size_t n, uint64_t off) {
+    if (n < 1 + sizeof(Bits)) return 0;
+    Bits bits = sizeof(Bits) == 4 ? static_cast<Bits>(load_be32(p + 1)) : static_cast<Bits>(load_be64(p + 1));
+    Real f;
+    std::memcpy(&f, &bits, sizeof f);
+    return emit(Tok::Float, off, 1 + sizeof(Bits), 0, 0, static_cast<double>(f));
   }
 
   // Decodes one token at p (n bytes available). Returns the bytes consumed, 0 when the token's
@@ -254,20 +251,8 @@ class MsgpackStream {
       case 0xc7: return n < 3 ? 0 : bytes_value(p, n, off, Tok::Ext, 3, p[1], static_cast<int8_t>(p[2]));
       case 0xc8: return n < 4 ? 0 : bytes_value(p, n, off, Tok::Ext, 4, load_be16(p + 1), static_cast<int8_t>(p[3]));
       case 0xc9: return n < 6 ? 0 : bytes_value(p, n, off, Tok::Ext, 6, load_be32(p + 1), static_cast<int8_t>(p[5]));
-      case 0xca: {
-        if (n < 5) return 0;
-        uint32_t bits = load_be32(p + 1);
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return real(f, 5, off);
-      }
-      case 0xcb: {
-        if (n < 9) return 0;
-        uint64_t bits = load_be64(p + 1);
-        double d;
-        std::memcpy(&d, &bits, 8);
-        return real(d, 9, off);
-      }
+      case 0xca: return real<float, uint32_t>(p, n, off);
+      case 0xcb: return real<double, uint64_t>(p, n, off);
       case 0xcc: return n < 2 ? 0 : scalar(Tok::UInt, p[1], 2, off);
       case 0xcd: return n < 3 ? 0 : scalar(Tok::UInt, load_be16(p + 1), 3, off);
       case 0xce: return n < 5 ? 0 : scalar(Tok::UInt, load_be32(p + 1), 5, off);

@@ -258,9 +258,7 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   {
     nlohmann::json snaps = nlohmann::json::array();
     for (const auto& s : snapshots_) {
-      nlohmann::json j = summarize_snapshot(s, classes_, files_, kTopRows);
-      j["heap"] = heap_model_fields(s, classes_, files_);
-      snaps.push_back(std::move(j));
+      snaps.push_back(summarize_snapshot(s, classes_, files_, kTopRows));
     }
     r["snapshots"] = snaps;
     r["snapshot_note"] =

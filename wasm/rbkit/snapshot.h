@@ -1,7 +1,6 @@
-// One rbkit heap snapshot (all object_space_dump chunks sharing a correlation_id) in a compact
-// columnar-ish form, and its summaries: by class, by allocation site (class@file:line), sizes and
-// references. Kept deliberately close to what a dump_all heap model needs (id, class, file, line,
-// size, outgoing references) so the summaries can later be computed by the shared heap model.
+// One rbkit heap snapshot (all object_space_dump chunks sharing a correlation_id) as it arrives (id,
+// class, file, line, size, outgoing references), and its report entry, computed through the shared
+// heap model (one model per snapshot, one pass of summaries).
 //
 // rbkit walks the heap with rb_objspace_each_objects WITHOUT running a GC first: a snapshot holds
 // every slot that was not swept yet, unreachable garbage included, and it has no root set. So
@@ -41,15 +40,16 @@ struct Snapshot {
   std::vector<uint64_t> refs;
 };
 
-// Summary of a snapshot as report JSON (ids as strings: they exceed 2^53).
-nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes, const StringTable& files,
-                                  size_t top_n);
-
-// The same snapshot through the shared heap model (wasm/heap/heap_model.h): the dump_all analyzer's
-// summaries (by_class, by_location, ...) and, where the snapshot has roots, its dominator tree.
+// A snapshot's report entry: the snapshot's own facts (correlation_id, chunks, completeness, distinct
+// ids) and, computed once through the shared heap model (wasm/heap/heap_model.h), everything about its
+// objects: `heap` = the dump_all analyzer's fields (objects, bytes, by_class, by_location, references,
+// dominators where roots exist) and the rbkit tables by_site (class@file:line), most_referenced,
+// largest, objects_without_size, objects_never_referenced (ids as strings: they exceed 2^53).
+//
 // Protocol 2.x snapshots have no roots. Pre-2.0 servers dumped the GC root categories as
 // pseudo-objects (class "vm", "machine_context", "global_tbl", ...; see the rbkit-client fixtures):
 // those become the model's roots, so retained sizes exist for such snapshots.
-nlohmann::json heap_model_fields(const Snapshot& s, const StringTable& classes, const StringTable& files);
+nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes, const StringTable& files,
+                                  size_t top_n);
 
 }  // namespace gcscope::rbkit

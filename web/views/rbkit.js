@@ -196,6 +196,7 @@
     const title = `Snapshot ${s.correlation_id === null ? '(no correlation_id: pre-2.0 server)' : s.correlation_id}`;
     const box = ctx.ui.section(title);
     box.dataset.snapshot = String(s.correlation_id);
+    const h = s.heap || {};  // the snapshot's objects, summarized once by the shared heap model
     const status = s.complete === false ? `INCOMPLETE: ${fmt.num(s.distinct_ids)} of ${fmt.num(s.complete_message_count)} objects arrived`
       : s.complete === true ? `complete: ${fmt.num(s.distinct_ids)} of ${fmt.num(s.complete_message_count)} objects`
         : 'completeness unknown (this server did not announce a total)';
@@ -203,23 +204,22 @@
     box.appendChild(ctx.ui.kpis([
       { label: 'objects (records)', value: fmt.num(s.objects) },
       { label: 'distinct ids', value: fmt.num(s.distinct_ids) },
-      { label: 'bytes (where size known)', value: fmt.bytes(s.bytes) },
+      { label: 'bytes (where size known)', value: fmt.bytes(h.bytes) },
       { label: 'objects without size', value: fmt.num(s.objects_without_size) },
-      { label: 'references', value: fmt.num(s.references) },
+      { label: 'references', value: fmt.num(h.total_references) },
       { label: 'chunks', value: fmt.num(s.messages) },
     ]));
     box.appendChild(el('p', { class: 'muted snapshot-note', text: report.snapshot_note }));
-    const c = s.by_class;
     box.appendChild(table([
       { key: 0, label: 'Class' }, { key: 1, label: 'Objects', numeric: true }, { key: 2, label: 'Bytes', numeric: true, format: (v) => fmt.bytes(v) },
-    ], c.class.map((n, i) => [n, c.count[i], c.bytes[i]]), { csvName: `rbkit-snapshot-${s.correlation_id}-classes.csv`, caption: `By class (${fmt.num(s.class_count)} classes)`, sort: { key: 1, desc: true } }));
+    ], (h.by_class || []).map((r) => [r.class, r.count, r.bytes]), { csvName: `rbkit-snapshot-${s.correlation_id}-classes.csv`, caption: `By class (${fmt.num(h.classes)} classes)`, sort: { key: 1, desc: true } }));
     const site = s.by_site;
     if (site.class.length) {
       box.appendChild(table([
         { key: 0, label: 'Class' }, { key: 1, label: 'File' }, { key: 2, label: 'Line', numeric: true },
         { key: 3, label: 'Objects', numeric: true }, { key: 4, label: 'Bytes', numeric: true, format: (v) => fmt.bytes(v) },
       ], site.class.map((n, i) => [n, site.file[i], site.line[i], site.count[i], site.bytes[i]]),
-      { csvName: `rbkit-snapshot-${s.correlation_id}-sites.csv`, caption: `By allocation site (${fmt.num(s.objects_with_allocation_site)} objects allocated while tracing was on)`, sort: { key: 3, desc: true } }));
+      { csvName: `rbkit-snapshot-${s.correlation_id}-sites.csv`, caption: `By allocation site (${fmt.num(h.objects_with_allocation_site)} objects allocated while tracing was on)`, sort: { key: 3, desc: true } }));
     } else {
       box.appendChild(el('p', { class: 'muted', text: 'No allocation sites: objects carry file:line only when they were allocated while rbkit traced allocations.' }));
     }
@@ -227,7 +227,7 @@
     if (m.id.length) {
       box.appendChild(table([
         { key: 0, label: 'Object id' }, { key: 1, label: 'Class' }, { key: 2, label: 'Referenced by', numeric: true },
-      ], m.id.map((id, i) => [id, m.class[i], m.referrers[i]]), { csvName: `rbkit-snapshot-${s.correlation_id}-referenced.csv`, caption: `Most referenced objects (${fmt.num(s.dangling_references)} references point outside the snapshot)`, filter: false }));
+      ], m.id.map((id, i) => [id, m.class[i], m.referrers[i]]), { csvName: `rbkit-snapshot-${s.correlation_id}-referenced.csv`, caption: `Most referenced objects (${fmt.num(h.dangling_references)} references point outside the snapshot)`, filter: false }));
     }
     const l = s.largest;
     if (l.id.length) {
