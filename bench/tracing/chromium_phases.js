@@ -72,6 +72,11 @@ self.onmessage = async (e) => {
     next = off + CHUNK < blob.size ? blob.slice(off + CHUNK, off + 2 * CHUNK).arrayBuffer() : null;
   }
   t.read_only_ms = now() - t0;
+  // 1b. the same bytes through FileReaderSync (workers only): a candidate for web/worker.js
+  t0 = now();
+  const frs = new FileReaderSync();
+  for (let off = 0; off < blob.size; off += CHUNK) frs.readAsArrayBuffer(blob.slice(off, off + CHUNK));
+  t.read_sync_ms = now() - t0;
   // 2. the worker's loop, each phase timed
   const session = new M.Session('{}');
   const ptr = M.allocBytes(CHUNK) >>> 0;

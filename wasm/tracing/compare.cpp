@@ -10,7 +10,7 @@ namespace gcscope::tracing {
 
 namespace {
 
-constexpr long double kMaxSafe = 9007199254740992.0L;  // 2^53
+constexpr __int128 kMaxSafe = 9007199254740992;  // 2^53
 
 // A report number: JSON number, or a decimal string (integers beyond 2^53 are written as strings).
 // Integers are kept exact (int128) so that deltas of 64-bit counters do not round.
@@ -59,8 +59,7 @@ Num num_of(const nlohmann::json& v) {
 }
 
 nlohmann::json int128_json(__int128 v) {
-  long double ld = static_cast<long double>(v);
-  if (ld <= kMaxSafe && ld >= -kMaxSafe) return nlohmann::json(static_cast<int64_t>(v));
+  if (v <= kMaxSafe && v >= -kMaxSafe) return nlohmann::json(static_cast<int64_t>(v));
   bool neg = v < 0;
   unsigned __int128 m = neg ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
   std::string digits;
