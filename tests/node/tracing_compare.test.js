@@ -9,7 +9,7 @@ const path = require('path');
 
 const site = process.env.GCSCOPE_SITE || path.join(__dirname, '../../build/wasm/site');
 const corpusDir = process.env.GCSCOPE_CORPUS_DIR || path.join(__dirname, '../../../shared/corpus');
-const createGcscope = require(path.join(site, 'gcscope.js'));
+const createGcscope = require(path.resolve(site, 'gcscope.js'));
 const { compareCaptures } = require(path.join(__dirname, '../../web/views/tracing.js'));
 
 async function reportOf(rel) {
