@@ -4,7 +4,7 @@
 // performance.now() around each phase, plus the CPU seconds of all Chromium processes over the
 // whole run (from /proc: every process under this node process, i.e. Chromium's; the figure does not
 // depend on what else the machine is doing).
-//   node bench/tracing/chromium_phases.js SITE_DIR REPS FILE   → one JSON line per rep, then the medians
+//   [READ_PASSES=1] node bench/tracing/chromium_phases.js SITE_DIR REPS FILE   → one JSON line per rep, then the medians
 const http = require('http');
 const fs = require('fs');
 const path = require('path');
@@ -64,9 +64,12 @@ self.onmessage = async (e) => {
   const M = await createGcscope();
   t.module_ms = now() - t0;
   const blob = e.data.blob;
-  // 1. reading alone (slices one ahead, as the worker does)
+  // 1. reading alone (slices one ahead, as the worker does), only with READ_PASSES=1: these passes
+  // add their own CPU to cpu_s
+  let next;
+  if (e.data.readPasses) {
   t0 = now();
-  let next = blob.slice(0, CHUNK).arrayBuffer();
+  next = blob.slice(0, CHUNK).arrayBuffer();
   for (let off = 0; off < blob.size; off += CHUNK) {
     await next;
     next = off + CHUNK < blob.size ? blob.slice(off + CHUNK, off + 2 * CHUNK).arrayBuffer() : null;
@@ -77,6 +80,7 @@ self.onmessage = async (e) => {
   const frs = new FileReaderSync();
   for (let off = 0; off < blob.size; off += CHUNK) frs.readAsArrayBuffer(blob.slice(off, off + CHUNK));
   t.read_sync_ms = now() - t0;
+  }
   // 2. the worker's loop, each phase timed
   const session = new M.Session('{}');
   const ptr = M.allocBytes(CHUNK) >>> 0;
@@ -128,11 +132,11 @@ server.listen(0, '127.0.0.1', async () => {
       const rootPid = Number(fs.readFileSync('/proc/self/stat', 'utf8').split(' ')[0]);
       const cpu0 = cpuOfTree(rootPid);
       const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-      const t = await page.evaluate(async () => {
+      const t = await page.evaluate(async (readPasses) => {
         const f = document.getElementById('phase-input').files[0];
         const start = performance.now();
         const w = new Worker('__phases_worker.js');
-        const msg = await new Promise((res) => { w.onmessage = (e) => res(e.data); w.postMessage({ blob: f, name: f.name }); });
+        const msg = await new Promise((res) => { w.onmessage = (e) => res(e.data); w.postMessage({ blob: f, name: f.name, readPasses }); });
         const t = msg.t;
         t.post_ms = performance.timeOrigin + performance.now() - t.sent_at;
         let a = performance.now();
@@ -147,7 +151,7 @@ server.listen(0, '127.0.0.1', async () => {
         t.total_ms = performance.now() - start;
         w.terminate();
         return t;
-      });
+      }, process.env.READ_PASSES === '1');
       t.cpu_s = cpuOfTree(rootPid) - cpu0;
       t.load = load;
       t.mb = fs.statSync(file).size / 1048576;
