@@ -91,10 +91,28 @@ test('two captures dropped together are compared probe by probe', async ({ page 
   await chooseFiles(page, [corpus('trace/malformed/bt_text_with_stderr_mixed.txt'), corpus('trace/malformed/bt_text_bar_count_mismatch.txt')]);
   const job = await lastJob(page);
   const first = job.locator('section.report').filter({ has: page.locator('h3.report-title', { hasText: 'bt_text_with_stderr_mixed.txt' }) });
-  const compare = first.locator('.gs-table', { hasText: 'This capture vs' });
+  const compare = first.locator('.tracing-compare .gs-table', { hasText: 'Per-probe deltas' });
   await expect(compare).toBeVisible();
-  // create: 143 calls here (@count[create]) vs 208 in the hist capture (@ns[create] total)
+  // create: 143 calls here (@count[create]) vs 208 in the hist capture (207 + 1 in @ns[create]):
+  // +65 = +45.5% (the figures of tests/tracing/test_tracing_compare.cpp)
   const create = compare.locator('tbody tr', { hasText: /^create/ });
-  await expect(create.locator('td').nth(1)).toHaveText('143');
-  await expect(create.locator('td').nth(2)).toHaveText('208');
+  await expect(create.locator('td').nth(2)).toHaveText('143');
+  await expect(create.locator('td').nth(3)).toHaveText('208');
+  await expect(create.locator('td').nth(4)).toHaveText('65');
+  await expect(create.locator('td').nth(5)).toHaveText('+45.5%');
+  // p50 of the hist capture is a bucket: [4M, 8M) = 4,194,304 – 8,388,607
+  await expect(create.locator('td').nth(10)).toHaveText('4,194,304 – 8,388,607');
+});
+
+test('two stack captures are compared stack by stack', async ({ page }) => {
+  await page.goto('/');
+  // perf script of dd (folded by gcscope) against FlameGraph's --all folding of the same capture
+  await chooseFiles(page, [corpus('trace/stacks/flamegraph-tests/perf-dd-stacks-01.txt'), corpus('trace/stacks/flamegraph-tests/perf-dd-stacks-01-collapsed-all.txt')]);
+  const job = await lastJob(page);
+  const first = job.locator('section.report[data-format="perf-script"]');
+  const box = first.locator('.tracing-compare');
+  await expect(box.locator('.tracing-compare-stacks-summary')).toContainText('2 in both, 8 only in A, 7 only in B');
+  const top = box.locator('.gs-table', { hasText: 'Per-stack weight deltas' }).locator('tbody tr').first();
+  await expect(top.locator('td').first()).toHaveText('-20,202,020');
+  await expect(top.locator('td').last()).toHaveText('dd;[unknown];write;system_call;sys_write;vfs_write;fsnotify;__srcu_read_unlock');
 });

@@ -1,6 +1,7 @@
 // `gcscope compare A B [--format ID] [--set KEY=VALUE] [--pretty]`: analyzes A and B separately (each may
 // be a file, a directory or an archive, like `analyze`) and prints the KPIs of their first reports with
-// deltas (b - a) as JSON: {"gcscope", "compare": {"a", "b", "kpis"}, "errors"}.
+// deltas (b - a) as JSON: {"gcscope", "compare": {"a", "b", "kpis"}, "errors"}. Two tracing reports
+// compare per probe and per stack instead (tracing/compare.h: {"kind": "tracing", "a", "b", "probes", "stacks"}).
 #include <iostream>
 
 #include "commands.h"
@@ -8,6 +9,7 @@
 #include "core/version.h"
 #include "file_walk.h"
 #include "jvm/compare.h"
+#include "tracing/compare.h"
 
 namespace gcscope::cli {
 
@@ -75,8 +77,13 @@ int run_compare(const std::vector<std::string>& args) {
     errors.push_back({{"path", ra.empty() ? paths[0] : paths[1]}, {"line", nullptr}, {"offset", nullptr},
                       {"message", "nothing to compare: no report for this input"}});
   }
-  out["compare"] = jvm::compare_reports(ra.empty() ? nlohmann::json::object() : ra[0],
-                                        rb.empty() ? nlohmann::json::object() : rb[0]);
+  const nlohmann::json& first_a = ra.empty() ? nlohmann::json::object() : ra[0];
+  const nlohmann::json& first_b = rb.empty() ? nlohmann::json::object() : rb[0];
+  // Tracing captures (bpftrace, BCC, folded stacks, perf script) compare per probe and per stack.
+  if (tracing::is_tracing_format(first_a.value("format", "")) && tracing::is_tracing_format(first_b.value("format", "")))
+    out["compare"] = tracing::compare_reports(first_a, first_b);
+  else
+    out["compare"] = jvm::compare_reports(first_a, first_b);
   out["compare"]["a"]["path"] = paths[0];
   out["compare"]["b"]["path"] = paths[1];
   out["errors"] = std::move(errors);

@@ -92,10 +92,16 @@ class BpftraceJsonAnalyzer : public Analyzer {
   explicit BpftraceJsonAnalyzer(const AnalyzeOptions& options) : options_(options) {}
 
   void feed(const char* data, size_t len) override {
+    chunk_begin_ = data;
+    chunk_end_ = data + len;
     lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    // the last printf text seen in this chunk: copied once per chunk, not once per event
+    flush_last_printf();
+    chunk_begin_ = chunk_end_ = nullptr;
   }
 
   void end_member() override {
+    chunk_begin_ = chunk_end_ = nullptr;
     lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
     if (depth_ > 0) {
       error(obj_line_, -1, "invalid JSON: the input ends inside the event object starting on this line (truncated)");
@@ -104,6 +110,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
   }
 
   void finish(nlohmann::json& report) override {
+    flush_last_printf();
     if (printf_events_) d_.event_types["printf"] += printf_events_;
     if (d_.printf_count == 0 && d_.maps.empty() && d_.stacks.unique() == 0 && d_.other_events.empty())
       d_.hint("empty_capture",
@@ -186,7 +193,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
                         std::string(t.substr(0, 60)) + "\"");
   }
 
-  // {"type": "printf", "data": "..."} without building a DOM.
+  // {"type": "printf", "data": "..."} without building a DOM. The common line of an event stream is
+  // `{"type": "printf", "data": "<text>\n"}`: its only escape is the final \n, so the text is a view
+  // of the line (two memchr, no decoding); anything else goes through the JSON string decoder.
   bool fast_printf(std::string_view line, int64_t ln) {
     static constexpr std::string_view kSpaced = "{\"type\": \"printf\", \"data\": \"";
     static constexpr std::string_view kCompact = "{\"type\":\"printf\",\"data\":\"";
@@ -194,36 +203,95 @@ class BpftraceJsonAnalyzer : public Analyzer {
     if (starts_with(line, kSpaced)) p = kSpaced.size();
     else if (starts_with(line, kCompact)) p = kCompact.size();
     else return false;
-    const char* cursor = line.data() + p;
+    const char* s = line.data() + p;
     const char* end = line.data() + line.size();
+    const char* cursor;
     std::string_view data;
-    if (json::decode_string(cursor, end, data, scratch_) != json::StringStatus::kOk) return false;
+    bool newline = false;  // the text ends with a "\n" left out of `data`
+    const char* bs = static_cast<const char*>(std::memchr(s, '\\', static_cast<size_t>(end - s)));
+    const char* stop = bs ? bs : end;
+    const char* quote = static_cast<const char*>(std::memchr(s, '"', static_cast<size_t>(stop - s)));
+    if (quote) {  // no escape at all
+      data = std::string_view(s, static_cast<size_t>(quote - s));
+      cursor = quote + 1;
+    } else if (bs && end - bs >= 3 && bs[1] == 'n' && bs[2] == '"') {
+      data = std::string_view(s, static_cast<size_t>(bs - s));
+      newline = true;
+      cursor = bs + 3;
+    } else {
+      cursor = s;
+      if (json::decode_string(cursor, end, data, scratch_) != json::StringStatus::kOk) return false;
+      if (!data.empty() && data.back() == '\n' && data.find('\n') == data.size() - 1) {
+        data.remove_suffix(1);
+        newline = true;
+      }
+    }
     size_t q = static_cast<size_t>(cursor - line.data());
-    bool high = false;
-    for (char c : data) high |= static_cast<unsigned char>(c) >= 0x80;
-    str_.assign(data.data(), data.size());
     while (q < line.size() && line[q] == ' ') ++q;
     if (q >= line.size() || line[q] != '}') return false;
     ++q;
     while (q < line.size() && (line[q] == ' ' || line[q] == '\t')) ++q;
     if (q != line.size()) return false;
-    if (high) {
-      size_t bad = sanitize_utf8(str_, clean_);
+    if (has_high_byte(data)) {
+      size_t bad = sanitize_utf8(data, clean_);
       if (bad) {
         warning(ln, -1, "invalid UTF-8 in printf data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
         str_.swap(clean_);
+        data = str_;
       }
     }
     ++d_.events;
     ++printf_events_;
-    on_printf(str_);
+    note_printf(data, newline);
+    on_printf(data, /*counted=*/true);
     return true;
   }
 
-  void on_printf(std::string_view data) {
+  static bool has_high_byte(std::string_view s) {
+    const char* p = s.data();
+    size_t n = s.size(), i = 0;
+    uint64_t acc = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      acc |= w;
+    }
+    for (; i < n; ++i) acc |= static_cast<unsigned char>(p[i]);
+    return (acc & 0x8080808080808080ULL) != 0;
+  }
+
+  // printf_first / printf_last as the report shows them (with the text's final newline). The last
+  // one is remembered as a view while it lies in the caller's chunk and copied when the chunk ends.
+  void note_printf(std::string_view data, bool newline) {
     ++d_.printf_count;
-    if (d_.printf_count == 1) d_.printf_first = std::string(data);
-    d_.printf_last.assign(data.data(), data.size());
+    if (d_.printf_count == 1) {
+      d_.printf_first = std::string(data);
+      if (newline) d_.printf_first.push_back('\n');
+    }
+    if (chunk_begin_ && data.data() >= chunk_begin_ && data.data() + data.size() <= chunk_end_) {
+      last_printf_ = data;
+      last_printf_newline_ = newline;
+      last_printf_pending_ = true;
+    } else {
+      last_printf_pending_ = false;
+      d_.printf_last.assign(data.data(), data.size());
+      if (newline) d_.printf_last.push_back('\n');
+    }
+  }
+  void flush_last_printf() {
+    if (!last_printf_pending_) return;
+    d_.printf_last.assign(last_printf_.data(), last_printf_.size());
+    if (last_printf_newline_) d_.printf_last.push_back('\n');
+    last_printf_pending_ = false;
+  }
+
+  void on_printf(std::string_view data, bool counted = false) {
+    if (!counted) {
+      flush_last_printf();
+      ++d_.printf_count;
+      if (d_.printf_count == 1) d_.printf_first = std::string(data);
+      d_.printf_last.assign(data.data(), data.size());
+    }
     size_t nl = data.find('\n');
     if (nl == std::string_view::npos || nl + 1 == data.size()) {
       std::string_view l = nl == std::string_view::npos ? data : data.substr(0, nl);
@@ -457,6 +525,10 @@ class BpftraceJsonAnalyzer : public Analyzer {
   LineSplitter lines_;
   TraceData d_;
   std::string str_, clean_, scratch_;
+  const char* chunk_begin_ = nullptr;
+  const char* chunk_end_ = nullptr;
+  std::string_view last_printf_;
+  bool last_printf_newline_ = false, last_printf_pending_ = false;
   std::string obj_;
   int64_t obj_line_ = 0;
   int depth_ = 0;

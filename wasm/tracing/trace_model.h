@@ -82,6 +82,14 @@ struct MapBlock {
   bool partial = false;  // cut off by the end of the input
 };
 
+// Hash of a whole stack text for the stack index: exact for short texts, 16 sampled 8-byte words
+// (plus the length) for long ones. Equal texts hash equal, so it is a valid hash; the map's equality
+// check still compares every byte. Folded lines repeat a few thousand distinct stacks of up to a few
+// KiB, and hashing every byte of every line was the largest cost of reading them.
+struct StackTextHash {
+  size_t operator()(std::string_view s) const noexcept;
+};
+
 // Frame-name table + stacks as frame-index arrays (root first) + weights: the flame graph model.
 class StackTable {
  public:
@@ -103,7 +111,7 @@ class StackTable {
   uint32_t find_or_add(std::string_view identity, const std::vector<uint32_t>& frames, bool truncated);
   std::deque<std::string> storage_;  // stable backing for the string_view keys below
   std::unordered_map<std::string_view, uint32_t> frame_index_;
-  std::unordered_map<std::string_view, uint32_t> stack_index_;
+  std::unordered_map<std::string_view, uint32_t, StackTextHash> stack_index_;
   std::vector<std::string_view> frame_names_;
   std::vector<std::vector<uint32_t>> stacks_;
   std::vector<double> weights_;
@@ -184,6 +192,8 @@ class TraceData {
 int percentile_bucket(const Histogram& h, int percent);
 // Nearest-rank percentile of values (sorted in place).
 uint64_t exact_percentile(std::vector<uint64_t>& sorted_values, int percent);
+// p50/p90/p99 (nearest rank) at once; reorders `values`.
+void select_percentiles(std::vector<uint64_t>& values, uint64_t& p50, uint64_t& p90, uint64_t& p99);
 
 // Measured cost of one fire of a ruby-static-tracing tracepoint (notes/static-tracing.md, §0):
 inline constexpr double kUntracedCallUs = 0.1;

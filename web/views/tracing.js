@@ -248,30 +248,192 @@
     return box;
   }
 
-  function compareSection(report, ctx) {
-    const { el, fmt, table } = ctx.ui;
-    const others = ((ctx.doc && ctx.doc.reports) || []).filter((r) => r !== report && TITLES[r.format] && (r.latency || []).length);
-    if (!others.length || !(report.latency || []).length) return null;
-    const other = others[0];
-    const byProbe = new Map(other.latency.map((r) => [r.probe, r]));
-    const mean = (r) => (r && isNum(r.mean) ? r.mean : null);
-    const p99 = (r) => (r && isNum(r.p99) ? r.p99 : r && Array.isArray(r.p99) ? r.p99[1] : null);
-    const rows = report.latency.map((r) => {
-      const o = byProbe.get(r.probe);
-      return { probe: r.probe, calls: r.calls, other_calls: o ? o.calls : null, mean: mean(r), other_mean: mean(o),
-        ratio: mean(r) && mean(o) ? mean(r) / mean(o) : null, p99: p99(r), other_p99: p99(o) };
+  // ---- Comparison of two captures: the same computation as `gcscope compare A B`
+  // (wasm/tracing/compare.cpp), ported to JS because the page has the two reports but no wasm
+  // module on its thread. tests/node/tracing_compare.test.js checks this port against the figures
+  // tests/tracing/test_tracing_compare.cpp checks the C++ against.
+  const MAX_SAFE = 9007199254740992;
+  function numOf(v) {
+    if (typeof v === 'number') {
+      if (!isFinite(v)) return null;
+      const integral = Number.isInteger(v) && Math.abs(v) < 1e30;
+      return { d: v, i: integral ? BigInt(v) : null };
+    }
+    if (typeof v === 'string' && /^-?[0-9]{1,38}$/.test(v)) return { d: Number(v), i: BigInt(v) };
+    return null;
+  }
+  function bigJson(i) { return i <= BigInt(MAX_SAFE) && i >= -BigInt(MAX_SAFE) ? Number(i) : String(i); }
+  function diff(x, y) { return x.i !== null && y.i !== null ? bigJson(x.i - y.i) : x.d - y.d; }
+  const present = (row, k) => (row && row[k] !== undefined && row[k] !== null ? row[k] : null);
+  function scalarDelta(a, b) {
+    const out = { a, b, delta: null, delta_percent: null };
+    if (a === null || b === null) return out;
+    const na = numOf(a), nb = numOf(b);
+    if (!na || !nb) return out;
+    out.delta = diff(nb, na);
+    if (na.d !== 0) out.delta_percent = (100 * (nb.d - na.d)) / Math.abs(na.d);
+    return out;
+  }
+  function boundsOf(v) {
+    if (v === null) return null;
+    if (Array.isArray(v) && v.length === 2) {
+      const lo = v[0] === null ? null : numOf(v[0]), hi = v[1] === null ? null : numOf(v[1]);
+      return { lo, hi, exact: !!(lo && hi && lo.i !== null && hi.i !== null && lo.i === hi.i) };
+    }
+    const n = numOf(v);
+    return n ? { lo: n, hi: n, exact: true } : null;
+  }
+  function percentileDelta(a, b) {
+    const out = { a, b, delta: null, delta_bounds: null };
+    const ba = boundsOf(a), bb = boundsOf(b);
+    if (!ba || !bb) return out;
+    if (ba.exact && bb.exact) out.delta = diff(bb.lo, ba.lo);
+    out.delta_bounds = [bb.lo && ba.hi ? diff(bb.lo, ba.hi) : null, bb.hi && ba.lo ? diff(bb.hi, ba.lo) : null];
+    return out;
+  }
+  function stackWeights(r) {
+    const out = { order: [], weight: new Map(), total: 0, unit: '' };
+    const s = r && r.stacks;
+    if (!s || typeof s !== 'object') return out;
+    out.unit = s.weight_unit || '';
+    if (!Array.isArray(s.frames) || !Array.isArray(s.stacks) || !Array.isArray(s.weights)) return out;
+    for (let i = 0; i < s.stacks.length && i < s.weights.length; i++) {
+      const key = s.stacks[i].filter((f) => Number.isInteger(f) && f >= 0 && f < s.frames.length).map((f) => s.frames[f]).join(';');
+      const w = numOf(s.weights[i]);
+      if (!w) continue;
+      if (!out.weight.has(key)) { out.order.push(key); out.weight.set(key, 0); }
+      out.weight.set(key, out.weight.get(key) + w.d);
+      out.total += w.d;
+    }
+    return out;
+  }
+  const sideOf = (r) => ({ format: (r && r.format) || '', inputs: (r && r.inputs) || [], tool: r && r.tool !== undefined ? r.tool : null });
+  function compareCaptures(a, b, maxStackRows = 500) {
+    const order = [];
+    const rows = new Map();
+    const collect = (r, isB) => {
+      for (const row of (r && r.latency) || []) {
+        if (!row || typeof row.probe !== 'string') continue;
+        if (!rows.has(row.probe)) { rows.set(row.probe, [null, null]); order.push(row.probe); }
+        rows.get(row.probe)[isB ? 1 : 0] = row;
+      }
+    };
+    collect(a, false);
+    collect(b, true);
+    const probes = order.map((p) => {
+      const [ra, rb] = rows.get(p);
+      const row = { probe: p, in: ra && rb ? 'both' : ra ? 'a' : 'b', exact_a: ra && ra.exact !== undefined ? ra.exact : null, exact_b: rb && rb.exact !== undefined ? rb.exact : null };
+      for (const k of ['calls', 'total', 'mean', 'min', 'max']) row[k] = scalarDelta(present(ra, k), present(rb, k));
+      for (const k of ['p50', 'p90', 'p99']) row[k] = percentileDelta(present(ra, k), present(rb, k));
+      return row;
     });
-    const name = (other.inputs || []).join(', ');
-    return el('div', {}, table([
-      { key: 'probe', label: 'probe' },
-      { key: 'calls', label: 'calls', numeric: true },
-      { key: 'other_calls', label: 'calls (other)', numeric: true },
-      { key: 'mean', label: 'mean', numeric: true },
-      { key: 'other_mean', label: 'mean (other)', numeric: true },
-      { key: 'ratio', label: 'mean ratio', numeric: true, format: (v) => (v === null ? '—' : v.toFixed(2) + '×') },
-      { key: 'p99', label: 'p99 (upper)', numeric: true },
-      { key: 'other_p99', label: 'p99 (other)', numeric: true },
-    ], rows, { csvName: 'compare.csv', caption: 'This capture vs ' + name }));
+    const sa = stackWeights(a), sb = stackWeights(b);
+    const srows = [];
+    let common = 0;
+    for (const k of sa.order) {
+      const inB = sb.weight.has(k);
+      if (inB) common++;
+      srows.push({ key: k, wa: sa.weight.get(k), wb: inB ? sb.weight.get(k) : 0, inA: true, inB });
+    }
+    for (const k of sb.order) if (!sa.weight.has(k)) srows.push({ key: k, wa: 0, wb: sb.weight.get(k), inA: false, inB: true });
+    srows.sort((x, y) => {
+      const dx = Math.abs(x.wb - x.wa), dy = Math.abs(y.wb - y.wa);
+      if (dx !== dy) return dy - dx;
+      return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
+    });
+    const stackRows = srows.slice(0, maxStackRows).map((r) => {
+      const shareA = sa.total > 0 ? (100 * r.wa) / sa.total : 0, shareB = sb.total > 0 ? (100 * r.wb) / sb.total : 0;
+      return { stack: r.key, a: r.inA ? r.wa : null, b: r.inB ? r.wb : null, delta: r.wb - r.wa, share_a: shareA, share_b: shareB, share_delta: shareB - shareA };
+    });
+    return {
+      kind: 'tracing', a: sideOf(a), b: sideOf(b), probes,
+      stacks: { a: { unique: sa.order.length, total_weight: sa.total, weight_unit: sa.unit }, b: { unique: sb.order.length, total_weight: sb.total, weight_unit: sb.unit },
+        common, only_a: sa.order.length - common, only_b: sb.order.length - common, rows: stackRows, rows_omitted: Math.max(0, srows.length - maxStackRows) },
+    };
+  }
+
+  function reportLabel(r, fallback) {
+    const inputs = (r && r.inputs) || [];
+    if (!inputs.length) return fallback;
+    const base = (p) => String(p).split('/').pop();
+    return inputs.length === 1 ? base(inputs[0]) : base(inputs[0]) + ' (+' + (inputs.length - 1) + ')';
+  }
+  // Other tracing reports on the page: this document's and every finished job card's.
+  function otherTracingReports(self, ctx) {
+    const seen = new Set([self]);
+    const out = [];
+    const add = (r, where) => {
+      if (!r || !TITLES[r.format] || seen.has(r)) return;
+      seen.add(r);
+      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
+    };
+    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
+    if (typeof document !== 'undefined') {
+      document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1))));
+    }
+    return out;
+  }
+
+  function drawCompare(out, a, b, ctx) {
+    const { el, fmt, table } = ctx.ui;
+    const c = compareCaptures(a, b);
+    const v = (x) => (x === null || x === undefined ? '—' : typeof x === 'number' ? fmt.num(x) : String(x));
+    const pct = (x) => (x === null ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
+    const pair = (x) => (x === null ? '—' : Array.isArray(x) ? boundText(x, false, fmt) : v(x));
+    const pdelta = (d) => (d.delta !== null ? v(d.delta) : d.delta_bounds ? '[' + v(d.delta_bounds[0]) + ', ' + v(d.delta_bounds[1]) + ']' : '—');
+    if (c.probes.length) {
+      const rows = c.probes.map((p) => ({ probe: p.probe, in: p.in, calls_a: p.calls.a, calls_b: p.calls.b, calls_d: p.calls.delta, calls_pct: p.calls.delta_percent,
+        mean_a: p.mean.a, mean_b: p.mean.b, mean_pct: p.mean.delta_percent, p50_a: p.p50.a, p50_b: p.p50.b, p50_d: pdelta(p.p50), p99_a: p.p99.a, p99_b: p.p99.b, p99_d: pdelta(p.p99) }));
+      out.appendChild(table([
+        { key: 'probe', label: 'probe' }, { key: 'in', label: 'in' },
+        { key: 'calls_a', label: 'calls A', numeric: true, format: v }, { key: 'calls_b', label: 'calls B', numeric: true, format: v },
+        { key: 'calls_d', label: 'Δ calls', numeric: true, format: v }, { key: 'calls_pct', label: 'Δ%', numeric: true, format: pct },
+        { key: 'mean_a', label: 'mean A', numeric: true, format: v }, { key: 'mean_b', label: 'mean B', numeric: true, format: v }, { key: 'mean_pct', label: 'Δ% mean', numeric: true, format: pct },
+        { key: 'p50_a', label: 'p50 A', format: pair }, { key: 'p50_b', label: 'p50 B', format: pair }, { key: 'p50_d', label: 'Δ p50 (bounds)' },
+        { key: 'p99_a', label: 'p99 A', format: pair }, { key: 'p99_b', label: 'p99 B', format: pair }, { key: 'p99_d', label: 'Δ p99 (bounds)' },
+      ], rows, { csvName: 'compare-probes.csv', caption: 'Per-probe deltas (B − A)', filter: false }));
+      out.appendChild(el('p', { class: 'muted', text: 'Percentiles from histograms are buckets: their difference is shown as [lowest, highest] possible.' }));
+    }
+    const s = c.stacks;
+    if (s.a.unique || s.b.unique) {
+      out.appendChild(el('p', { class: 'muted tracing-compare-stacks-summary', text: `stacks: A ${fmt.num(s.a.unique)} (${v(s.a.total_weight)} ${s.a.weight_unit}), B ${fmt.num(s.b.unique)} (${v(s.b.total_weight)} ${s.b.weight_unit}); ${fmt.num(s.common)} in both, ${fmt.num(s.only_a)} only in A, ${fmt.num(s.only_b)} only in B` }));
+      out.appendChild(table([
+        { key: 'delta', label: 'Δ weight', numeric: true, format: v }, { key: 'a', label: 'A', numeric: true, format: v }, { key: 'b', label: 'B', numeric: true, format: v },
+        { key: 'share_delta', label: 'Δ share (pts)', numeric: true, format: (x) => (x > 0 ? '+' : '') + x.toFixed(2) },
+        { key: 'stack', label: 'stack (root ; … ; leaf)', format: (x) => (x.length > 400 ? x.slice(0, 200) + ' … ' + x.slice(-160) : x) },
+      ], s.rows, { csvName: 'compare-stacks.csv', caption: 'Per-stack weight deltas (B − A)' + (s.rows_omitted ? `, ${s.rows_omitted} smaller ones omitted` : ''), pageSize: 50 }));
+    }
+    const json = el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
+      on: { click: () => ctx.ui.download('tracing-compare.json', 'application/json', JSON.stringify(c, null, 2)) } });
+    out.appendChild(json);
+  }
+
+  function compareSection(report, ctx) {
+    const { el } = ctx.ui;
+    const box = el('div', { class: 'tracing-compare' });
+    const select = el('select', { 'aria-label': 'tracing capture to compare with' });
+    const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
+    const out = el('div', { class: 'tracing-compare-out' });
+    let candidates = [];
+    const fill = () => {
+      candidates = otherTracingReports(report, ctx);
+      select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
+      select.disabled = !candidates.length;
+    };
+    const show = () => {
+      fill();
+      out.replaceChildren();
+      const pick = candidates[Number(select.value) || 0];
+      if (!pick) { out.appendChild(el('p', { class: 'muted', text: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.' })); return; }
+      drawCompare(out, report, pick.report, ctx);
+    };
+    select.addEventListener('focus', () => { const val = select.value; fill(); select.value = val; });
+    select.addEventListener('change', show);
+    refresh.addEventListener('click', show);
+    fill();
+    box.append(el('div', { class: 'tracing-compare-tools' }, el('span', { text: 'Compare this capture (A) with (B): ' }), select, ' ', refresh), out);
+    if (candidates.length) show();
+    return box;
   }
 
   function probesSection(report, ctx) {
@@ -370,5 +532,7 @@
     for (const [title, node] of parts) if (node) container.appendChild(section(title, node));
   }
 
-  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render });
+  GCSCOPE.tracingCompare = compareCaptures;
+  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render, compareCaptures });
+  if (typeof module !== 'undefined' && module.exports) module.exports = { compareCaptures };
 })(typeof window !== 'undefined' ? window : globalThis);

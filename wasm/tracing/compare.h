@@ -1,0 +1,30 @@
+// Compare two tracing captures (two reports of the tracing formats, not necessarily the same one:
+// a bpftrace text dump against a -f json capture, a perf script against folded stacks): per-probe
+// deltas of the latency table and per-stack weight deltas. Used by `gcscope compare A B` when both
+// sides are tracing reports; web/views/tracing.js computes the same thing in JS on the two reports
+// it has (tests/tracing/test_tracing_compare.cpp and tests/node/tracing_compare.test.js check both
+// against the same hand-computed figures).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gcscope::tracing {
+
+bool is_tracing_format(const std::string& format);
+
+// {"kind": "tracing",
+//  "a"/"b": {"format", "inputs", "tool"},
+//  "probes": [{"probe", "in": "both"|"a"|"b", "exact_a", "exact_b",
+//              "calls"/"total"/"mean"/"min"/"max": {"a", "b", "delta", "delta_percent"},
+//              "p50"/"p90"/"p99": {"a", "b", "delta" (both exact), "delta_bounds": [lo, hi]}}],
+//  "stacks": {"a"/"b": {"unique", "total_weight", "weight_unit"}, "common", "only_a", "only_b",
+//             "rows": [{"stack", "a", "b", "delta", "share_a", "share_b", "share_delta"}],
+//             "rows_omitted"}}
+// Probes are matched by the latency table's display name (provider:name for USDT probes). A
+// percentile from a histogram is a bucket [lo, hi]; the difference of two such percentiles can only
+// be bounded: delta_bounds = [lo_b - hi_a, hi_b - lo_a] (null where a bucket is unbounded). Stacks
+// are matched by their folded text ("root;...;leaf"); rows are sorted by |delta| (then by stack)
+// and cut at `max_stack_rows`. delta = b - a; delta_percent = 100 (b - a) / |a|, null when a is 0.
+nlohmann::json compare_reports(const nlohmann::json& a, const nlohmann::json& b, size_t max_stack_rows = 500);
+
+}  // namespace gcscope::tracing
