@@ -249,6 +249,32 @@ class UnifiedParser final : public LogParser {
     double uptime = kUnknown, wall = kUnknown;
     bool any = false;
     tags_ = {};
+    // Fast path for the default decorations "[0.078s][info][gc,start    ] ": each token that has exactly
+    // the default shape is taken here, with the same arithmetic as classify_decoration; at the first one
+    // that does not, the general loop below carries on from there.
+    if (line.size() > 3 && line[0] == '[' && is_digit(line[1])) {
+      size_t q = 1;
+      double v;
+      if (text::parse_decimal(line, q, v, true) && q + 1 < line.size() && line[q] == 's' && line[q + 1] == ']') {
+        uptime = v;
+        any = true;
+        p = q + 2;
+        if (line.size() - p >= 6 && std::memcmp(line.data() + p, "[info]", 6) == 0) {
+          level_ = std::string_view(line.data() + p + 1, 4);
+          p += 6;
+          q = p + 1;
+          while (q < line.size() && is_tag_char(line[q])) ++q;
+          const size_t tag_end = q;
+          while (q < line.size() && line[q] == ' ') ++q;
+          // A tag set starts with a letter; a level word in third place is left to the general loop.
+          if (q < line.size() && line[q] == ']' && line[p] == '[' && tag_end > p + 1 && line[p + 1] >= 'a' &&
+              !is_level_word(line.substr(p + 1, tag_end - p - 1))) {
+            tags_ = line.substr(p + 1, tag_end - p - 1);
+            p = q + 1;
+          }
+        }
+      }
+    }
     while (p < line.size() && line[p] == '[') {
       // Decoration tokens are short: a plain loop beats a memchr call here.
       size_t close = p + 1;
@@ -293,6 +319,15 @@ class UnifiedParser final : public LogParser {
     return true;
   }
 
+  // The bytes of a tags decoration ("gc,heap,exit", "safepoint", "gc,phases,start").
+  static bool is_tag_char(char c) {
+    return (c >= 'a' && c <= 'z') || c == ',' || c == '+' || (c >= '0' && c <= '9') || c == '_';
+  }
+
+  static bool is_level_word(std::string_view t) {
+    return t == "info" || t == "debug" || t == "develop" || t == "trace" || t == "warning" || t == "error";
+  }
+
   bool classify_decoration(std::string_view tok, double& uptime, double& wall) {
     if (tok.empty()) return false;
     std::string_view t = tok.back() == ' ' ? text::trim_right(tok) : tok;  // "[gc,start    ]"
@@ -328,7 +363,7 @@ class UnifiedParser final : public LogParser {
     }
     // tags: lowercase words joined by ','
     for (char c : t)
-      if (!((c >= 'a' && c <= 'z') || c == ',' || c == '+' || (c >= '0' && c <= '9') || c == '_')) return false;
+      if (!is_tag_char(c)) return false;
     tags_ = t;
     return true;
   }
