@@ -1,11 +1,14 @@
 // LineSplitter: turns arbitrarily cut chunks into whole lines without copying the common case.
 // A line that straddles two chunks is the only thing ever copied (into `carry_`), so a parser sees
 // the same lines whatever the chunk size — the property the chunk-boundary tests check.
+// The newline search is bytes::find_byte (glibc memchr natively, 16 bytes per step in wasm with SIMD).
 #pragma once
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "core/byte_find.h"
 
 namespace gcscope {
 
@@ -19,7 +22,7 @@ class LineSplitter {
     const char* p = data;
     const char* end = data + len;
     if (!carry_.empty()) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      const char* nl = bytes::find_byte(p, end, '\n');
       if (!nl) {
         carry_.append(p, static_cast<size_t>(end - p));
         return;
@@ -31,7 +34,7 @@ class LineSplitter {
       p = nl + 1;
     }
     while (p < end) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      const char* nl = bytes::find_byte(p, end, '\n');
       if (!nl) break;
       emit(std::string_view(p, static_cast<size_t>(nl - p)), on_line);
       offset_ += static_cast<uint64_t>(nl - p) + 1;

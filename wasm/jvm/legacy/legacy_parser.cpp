@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/byte_find.h"
 #include "core/text_scan.h"
 #include "jvm/log_text.h"
 
@@ -926,28 +927,18 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   size_t rec_end = std::string_view::npos;
   size_t seg = 0;  // start of the current depth-1 text segment
   const char* data = rec.data();
-  if (plain_only) {
-    // Anything the line-level cases handle (a heap block, class histogram, … cut into this record) sends the
-    // line there; the '[' and ']' cases are checked in the walk below.
-    if (const char* b = static_cast<const char*>(std::memchr(data, '{', rec.size()));
-        b && at(rec, static_cast<size_t>(b - data), "{Heap before"))
-      return false;
-    for (const char* h = static_cast<const char*>(std::memchr(data, 'H', rec.size())); h;
-         h = static_cast<const char*>(std::memchr(h + 1, 'H', static_cast<size_t>(data + rec.size() - h - 1))))
-      if (at(rec, static_cast<size_t>(h - data), "Heap after ")) return false;
-  }
-  auto next_of = [&](char c, size_t from) -> size_t {
-    if (from >= rec.size()) return std::string_view::npos;
-    const void* hit = std::memchr(data + from, c, rec.size() - from);
-    return hit ? static_cast<size_t>(static_cast<const char*>(hit) - data) : std::string_view::npos;
+  const char* const rec_stop = data + rec.size();
+  // One pass finds the brackets and, for plain_only, the '{'/'H' of a heap block cut into the record (the
+  // line-level cases handle those, so the line goes there: "{Heap before", "Heap after "); '[' and ']'
+  // markers of the other line-level cases are checked as they come.
+  auto next_hit = [&](const char* from) -> const char* {
+    return plain_only ? bytes::find_any<'[', ']', '{', 'H'>(from, rec_stop) : bytes::find_any<'[', ']'>(from, rec_stop);
   };
-  size_t next_open = next_of('[', 0), next_close = next_of(']', 0);
-  while (next_open != std::string_view::npos || next_close != std::string_view::npos) {
-    const bool is_open = next_open < next_close;
-    const size_t i = is_open ? next_open : next_close;
+  for (const char* hit = next_hit(data); hit; hit = next_hit(hit + 1)) {
+    const size_t i = static_cast<size_t>(hit - data);
     const char next = i + 1 < rec.size() ? data[i + 1] : 0;
-    if (is_open) {
-      next_open = next_of('[', i + 1);
+    const char c = *hit;
+    if (c == '[') {
       if (plain_only && (next == 'C' || next == 'G') &&
           (at(rec, i, "[CMS-concurrent-") || at(rec, i, "[Class Histogram") || at(rec, i, "[GC concurrent-") ||
            at(rec, i, "[G1Ergonomics") || at(rec, i, "[GC TLAB: gc thread")))
@@ -959,7 +950,14 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       if (depth == 1) seg = i + 1;
       continue;
     }
-    next_close = next_of(']', i + 1);
+    if (c == '{') {
+      if (at(rec, i, "{Heap before")) return false;
+      continue;
+    }
+    if (c == 'H') {
+      if (at(rec, i, "Heap after ")) return false;
+      continue;
+    }
     if (plain_only && next == 'C' && at(rec, i + 1, "CMSCollector shouldConcurrentCollect: ")) return false;
     if (depth == 0) continue;  // a stray ']' before the record
     if (depth == 2 && nsubs < 24) subs[nsubs++] = {stack[1] + 1, i};
@@ -969,6 +967,14 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       flat_.append(data + seg, i - seg);
       rec_end = i + 1;
       break;
+    }
+  }
+  if (plain_only && rec_end != std::string_view::npos) {
+    // The walk stopped at the record's end: the rest of the line may still hold a heap block.
+    for (const char* hit = bytes::find_any<'{', 'H'>(data + rec_end, rec_stop); hit;
+         hit = bytes::find_any<'{', 'H'>(hit + 1, rec_stop)) {
+      const size_t i = static_cast<size_t>(hit - data);
+      if (at(rec, i, *hit == '{' ? std::string_view("{Heap before") : std::string_view("Heap after "))) return false;
     }
   }
   if (rec_end == std::string_view::npos) {
@@ -1031,8 +1037,12 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   }
   // Rare markers, looked for only where they can be: "icms_dc=" sits at depth 1, reference processing is
   // nested (depth >= 2), the GC overhead message follows a full collection's pools.
-  if (flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
-  if (max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
+  // One pass over the record rules most of them out: each contains a byte that a plain ParNew/DefNew/
+  // PSYoungGen record does not ('=' of "icms_dc=", 'p' of "promotion failed", 'm' of "concurrent mode",
+  // 'f' of "[SoftReference"), and flat and the sub-records are made of the record's bytes.
+  const bool rare = bytes::find_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size()) != nullptr;
+  if (rare && flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
+  if (rare && max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
   if (full && (contains(flat, "GC time would exceed GCTimeLimit") || contains(flat, "GC time is exceeding GCTimeLimit")))
     e.flags |= kGcOverheadLimit;
   if (g1_pause && (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)")))
@@ -1051,14 +1061,14 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       ev_.parnew = true;
       find_transition(sub, e.young);
       young_secs = last_secs(sub);
-      if (contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
-      if (contains(sub, "promotion failure size")) ev_.promotion_failure_size = true;
+      if (rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
+      if (rare && contains(sub, "promotion failure size")) ev_.promotion_failure_size = true;
     } else if (starts_with(sub, "DefNew")) {
       young = Young::kDefNew;
       e.young_pool = "DefNew";
       ev_.defnew = true;
       find_transition(sub, e.young);
-      if (contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
+      if (rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
     } else if (starts_with(sub, "PSYoungGen")) {
       young = Young::kPS;
       e.young_pool = "PSYoungGen";
@@ -1107,7 +1117,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
                starts_with(sub, "Unloading")) {
       // CMS/G1 remark phases
     }
-    if (contains(sub, "icms_dc=")) ev_.icms = true;
+    if (rare && contains(sub, "icms_dc=")) ev_.icms = true;
   }
   // An "[1 CMS-remark" may sit deeper than depth 2 (JDK 8 "[GC (CMS Final Remark) [YG occupancy…]…[1 CMS-remark…]").
   if (max_depth >= 3 && !remark && contains(whole, "CMS-remark")) remark = true, ev_.cms = true;
@@ -1125,7 +1135,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   // CMS prints its failure inside the CMS bracket ("[CMS (concurrent mode failure): …]"), or at depth 1 when a
   // concurrent phase cut the bracket open.
   bool cmf = false, cmi = false;
-  if (cms_old || (full && nsubs == 0) || contains(flat, "(concurrent mode")) {
+  if (rare && (cms_old || (full && nsubs == 0) || contains(flat, "(concurrent mode"))) {
     cmf = contains(whole, "concurrent mode failure");
     cmi = contains(whole, "concurrent mode interrupted");
   }
@@ -1186,7 +1196,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     }
     // A ParNew that copied nothing followed by "[CMS: …]": GCToolKit calls it a concurrent mode failure in
     // CMS logs and a ParNew plus a full collection in iCMS logs (icms_dc=); the counts follow it.
-    bool icms_record = contains(whole, "icms_dc=");
+    bool icms_record = rare && contains(whole, "icms_dc=");
     if (!pf && !cmf && !cmi && icms_record) {
       GcEvent y = e;
       y.type = GcType::ParNew;

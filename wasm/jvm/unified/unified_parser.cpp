@@ -249,6 +249,34 @@ class UnifiedParser final : public LogParser {
     double uptime = kUnknown, wall = kUnknown;
     bool any = false;
     tags_ = {};
+    // Fast path for the default decorations "[0.078s][info][gc,start    ] ": each token that has exactly
+    // the default shape is taken here, with the same arithmetic as classify_decoration; at the first one
+    // that does not, the general loop below carries on from there.
+    if (line.size() > 3 && line[0] == '[' && is_digit(line[1])) {
+      size_t q = 1;
+      double v;
+      if (text::parse_decimal(line, q, v, true) && q + 1 < line.size() && line[q] == 's' && line[q + 1] == ']') {
+        uptime = v;
+        any = true;
+        p = q + 2;
+        if (line.size() - p >= 6 && std::memcmp(line.data() + p, "[info]", 6) == 0) {
+          level_ = std::string_view(line.data() + p + 1, 4);
+          p += 6;
+          q = p + 1;
+          while (q < line.size() && is_tag_char(line[q])) ++q;
+          const size_t tag_end = q;
+          // JDK 17 pads the tags to a common width ("[gc,heap        ]"): eight spaces at a time.
+          while (line.size() - q >= 8 && std::memcmp(line.data() + q, "        ", 8) == 0) q += 8;
+          while (q < line.size() && line[q] == ' ') ++q;
+          // A tag set starts with a letter; a level word in third place is left to the general loop.
+          if (q < line.size() && line[q] == ']' && line[p] == '[' && tag_end > p + 1 && line[p + 1] >= 'a' &&
+              !is_level_word(line.substr(p + 1, tag_end - p - 1))) {
+            tags_ = line.substr(p + 1, tag_end - p - 1);
+            p = q + 1;
+          }
+        }
+      }
+    }
     while (p < line.size() && line[p] == '[') {
       // Decoration tokens are short: a plain loop beats a memchr call here.
       size_t close = p + 1;
@@ -293,6 +321,29 @@ class UnifiedParser final : public LogParser {
     return true;
   }
 
+  // The bytes of a tags decoration ("gc,heap,exit", "safepoint", "gc,phases,start").
+  struct TagChars {
+    bool table[256] = {};
+    constexpr TagChars() : table() {
+      for (int c = 'a'; c <= 'z'; ++c) table[c] = true;
+      for (int c = '0'; c <= '9'; ++c) table[c] = true;
+      table[static_cast<unsigned char>(',')] = table[static_cast<unsigned char>('+')] = table[static_cast<unsigned char>('_')] = true;
+    }
+  };
+  static bool is_tag_char(char c) {
+    static constexpr TagChars kTagChars;
+    return kTagChars.table[static_cast<unsigned char>(c)];
+  }
+
+  static bool is_level_word(std::string_view t) {
+    switch (t.size()) {
+      case 4: return t == "info";
+      case 5: return t == "debug" || t == "trace" || t == "error";
+      case 7: return t == "develop" || t == "warning";
+      default: return false;
+    }
+  }
+
   bool classify_decoration(std::string_view tok, double& uptime, double& wall) {
     if (tok.empty()) return false;
     std::string_view t = tok.back() == ' ' ? text::trim_right(tok) : tok;  // "[gc,start    ]"
@@ -328,7 +379,7 @@ class UnifiedParser final : public LogParser {
     }
     // tags: lowercase words joined by ','
     for (char c : t)
-      if (!((c >= 'a' && c <= 'z') || c == ',' || c == '+' || (c >= '0' && c <= '9') || c == '_')) return false;
+      if (!is_tag_char(c)) return false;
     tags_ = t;
     return true;
   }
@@ -683,11 +734,19 @@ class UnifiedParser final : public LogParser {
 
   void note_tags() {
     if (tags_.empty()) return;
-    // A log uses a few dozen tag sets over and over: decide each (tag set, level) once.
-    for (const auto& seen : seen_tags_)
-      if (seen.size() == tags_.size() + 1 && seen.back() == static_cast<char>(level_.size() + '0') &&
-          std::memcmp(seen.data(), tags_.data(), tags_.size()) == 0)
+    // A log uses a few dozen tag sets over and over: decide each (tag set, level) once. Lines of one tag
+    // set come in runs (a pause's phases), so the last one seen is tried first.
+    const char level_mark = static_cast<char>(level_.size() + '0');
+    auto same = [&](const std::string& seen) {
+      return seen.size() == tags_.size() + 1 && seen.back() == level_mark && seen[0] == tags_[0] &&
+             std::memcmp(seen.data(), tags_.data(), tags_.size()) == 0;
+    };
+    if (last_seen_tags_ < seen_tags_.size() && same(seen_tags_[last_seen_tags_])) return;
+    for (size_t i = 0; i < seen_tags_.size(); ++i)
+      if (same(seen_tags_[i])) {
+        last_seen_tags_ = i;
         return;
+      }
     if (seen_tags_.size() < 64) {
       seen_tags_.emplace_back(tags_);
       seen_tags_.back().push_back(static_cast<char>(level_.size() + '0'));
@@ -1215,6 +1274,7 @@ class UnifiedParser final : public LogParser {
   char generation_ = 0;
   double ns_origin_ = -1;
   std::vector<std::string> seen_tags_;
+  size_t last_seen_tags_ = 0;
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
   std::string pending_trigger_, pending_operation_;
   GcEvent standalone_;
