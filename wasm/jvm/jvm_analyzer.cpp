@@ -186,6 +186,7 @@ class JvmAnalyzer final : public Analyzer {
       sinks_.back()->aggregator.merge_diary(parser_->diary());
       diaries_.resize(sinks_.size());
       diaries_.back() = parser_->diary();
+      sinks_.back()->aggregator.set_live_diary(nullptr);
     }
     parser_.reset();
     ++member_;
@@ -320,6 +321,7 @@ class JvmAnalyzer final : public Analyzer {
         return;
       }
       sink.legacy = true;
+      sink.aggregator.set_live_diary(&parser_->diary());
       return;
     }
     // Unknown: nothing recognizable in the head (e.g. a rotated member that starts mid-record): try
@@ -327,6 +329,7 @@ class JvmAnalyzer final : public Analyzer {
     dialects_.back() = dialect_ == LogDialect::kUnknown ? "unknown" : "unified";
     parser_ = make_unified_parser(sink, member_);
     parser_->hint_head(head_);
+    sink.aggregator.set_live_diary(&parser_->diary());
   }
 
   void pump(const char* data, size_t len) {
