@@ -164,7 +164,12 @@ void GcAggregator::on_event(const GcEvent& e) {
   ++events_total_;
   const size_t type_idx = static_cast<size_t>(e.type) % static_cast<size_t>(GcType::kCount);
   ++type_counts_[type_idx];
-  const int32_t cause = e.cause.empty() ? -1 : static_cast<int32_t>(intern_cause(e.cause));
+  // Consecutive events mostly share their cause: compare with the last one before hashing.
+  int32_t cause = -1;
+  if (!e.cause.empty()) {
+    if (last_cause_ < 0 || causes_[static_cast<size_t>(last_cause_)] != e.cause) last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
+    cause = last_cause_;
+  }
   const uint16_t cclass = cause < 0 ? 0 : cause_class_[static_cast<size_t>(cause)];
   const double t = e.uptime_s;
   const double before = kb(e.heap.before_kb), after = kb(e.heap.after_kb), committed = kb(e.heap.committed_kb);
@@ -204,13 +209,18 @@ void GcAggregator::on_event(const GcEvent& e) {
     pause_dur_.push_back(d);
     pause_name_.push_back(name);
     pause_cause_.push_back(cause);
-    pause_line_.push_back(line);
+    pause_line_.push_back(static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX)));
     pause_total_ += d;
     paused += d;
     if (line && (!min_pause_line_ || line < min_pause_line_)) min_pause_line_ = line;
   };
   if (pause_members_.empty() || pause_members_.back().second != e.member) pause_members_.emplace_back(pause_t_.size(), e.member);
-  for (const auto& ph : e.phases) add_phase(intern_phase(ph.first), ph.second);
+  phase_scratch_.clear();
+  for (const auto& ph : e.phases) {
+    uint32_t idx = intern_phase(ph.first);
+    phase_scratch_.push_back(idx);
+    add_phase(idx, ph.second);
+  }
   if (e.stop_the_world && !std::isnan(e.duration_s)) {
     uint32_t& name = type_pause_name_[type_idx];
     if (name == UINT32_MAX) name = intern_phase(std::string("Pause ") + gc_type_name(e.type));
@@ -285,9 +295,9 @@ void GcAggregator::on_event(const GcEvent& e) {
     upd_max(b.pool_before[p], kb(pools[p]->before_kb));
     upd_max(b.pool_after[p], kb(pools[p]->after_kb));
   }
-  for (const auto& ph : e.phases) {
-    uint32_t idx = phase_index_.find(ph.first)->second;
-    double s = nan_to_zero(ph.second);
+  for (size_t k = 0; k < e.phases.size(); ++k) {
+    const uint32_t idx = phase_scratch_[k];
+    const double s = nan_to_zero(e.phases[k].second);
     auto it = std::find_if(b.phases.begin(), b.phases.end(), [&](const PhaseCell& c) { return c.name == idx; });
     if (it == b.phases.end()) {
       b.phases.push_back({idx, 1, s, s});
@@ -479,26 +489,57 @@ namespace {
 // each value is the difference to the previous non-null one (times and line numbers grow slowly,
 // so the deltas are short). A JSON string of digits costs one pass to write and to parse, where a
 // JSON array of 10^6 numbers costs a tree node per value on both sides.
+//
+// Plain (not delta) columns are run-length coded: "v*n" stands for n copies of v (pause kinds and
+// causes repeat for long stretches).
 class PackedColumn {
  public:
-  PackedColumn(size_t n, bool delta) : delta_(delta) { text_.reserve(n * 8); }
+  PackedColumn(size_t n, bool delta) : delta_(delta) { text_.reserve(n * (delta ? 7 : 3)); }
   void add(int64_t v) {
-    if (!first_) text_.push_back(',');
-    first_ = false;
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, delta_ ? v - prev_ : v);
-    text_.append(buf, r.ptr);
+    if (!delta_) {
+      if (run_ && v == run_value_) {
+        ++run_;
+        return;
+      }
+      flush_run();
+      run_value_ = v, run_ = 1;
+      return;
+    }
+    put(v - prev_);
     prev_ = v;
   }
   void add_null() {
+    flush_run();
     if (!first_) text_.push_back(',');
     first_ = false;
   }
-  std::string take() { return std::move(text_); }
+  std::string take() {
+    flush_run();
+    return std::move(text_);
+  }
 
  private:
+  void put(int64_t v) {
+    if (!first_) text_.push_back(',');
+    first_ = false;
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    text_.append(buf, r.ptr);
+  }
+  void flush_run() {
+    if (!run_) return;
+    put(run_value_);
+    if (run_ > 1) {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, run_);
+      text_.push_back('*');
+      text_.append(buf, r.ptr);
+    }
+    run_ = 0;
+  }
   std::string text_;
-  int64_t prev_ = 0;
+  int64_t prev_ = 0, run_value_ = 0;
+  uint64_t run_ = 0;
   bool delta_, first_ = true;
 };
 
@@ -729,22 +770,20 @@ void GcAggregator::write_report(nlohmann::json& r) const {
     }
     porder = std::move(out);
   }
-  PackedColumn pt(np, true), pd(np, false), pn(np, false), pc(np, false), pl(np, true);
+  PackedColumn pt(np, true), pd(np, false), pn(np, false), pc(np, false);
   for (uint32_t k : porder) {
     if (std::isnan(pause_t_[k])) pt.add_null();
     else pt.add(micros(pause_t_[k]));
     pd.add(micros(pause_dur_[k]));
     pn.add(pause_name_[k]);
     pc.add(pause_cause_[k]);
-    pl.add(static_cast<int64_t>(pause_line_[k]));
   }
   json pauses = {{"count", np},
                  {"encoding", "packed"},
                  {"t_us", pt.take()},
                  {"duration_us", pd.take()},
                  {"name", pn.take()},
-                 {"cause", pc.take()},
-                 {"line", pl.take()}};
+                 {"cause", pc.take()}};
 
   // Safepoint buckets.
   json safepoints = json::object();

@@ -3,7 +3,7 @@
 // (count-based decimation: while the log has at most kMaxBuckets events a bucket is one event, so
 // small logs keep exact per-event data; past that, neighbouring buckets merge pairwise and keep the
 // min/max/sum of each figure, so heap spikes and long pauses survive), and every summary figure is
-// a running tally. Only the pauses are kept one by one (start, duration, kind, cause, line: 32 bytes
+// a running tally. Only the pauses are kept one by one (start, duration, kind, cause, line: 28 bytes
 // each), because the exact percentiles and the view's range recompute need them; they go out as
 // packed integer text (see write_report), not as a JSON tree.
 //
@@ -144,7 +144,7 @@ class GcAggregator final : public GcEventSink {
   std::vector<double> pause_t_, pause_dur_;
   std::vector<uint32_t> pause_name_;  // phase-name index
   std::vector<int32_t> pause_cause_;  // the event's cause, -1 none
-  std::vector<uint64_t> pause_line_;
+  std::vector<uint32_t> pause_line_;  // (saturated at 2^32-1: a finding's link only)
   std::vector<std::pair<size_t, uint32_t>> pause_members_;  // (first pause index, member) per merged member
   double pause_total_ = 0;
   uint64_t min_pause_line_ = 0;
@@ -165,7 +165,9 @@ class GcAggregator final : public GcEventSink {
   // ---- interned names: stored once in a deque (stable addresses), looked up by string_view hash ----
   std::deque<std::string> causes_;
   std::unordered_map<std::string_view, uint32_t> cause_index_;
-  std::vector<uint16_t> cause_class_;  // CauseClass bits of each interned cause (findings)
+  std::vector<uint16_t> cause_class_;
+  int32_t last_cause_ = -1;                // the previous event's cause (most repeat it)
+  std::vector<uint32_t> phase_scratch_;    // phase indexes of the event being added  // CauseClass bits of each interned cause (findings)
   std::deque<std::string> phases_;
   std::unordered_map<std::string_view, uint32_t> phase_index_;
   struct PhaseStat { uint64_t count = 0; double total = 0, max = 0; };

@@ -16,7 +16,7 @@
 
   // Packed integer column of the report (wasm/jvm/aggregator.cpp, PackedColumn): comma-separated
   // integers, an empty field for null; with `delta` each is the difference to the previous non-null
-  // one. `scale` divides (microseconds → seconds).
+  // one, without it "v*n" stands for n copies of v. `scale` divides (microseconds → seconds).
   function unpack(text, count, delta, scale) {
     const out = new Array(count);
     const n = text ? text.length : 0;
@@ -30,16 +30,26 @@
         v = v * 10 + (c - 48);
         digits++;
       }
-      i++;  // the comma
-      if (!digits) { out[k] = null; continue; }
+      if (!digits) { i++; out[k] = null; continue; }
       if (neg) v = -v;
       if (delta) { v += prev; prev = v; }
-      out[k] = scale ? v / scale : v;
+      const value = scale ? v / scale : v;
+      out[k] = value;
+      if (i < n && text.charCodeAt(i) === 42) {  // "v*n": n copies of v (plain columns)
+        let run = 0;
+        for (i++; i < n; i++) {
+          const c = text.charCodeAt(i);
+          if (c < 48 || c > 57) break;
+          run = run * 10 + (c - 48);
+        }
+        for (let r = 1; r < run && k + 1 < count; r++) out[++k] = value;
+      }
+      i++;  // the comma
     }
     return out;
   }
 
-  // The exact pauses of a report, decoded once: {t, duration_s, name, cause, line}.
+  // The exact pauses of a report, decoded once: {t, duration_s, name, cause}.
   const pauseCache = new WeakMap();
   function pausesOf(report) {
     let p = pauseCache.get(report);
@@ -48,10 +58,10 @@
     if (z.encoding === 'packed') {
       p = {
         t: unpack(z.t_us, z.count, true, 1e6), duration_s: unpack(z.duration_us, z.count, false, 1e6),
-        name: unpack(z.name, z.count, false, 0), cause: unpack(z.cause, z.count, false, 0), line: unpack(z.line, z.count, true, 0),
+        name: unpack(z.name, z.count, false, 0), cause: unpack(z.cause, z.count, false, 0),
       };
     } else {
-      p = { t: z.t, duration_s: z.duration_s, name: z.name, cause: z.cause || z.t.map(() => -1), line: z.line };
+      p = { t: z.t, duration_s: z.duration_s, name: z.name, cause: z.cause || z.t.map(() => -1) };
     }
     pauseCache.set(report, p);
     return p;
