@@ -447,11 +447,11 @@ void GcAggregator::merge_from(const GcAggregator& o) {
     if (system_gc_times_.size() < kMaxSystemGcTimes) system_gc_times_.push_back(t);
 
   const size_t pause_offset = pause_t_.size();
-  append(pause_t_, o.pause_t_);
-  append(pause_dur_, o.pause_dur_);
-  append(pause_line_, o.pause_line_);
-  for (uint32_t name : o.pause_name_) pause_name_.push_back(phase_map[name]);
-  for (int32_t c : o.pause_cause_) pause_cause_.push_back(map_cause(c));
+  pause_t_.append(o.pause_t_);
+  pause_dur_.append(o.pause_dur_);
+  pause_line_.append(o.pause_line_);
+  for (size_t i = 0; i < o.pause_name_.size(); ++i) pause_name_.push_back(phase_map[o.pause_name_[i]]);
+  for (size_t i = 0; i < o.pause_cause_.size(); ++i) pause_cause_.push_back(map_cause(o.pause_cause_[i]));
   for (const auto& [start, member] : o.pause_members_) pause_members_.emplace_back(start + pause_offset, member);
   pause_total_ += o.pause_total_;
   if (o.min_pause_line_ && (!min_pause_line_ || o.min_pause_line_ < min_pause_line_)) min_pause_line_ = o.min_pause_line_;
@@ -595,7 +595,8 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   const size_t np = pause_dur_.size();
   double p50 = 0, p90 = 0, p99 = 0, p999 = 0, pmax = 0, median = 0;
   if (np) {
-    std::vector<double> d = pause_dur_;
+    std::vector<double> d(np);
+    for (size_t i = 0; i < np; ++i) d[i] = pause_dur_[i];
     std::vector<size_t> ranks = {rank_of(np, 0.50), np / 2, rank_of(np, 0.90), rank_of(np, 0.99), rank_of(np, 0.999), np - 1};
     std::sort(ranks.begin(), ranks.end());
     select_ranks(d, ranks);

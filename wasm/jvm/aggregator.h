@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -24,6 +25,29 @@
 #include "jvm/gc_event.h"
 
 namespace gcscope::jvm {
+
+// A growing column in fixed blocks of 64 Ki values: a std::vector's doubling can hold twice the
+// values at its peak (and copies them all at each growth); here at most one block is partly unused.
+template <typename T>
+class BlockColumn {
+ public:
+  void push_back(T v) {
+    if (size_ % kBlock == 0) blocks_.emplace_back(new T[kBlock]);
+    blocks_.back()[size_ % kBlock] = v;
+    ++size_;
+  }
+  T operator[](size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void append(const BlockColumn& o) {
+    for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
+  }
+
+ private:
+  static constexpr size_t kBlock = size_t{1} << 16;
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  size_t size_ = 0;
+};
 
 class GcAggregator final : public GcEventSink {
  public:
@@ -141,10 +165,10 @@ class GcAggregator final : public GcEventSink {
   std::vector<double> system_gc_times_;  // uptimes of System.gc() collections (the hourly RMI pattern)
 
   // ---- pauses (STW events and the pauses inside concurrent cycles), one entry each ----
-  std::vector<double> pause_t_, pause_dur_;
-  std::vector<uint32_t> pause_name_;  // phase-name index
-  std::vector<int32_t> pause_cause_;  // the event's cause, -1 none
-  std::vector<uint32_t> pause_line_;  // (saturated at 2^32-1: a finding's link only)
+  BlockColumn<double> pause_t_, pause_dur_;
+  BlockColumn<uint32_t> pause_name_;  // phase-name index
+  BlockColumn<int32_t> pause_cause_;  // the event's cause, -1 none
+  BlockColumn<uint32_t> pause_line_;  // (saturated at 2^32-1: a finding's link only)
   std::vector<std::pair<size_t, uint32_t>> pause_members_;  // (first pause index, member) per merged member
   double pause_total_ = 0;
   uint64_t min_pause_line_ = 0;

@@ -251,6 +251,9 @@ class JvmAnalyzer final : public Analyzer {
                           {"restarts", plan.runs.empty() ? 0 : plan.runs.size() - 1},
                           {"ordered_by_wall_clock", plan.ordered_by_wall_clock},
                           {"note", plan.note}};
+    // The report is written: free the columns now, before the document is serialized.
+    sinks_.clear();
+    sinks_.shrink_to_fit();
     if (legacy_unparsed_) {
       report["legacy_not_parsed"] = true;
       report["notes"] = {"pre-unified (JDK <= 8) GC log members were identified, but legacy parsing is not available yet"};
