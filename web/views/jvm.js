@@ -7,18 +7,49 @@
   const GCSCOPE = global.GCSCOPE;
   const { el, fmt } = GCSCOPE.ui;
 
-  // Nearest-rank percentile over a sorted array (same rule as the C++ aggregator).
-  function percentile(sorted, q) {
-    if (!sorted.length) return 0;
-    const rank = Math.ceil(q * sorted.length);
-    return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
+  // Nearest-rank index of quantile q among n values (same rule as the C++ aggregator).
+  function rankOf(n, q) { return Math.min(Math.max(Math.ceil(q * n), 1), n) - 1; }
+
+  // Puts the k-th smallest of a[lo, hi) at a[k], smaller ones left of it, larger right (quickselect):
+  // percentiles of 10^6 pauses without sorting them.
+  function nthElement(a, lo, hi, k) {
+    hi--;
+    while (hi > lo) {
+      const mid = (lo + hi) >> 1;
+      const x = a[lo], y = a[mid], z = a[hi];
+      const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+      let i = lo, j = hi;
+      while (i <= j) {
+        while (a[i] < pivot) i++;
+        while (a[j] > pivot) j--;
+        if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return;
+    }
+  }
+
+  // {p50, p90, p99, p999} of the values (reordered in place).
+  function percentiles(a) {
+    const n = a.length;
+    const out = { p50: 0, p90: 0, p99: 0, p999: 0 };
+    if (!n) return out;
+    let lo = 0;
+    for (const [key, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999]]) {
+      const r = rankOf(n, q);
+      if (r >= lo) { nthElement(a, lo, n, r); lo = r + 1; }
+      out[key] = a[r];
+    }
+    return out;
   }
 
   // Packed integer column of the report (wasm/jvm/aggregator.cpp, PackedColumn): comma-separated
   // integers, an empty field for null; with `delta` each is the difference to the previous non-null
   // one, without it "v*n" stands for n copies of v. `scale` divides (microseconds → seconds).
-  function unpack(text, count, delta, scale) {
-    const out = new Array(count);
+  // Returns a typed array (Float64Array: null → NaN; Int32Array for index columns).
+  function unpack(text, count, delta, scale, Type) {
+    const out = new (Type || Float64Array)(count);
     const n = text ? text.length : 0;
     let i = 0, prev = 0;
     for (let k = 0; k < count; k++) {
@@ -30,7 +61,7 @@
         v = v * 10 + (c - 48);
         digits++;
       }
-      if (!digits) { i++; out[k] = null; continue; }
+      if (!digits) { i++; out[k] = NaN; continue; }
       if (neg) v = -v;
       if (delta) { v += prev; prev = v; }
       const value = scale ? v / scale : v;
@@ -49,7 +80,7 @@
     return out;
   }
 
-  // The exact pauses of a report, decoded once: {t, duration_s, name, cause}.
+  // The exact pauses of a report, decoded once: {t (NaN when the log has no uptime), duration_s, name, cause}.
   const pauseCache = new WeakMap();
   function pausesOf(report) {
     let p = pauseCache.get(report);
@@ -58,10 +89,10 @@
     if (z.encoding === 'packed') {
       p = {
         t: unpack(z.t_us, z.count, true, 1e6), duration_s: unpack(z.duration_us, z.count, false, 1e6),
-        name: unpack(z.name, z.count, false, 0), cause: unpack(z.cause, z.count, false, 0),
+        name: unpack(z.name, z.count, false, 0, Int32Array), cause: unpack(z.cause, z.count, false, 0, Int32Array),
       };
     } else {
-      p = { t: z.t, duration_s: z.duration_s, name: z.name, cause: z.cause || z.t.map(() => -1) };
+      p = { t: z.t.map((v) => (v === null ? NaN : v)), duration_s: z.duration_s, name: z.name, cause: z.cause || z.t.map(() => -1) };
     }
     pauseCache.set(report, p);
     return p;
@@ -75,34 +106,42 @@
     const s = report.series;
     const ev = s.events, sp = s.safepoints;
     const pz = pausesOf(report);
-    const inRange = (t) => t0 === null || (t !== null && t >= t0 && t <= t1);
-    const durs = [];
-    let total = 0;
+    const inRange = (t) => t0 === null || (t !== null && t >= t0 && t <= t1);  // NaN: never in a range
+    // Per pause kind and per cause, by index (no string work per pause: logs have 10^6 of them).
+    const nk = s.names.length, nc = s.causes.length;
+    const kCount = new Float64Array(nk), kTotal = new Float64Array(nk), kMax = new Float64Array(nk);
+    const cCount = new Float64Array(nc), cTotal = new Float64Array(nc);
+    const all = new Float64Array(pz.t.length);
+    let m = 0, total = 0;
+    for (let i = 0; i < pz.t.length; i++) {
+      if (!inRange(pz.t[i])) continue;
+      const d = pz.duration_s[i];
+      all[m++] = d;
+      total += d;
+      const k = pz.name[i];
+      kCount[k]++; kTotal[k] += d; if (d > kMax[k]) kMax[k] = d;
+      const c = pz.cause[i];
+      if (c >= 0) { cCount[c]++; cTotal[c] += d; }
+    }
+    const durs = all.subarray(0, m);
+    let dmin = Infinity, dmax = 0;
+    for (let i = 0; i < m; i++) { if (durs[i] < dmin) dmin = durs[i]; if (durs[i] > dmax) dmax = durs[i]; }
+    const pct = percentiles(durs);
     const byName = new Map(), causes = new Map(), phases = new Map();
     const phaseRow = (name) => {
       let row = phases.get(name);
       if (!row) { row = { name, count: 0, total: 0, max: 0 }; phases.set(name, row); }
       return row;
     };
-    for (let i = 0; i < pz.t.length; i++) {
-      if (!inRange(pz.t[i])) continue;
-      const d = pz.duration_s[i];
-      durs.push(d);
-      total += d;
-      const name = s.names[pz.name[i]];
-      const row = byName.get(name) || { name, count: 0, total: 0, max: 0 };
-      row.count++; row.total += d; row.max = Math.max(row.max, d);
-      byName.set(name, row);
+    for (let k = 0; k < nk; k++) {
+      if (!kCount[k]) continue;
+      const name = s.names[k];
+      byName.set(name, { name, count: kCount[k], total: kTotal[k], max: kMax[k] });
       const ph = phaseRow(name);
-      ph.count++; ph.total += d; ph.max = Math.max(ph.max, d);
-      if (pz.cause[i] >= 0) {
-        const cname = s.causes[pz.cause[i]];
-        const c = causes.get(cname) || { name: cname, count: 0, total: 0 };
-        c.count++; c.total += d;
-        causes.set(cname, c);
-      }
+      ph.count += kCount[k]; ph.total += kTotal[k]; ph.max = Math.max(ph.max, kMax[k]);
     }
-    durs.sort((a, b) => a - b);
+    for (let c = 0; c < nc; c++) if (cCount[c]) causes.set(s.causes[c], { name: s.causes[c], count: cCount[c], total: cTotal[c] });
+
     const idx = [];
     for (let i = 0; i < ev.t.length; i++) if (inRange(ev.t[i])) idx.push(i);
     const afterMax = ev.heap_after_max_kb || ev.heap_after_kb;
@@ -140,9 +179,8 @@
     return {
       eventIndex: idx, events,
       pauses: {
-        count: durs.length, total, max: durs.length ? durs[durs.length - 1] : 0, mean: durs.length ? total / durs.length : 0,
-        p50: percentile(durs, 0.5), p90: percentile(durs, 0.9), p99: percentile(durs, 0.99), p999: percentile(durs, 0.999),
-        sorted: durs,
+        count: m, total, max: m ? dmax : 0, min: m ? dmin : 0, mean: m ? total / m : 0,
+        p50: pct.p50, p90: pct.p90, p99: pct.p99, p999: pct.p999, values: durs,
       },
       runtime, percentPaused: paused, throughput: paused === null ? null : 100 - paused,
       heap: { maxCommitted, maxAfter, maxBefore },
@@ -169,17 +207,16 @@
   }
 
   // Log-spaced buckets of pause durations (powers of two of a millisecond).
-  function pauseBuckets(sorted) {
-    if (!sorted.length) return [];
-    const lo = Math.floor(Math.log2(Math.max(sorted[0] * 1e3, 1e-3)));
-    const hi = Math.ceil(Math.log2(Math.max(sorted[sorted.length - 1] * 1e3, 1e-3)));
+  function pauseBuckets(values, min, max) {
+    if (!values.length) return [];
+    const lo = Math.floor(Math.log2(Math.max(min * 1e3, 1e-3)));
+    const hi = Math.ceil(Math.log2(Math.max(max * 1e3, 1e-3)));
     const buckets = [];
     for (let e = lo; e <= Math.max(hi, lo + 1); e++) buckets.push({ lo: 2 ** (e - 1), hi: 2 ** e, count: 0 });
-    for (const d of sorted) {
-      const ms = d * 1e3;
-      let k = buckets.findIndex((b) => ms <= b.hi);
-      if (k < 0) k = buckets.length - 1;
-      buckets[k].count++;
+    for (const d of values) {
+      // The first bucket with ms <= hi = 2^e: e = ceil(log2(ms)).
+      const e = Math.ceil(Math.log2(Math.max(d * 1e3, 1e-3)));
+      buckets[Math.min(Math.max(e - lo, 0), buckets.length - 1)].count++;
     }
     return buckets;
   }
@@ -266,7 +303,7 @@
       const n = pzAll.t.length, step = Math.max(1, Math.ceil(n / 8000));
       for (let i = 0; i < n; i += step) {
         let best = -1;
-        for (let j = i; j < Math.min(n, i + step); j++) if (pzAll.t[j] !== null && (best < 0 || pzAll.duration_s[j] > pzAll.duration_s[best])) best = j;
+        for (let j = i; j < Math.min(n, i + step); j++) if (!Number.isNaN(pzAll.t[j]) && (best < 0 || pzAll.duration_s[j] > pzAll.duration_s[best])) best = j;
         if (best >= 0) { pauseX.push(pzAll.t[best]); pauseY.push(pzAll.duration_s[best] * 1e3); }
       }
       // uPlot needs x ascending.
@@ -379,8 +416,8 @@
       kpiBox.appendChild(pct);
 
       histBox.textContent = '';
-      if (charts && c.pauses.sorted.length) {
-        const buckets = pauseBuckets(c.pauses.sorted);
+      if (charts && c.pauses.count) {
+        const buckets = pauseBuckets(c.pauses.values, c.pauses.min, c.pauses.max);
         const at = (v) => { const k = buckets.findIndex((b) => v * 1e3 <= b.hi); return k < 0 ? buckets.length - 1 : k; };
         hist = charts.histogram(histBox, {
           title: 'Pause duration histogram (ms)', buckets, xLabel: 'ms', yLabel: 'pauses',
