@@ -122,3 +122,46 @@ test('the zoomed range is kept in the link: a reload with the same file returns 
   await expect(job.locator('.jvm-range')).toHaveText('0.050 s – 0.100 s');
   expect(await page.evaluate(() => GCSCOPE.state.get('range'))).toBe('0.050,0.100');
 });
+
+test('a zoomed range recomputes the phases table (hand count of the fixture)', async ({ page }) => {
+  await page.goto('/?sw=0#range=0.050,0.100');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="jvm-gc-log"]');
+  await expect(job.locator('.jvm-range')).toHaveText('0.050 s – 0.100 s');
+  // Pauses whose "gc,start" line is in [0.050 s, 0.100 s]: GC(4)…GC(12), GC(14) (Full), GC(15) = 11.
+  await expect(kpi(report, 'Pauses')).toHaveText('11');
+  const phases = report.locator('.jvm-phases');
+  const count = (name) => phases.locator('tr', { has: page.locator('td', { hasText: new RegExp('^' + name + '$') }) }).locator('td').nth(1);
+  await expect(report.locator('details', { has: page.locator('.jvm-phases') }).locator('summary')).toHaveText('Phases (range)');
+  // "GC(n)   Pre Evacuate Collection Set: …" lines of the pauses starting in the range: GC(4)…GC(12)
+  // and GC(15) = 10 (24 such lines in the whole log). Pause kinds are named by event type: GC(14)
+  // "Pause Full (System.gc())" (line 232) is SystemGC, GC(12) "Pause Young (Concurrent Start)" is
+  // G1GCYoungInitialMark, and GC(4)…GC(11), GC(15) are 9 "Pause Young".
+  await expect(count('Pre Evacuate Collection Set')).toHaveText('10');
+  await expect(count('Pause SystemGC')).toHaveText('1');
+  await expect(count('Pause G1GCYoungInitialMark')).toHaveText('1');
+  await expect(count('Pause Young')).toHaveText('9');
+  await report.getByRole('button', { name: 'Reset zoom' }).click();
+  await expect(report.locator('details', { has: page.locator('.jvm-phases') }).locator('summary')).toHaveText('Phases (whole log)');
+  await expect(count('Pre Evacuate Collection Set')).toHaveText('24');
+});
+
+test('eden, survivor, old, humongous and metaspace: toggleable heap-chart series and event-table columns', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const report = (await lastJob(page)).locator('section.report[data-format="jvm-gc-log"]');
+  await expect(kpi(report, 'Pauses')).toHaveText('27');
+  const legend = report.locator('.jvm-heap-chart .u-legend');
+  const entry = legend.locator('tr.u-series', { hasText: 'old after GC' });
+  await expect(entry).toHaveClass(/u-off/);  // hidden until asked for
+  await entry.locator('th').click();
+  await expect(entry).not.toHaveClass(/u-off/);
+  for (const pool of ['eden', 'survivor', 'humongous', 'metaspace']) await expect(legend).toContainText(pool + ' after GC');
+  // Event table, GC(4): "Old regions: 4->6" with "Heap Region Size: 1M" (lines 8, 93) → 6 MB after.
+  const header = report.locator('.jvm-events th');
+  await expect(header.filter({ hasText: 'Old after' })).toHaveCount(1);
+  const row = report.locator('.jvm-events tr', { has: page.locator('td', { hasText: /^0\.050$/ }) });
+  const col = await header.allInnerTexts();
+  await expect(row.locator('td').nth(col.findIndex((h) => h.startsWith('Old after')))).toHaveText('6.00 MB');
+});

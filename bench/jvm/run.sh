@@ -8,7 +8,7 @@ bin=${1:-$here/../../build/native/gcscope}
 mb=${2:-200}
 log=${TMPDIR:-/tmp}/gcscope-bench-g1-${mb}mb.log
 [ -f "$log" ] || python3 "$here/make_big_g1.py" "$log" "$mb"
-size=$(stat -c %s "$log")
+size=$(stat -L -c %s "$log")
 echo "input: $log ($size bytes)"
 results=()
 for i in 1 2 3 4 5; do

@@ -291,7 +291,7 @@ TEST_CASE("jvm fixtures: wall-clock time and per-generation columns when the log
   CHECK(e["t"][0].get<double>() == Approx(0.036));
   CHECK(e["wall_ms"][0].get<double>() == 1795262982580.0);
   REQUIRE(e.contains("old_after_kb"));
-  REQUIRE(e.contains("metaspace_kb"));
+  REQUIRE(e.contains("metaspace_after_kb"));
   // Decorations without a time stamp: no wall column.
   CHECK_FALSE(jvm_fixture("jdk17-g1.log")["series"]["events"].contains("wall_ms"));
 }

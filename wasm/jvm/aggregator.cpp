@@ -1,14 +1,18 @@
 #include "jvm/aggregator.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
+
+#include "jvm/aggregator_internal.h"
 
 namespace gcscope::jvm {
 namespace {
 
 constexpr size_t kUnparsedSamples = 20;
 constexpr size_t kSampleChars = 300;
+constexpr size_t kMaxSystemGcTimes = 100000;  // the hourly-pattern check needs a few; bound it anyway
 
 double nan_to_zero(double v) { return std::isnan(v) ? 0.0 : v; }
 
@@ -19,22 +23,110 @@ nlohmann::json kb_or_null(double v) { return (std::isnan(v) || v < 0) ? nlohmann
 // Rounds to microseconds so the report does not carry float noise (0.30000000000000004).
 double round6(double v) { return std::round(v * 1e6) / 1e6; }
 
-// Nearest-rank percentile over a sorted vector.
-double percentile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  double rank = std::ceil(q * static_cast<double>(sorted.size()));
-  size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(i, sorted.size() - 1)];
-}
-
-bool is_full_type(GcType t) {
-  return t == GcType::Full || t == GcType::FullGC || t == GcType::PSFull || t == GcType::G1GCFull ||
-         t == GcType::ZGCFull ? t != GcType::ZGCFull : false;
-}
-
 const char* tri_json(Tri t) { return t == Tri::kTrue ? "true" : t == Tri::kFalse ? "false" : "null"; }
 
+void upd_max(double& m, double v) {
+  if (!std::isnan(v) && (std::isnan(m) || v > m)) m = v;
+}
+void upd_min(double& m, double v) {
+  if (!std::isnan(v) && (std::isnan(m) || v < m)) m = v;
+}
+double kb(int64_t v) { return v >= 0 ? static_cast<double>(v) : kUnknown; }
+
+bool is_young_type(GcType t) {
+  return t == GcType::Young || t == GcType::PSYoungGen || t == GcType::DefNew || t == GcType::ParNew ||
+         t == GcType::G1GCYoungInitialMark || t == GcType::Mixed;
+}
+
+// Merges pairs of neighbouring buckets of the same member until at most `cap` remain, doubling
+// `per` each round (a pair merges when its events fit one bucket of the new size).
+template <typename B>
+void halve(std::vector<B>& buckets, uint64_t& per, size_t cap) {
+  while (buckets.size() > cap) {
+    per *= 2;
+    size_t out = 0;
+    bool merged = false;
+    for (size_t i = 0; i < buckets.size();) {
+      if (i + 1 < buckets.size() && buckets[i].member == buckets[i + 1].member &&
+          buckets[i].n_events() + buckets[i + 1].n_events() <= per) {
+        buckets[i].absorb(buckets[i + 1]);
+        merged = true;
+        if (out != i) buckets[out] = std::move(buckets[i]);
+        i += 2;
+      } else {
+        if (out != i) buckets[out] = std::move(buckets[i]);
+        ++i;
+      }
+      ++out;
+    }
+    buckets.resize(out);
+    if (!merged && per > (uint64_t{1} << 40)) break;  // only distinct members left: nothing to merge
+  }
+}
+
 }  // namespace
+
+// ---- buckets ----
+
+void GcAggregator::Bucket::absorb(const Bucket& o) {
+  upd_min(t_first, o.t_first);
+  upd_max(t_last, o.t_last);
+  if (std::isnan(wall)) wall = o.wall;
+  upd_max(duration, o.duration);
+  paused += o.paused;
+  allocated_kb += o.allocated_kb;
+  upd_max(heap_before, o.heap_before);
+  upd_min(heap_after_min, o.heap_after_min);
+  upd_max(heap_after_max, o.heap_after_max);
+  upd_max(heap_committed, o.heap_committed);
+  for (int p = 0; p < kPoolCount; ++p) {
+    upd_max(pool_before[p], o.pool_before[p]);
+    upd_max(pool_after[p], o.pool_after[p]);
+  }
+  if (!line) line = o.line;
+  if (gc_id < 0) gc_id = o.gc_id;
+  count += o.count;
+  with_after += o.with_after;
+  flags |= o.flags;
+  for (const auto& c : o.phases) {
+    auto it = std::find_if(phases.begin(), phases.end(), [&](const PhaseCell& x) { return x.name == c.name; });
+    if (it == phases.end()) {
+      phases.push_back(c);
+    } else {
+      it->count += c.count;
+      it->total += c.total;
+      it->max = std::max(it->max, c.max);
+    }
+  }
+}
+
+void GcAggregator::SafepointBucket::absorb(const SafepointBucket& o) {
+  upd_min(t_first, o.t_first);
+  upd_max(t_last, o.t_last);
+  total += o.total;
+  max = std::max(max, o.max);
+  if (!line) line = o.line;
+  count += o.count;
+  n += o.n;
+}
+
+GcAggregator::Bucket& GcAggregator::open_bucket() {
+  if (buckets_.empty() || buckets_.back().count >= per_bucket_) {
+    if (buckets_.size() >= kMaxBuckets) halve(buckets_, per_bucket_, kMaxBuckets / 2);
+    if (buckets_.empty() || buckets_.back().count >= per_bucket_) buckets_.emplace_back();
+  }
+  return buckets_.back();
+}
+
+GcAggregator::SafepointBucket& GcAggregator::open_safepoint_bucket() {
+  if (sp_buckets_.empty() || sp_buckets_.back().n >= sp_per_bucket_) {
+    if (sp_buckets_.size() >= kMaxBuckets) halve(sp_buckets_, sp_per_bucket_, kMaxBuckets / 2);
+    if (sp_buckets_.empty() || sp_buckets_.back().n >= sp_per_bucket_) sp_buckets_.emplace_back();
+  }
+  return sp_buckets_.back();
+}
+
+// ---- interning ----
 
 uint32_t GcAggregator::intern_cause(std::string_view cause) {
   auto it = cause_index_.find(cause);
@@ -42,6 +134,8 @@ uint32_t GcAggregator::intern_cause(std::string_view cause) {
   auto idx = static_cast<uint32_t>(causes_.size());
   causes_.emplace_back(cause);
   cause_index_.emplace(std::string_view(causes_.back()), idx);
+  cause_class_.push_back(classify_cause(cause));
+  cause_stats_.emplace_back();
   return idx;
 }
 
@@ -64,29 +158,42 @@ void GcAggregator::add_phase(uint32_t idx, double seconds) {
   }
 }
 
+// ---- events ----
+
 void GcAggregator::on_event(const GcEvent& e) {
-  const auto event_index = static_cast<uint32_t>(t_.size());
-  t_.push_back(e.uptime_s);
-  wall_.push_back(e.wall_epoch_ms);
-  dur_.push_back(e.duration_s);
-  type_.push_back(static_cast<uint8_t>(e.type));
-  stw_.push_back(e.stop_the_world ? 1 : 0);
-  cause_.push_back(e.cause.empty() ? -1 : static_cast<int32_t>(intern_cause(e.cause)));
-  heap_before_.push_back(e.heap.before_kb >= 0 ? static_cast<double>(e.heap.before_kb) : kUnknown);
-  heap_after_.push_back(e.heap.after_kb >= 0 ? static_cast<double>(e.heap.after_kb) : kUnknown);
-  heap_committed_.push_back(e.heap.committed_kb >= 0 ? static_cast<double>(e.heap.committed_kb) : kUnknown);
-  {
-    const GcType t = e.type;
-    const bool young = t == GcType::Young || t == GcType::PSYoungGen || t == GcType::DefNew || t == GcType::ParNew ||
-                       t == GcType::G1GCYoungInitialMark || t == GcType::Mixed;
-    if (young && e.old.before_kb >= 0 && e.old.after_kb >= 0) {
-      any_old_ = true;
-      if (e.old.after_kb > e.old.before_kb) promoted_kb_ += static_cast<double>(e.old.after_kb - e.old.before_kb);
-    }
+  ++events_total_;
+  const size_t type_idx = static_cast<size_t>(e.type) % static_cast<size_t>(GcType::kCount);
+  ++type_counts_[type_idx];
+  // Consecutive events mostly share their cause: compare with the last one before hashing.
+  int32_t cause = -1;
+  if (!e.cause.empty()) {
+    if (last_cause_ < 0 || causes_[static_cast<size_t>(last_cause_)] != e.cause) last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
+    cause = last_cause_;
   }
-  old_after_.push_back(e.old.after_kb >= 0 ? static_cast<double>(e.old.after_kb) : kUnknown);
-  int64_t meta = std::max(e.metaspace.after_kb, e.metaspace.before_kb);
-  meta_after_.push_back(meta >= 0 ? static_cast<double>(meta) : kUnknown);
+  const uint16_t cclass = cause < 0 ? 0 : cause_class_[static_cast<size_t>(cause)];
+  const double t = e.uptime_s;
+  const double before = kb(e.heap.before_kb), after = kb(e.heap.after_kb), committed = kb(e.heap.committed_kb);
+
+  // Time range (used when the diary saw no stamps).
+  if (!std::isnan(t)) {
+    upd_min(ev_first_t_, t);
+    upd_max(ev_last_end_, t + nan_to_zero(e.duration_s));
+  }
+  // Heap maxima and rates.
+  upd_max(max_before_, before);
+  upd_max(max_after_, after);
+  upd_max(max_committed_, committed);
+  upd_max(max_meta_, kb(std::max(e.metaspace.after_kb, e.metaspace.before_kb)));
+  double allocated = 0;
+  if (!std::isnan(before) && !std::isnan(after)) {
+    if (!std::isnan(prev_after_) && before > prev_after_) allocated = before - prev_after_;
+    prev_after_ = after;
+    allocated_kb_ += allocated;
+  }
+  if (is_young_type(e.type) && e.old.before_kb >= 0 && e.old.after_kb >= 0) {
+    any_old_ = true;
+    if (e.old.after_kb > e.old.before_kb) promoted_kb_ += static_cast<double>(e.old.after_kb - e.old.before_kb);
+  }
   if (!std::isnan(e.user_s) && !std::isnan(e.sys_s)) {
     ++cpu_events_;
     if (e.sys_s > e.user_s && e.sys_s >= 0.01) {
@@ -94,42 +201,135 @@ void GcAggregator::on_event(const GcEvent& e) {
       ++sys_heavy_;
     }
   }
-  flags_.push_back(e.flags);
-  member_.push_back(e.member);
-  line_.push_back(e.first_line);
-  gc_id_.push_back(e.gc_id);
-  if (static_cast<size_t>(e.type) < static_cast<size_t>(GcType::kCount)) ++type_counts_[static_cast<size_t>(e.type)];
 
-  for (const auto& ph : e.phases) add_phase(intern_phase(ph.first), ph.second);
-  if (e.stop_the_world && !std::isnan(e.duration_s)) {
-    pause_t_.push_back(e.uptime_s);
-    pause_dur_.push_back(e.duration_s);
-    uint32_t& name = type_pause_name_[static_cast<size_t>(e.type) % static_cast<size_t>(GcType::kCount)];
-    if (name == UINT32_MAX) name = intern_phase(std::string("Pause ") + gc_type_name(e.type));
+  // Pauses: the event itself when stop-the-world, and the pauses inside a concurrent cycle.
+  double paused = 0;
+  auto add_pause = [&](double pt, double d, uint32_t name, uint64_t line) {
+    pause_t_.push_back(pt);
+    pause_dur_.push_back(d);
     pause_name_.push_back(name);
-    pause_event_.push_back(event_index);
-    pause_line_.push_back(e.first_line);
+    pause_cause_.push_back(cause);
+    pause_line_.push_back(static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX)));
+    pause_total_ += d;
+    paused += d;
+    if (line && (!min_pause_line_ || line < min_pause_line_)) min_pause_line_ = line;
+  };
+  if (pause_members_.empty() || pause_members_.back().second != e.member) pause_members_.emplace_back(pause_t_.size(), e.member);
+  phase_scratch_.clear();
+  for (const auto& ph : e.phases) {
+    uint32_t idx = intern_phase(ph.first);
+    phase_scratch_.push_back(idx);
+    add_phase(idx, ph.second);
+  }
+  if (e.stop_the_world && !std::isnan(e.duration_s)) {
+    uint32_t& name = type_pause_name_[type_idx];
+    if (name == UINT32_MAX) name = intern_phase(std::string("Pause ") + gc_type_name(e.type));
+    add_pause(t, e.duration_s, name, e.first_line);
     // The pause itself is a phase row too ("Pause Young" etc. are named by type).
-    add_phase(pause_name_.back(), e.duration_s);
+    add_phase(name, e.duration_s);
   }
   for (const auto& p : e.pauses_within) {
     uint32_t idx = intern_phase(p.name);
     add_phase(idx, p.duration_s);
-    if (std::isnan(p.duration_s)) continue;
-    pause_t_.push_back(p.uptime_s);
-    pause_dur_.push_back(p.duration_s);
-    pause_name_.push_back(idx);
-    pause_event_.push_back(event_index);
-    pause_line_.push_back(p.line);
+    if (!std::isnan(p.duration_s)) add_pause(p.uptime_s, p.duration_s, idx, p.line);
   }
-  ++seq_;
+  if (cause >= 0) {
+    auto& cs = cause_stats_[static_cast<size_t>(cause)];
+    ++cs.count;
+    cs.total += paused;
+  }
+
+  // Findings' tallies.
+  const uint64_t line = e.first_line;
+  const bool explicit_cause = (cclass & kCauseExplicit) != 0;
+  if (explicit_cause) explicit_gc_.note(t, line);
+  if (cclass & kCauseSystemGc) {
+    system_gc_.note(t, line);
+    if (!std::isnan(t) && system_gc_times_.size() < kMaxSystemGcTimes) system_gc_times_.push_back(t);
+  }
+  if (e.flags & (kToSpaceExhausted | kEvacuationFailure)) evacuation_failure_.note(t, line);
+  if (cclass & kCauseHumongous) humongous_.note(t, line);
+  const bool full = is_full_gc_type(e.type);
+  if (full && !explicit_cause) full_not_explicit_.note(t, line);
+  if (e.stop_the_world) {
+    ++stw_events_;
+    if (full) full_stw_.note(t, line);
+    double cap = committed;
+    if (live_diary_ && live_diary_->max_heap_kb > 0) cap = static_cast<double>(live_diary_->max_heap_kb);
+    if (!std::isnan(cap) && cap > 0 && !std::isnan(after) && after >= 0.9 * cap) full_after_gc_.note(t, line);
+  }
+  if (e.flags & kDegenerated) degenerated_.note(t, line);
+  if (cclass & kCauseMetaspace) metaspace_gc_.note(t, line);
+  if (cclass & kCauseGcLocker) gclocker_.note(t, line);
+  if (e.flags & kConcurrentMarkAbort) mark_aborted_.note(t, line);
+  if (cclass & kCauseAllocationFailure) late_concurrent_.note(t, line);
+
+  // The event's bucket.
+  Bucket& b = open_bucket();
+  if (b.count == 0) {
+    b.type = static_cast<uint8_t>(type_idx);
+    b.stw = e.stop_the_world ? 1 : 0;
+    b.cause = cause;
+    b.line = line;
+    b.gc_id = e.gc_id;
+    b.member = e.member;
+    b.wall = e.wall_epoch_ms;
+  }
+  ++b.count;
+  upd_min(b.t_first, t);
+  upd_max(b.t_last, t);
+  upd_max(b.duration, e.duration_s);
+  b.paused += paused;
+  b.allocated_kb += allocated;
+  upd_max(b.heap_before, before);
+  upd_min(b.heap_after_min, after);
+  upd_max(b.heap_after_max, after);
+  upd_max(b.heap_committed, committed);
+  if (!std::isnan(after)) ++b.with_after;
+  b.flags |= e.flags;
+  if (!std::isnan(e.wall_epoch_ms)) any_wall_ = true;
+  const PoolSizes* pools[kPoolCount] = {&e.young, &e.eden, &e.survivor, &e.old, &e.humongous, &e.metaspace};
+  for (int p = 0; p < kPoolCount; ++p) {
+    if (!pools[p]->present()) continue;
+    any_pool_[p] = true;
+    upd_max(b.pool_before[p], kb(pools[p]->before_kb));
+    upd_max(b.pool_after[p], kb(pools[p]->after_kb));
+  }
+  for (size_t k = 0; k < e.phases.size(); ++k) {
+    const uint32_t idx = phase_scratch_[k];
+    const double s = nan_to_zero(e.phases[k].second);
+    auto it = std::find_if(b.phases.begin(), b.phases.end(), [&](const PhaseCell& c) { return c.name == idx; });
+    if (it == b.phases.end()) {
+      b.phases.push_back({idx, 1, s, s});
+    } else {
+      ++it->count;
+      it->total += s;
+      it->max = std::max(it->max, s);
+    }
+  }
 }
 
 void GcAggregator::on_safepoint(const SafepointEvent& e) {
-  sp_t_.push_back(e.uptime_s);
-  sp_dur_.push_back(e.stopped_s);
-  sp_reach_.push_back(e.reaching_s);
-  sp_line_.push_back(e.line);
+  SafepointBucket& b = open_safepoint_bucket();
+  if (b.n == 0) b.line = e.line, b.member = e.member;
+  ++b.n;
+  upd_min(b.t_first, e.uptime_s);
+  upd_max(b.t_last, e.uptime_s);
+  if (!have_sp_) sp_first_line_ = e.line, have_sp_ = true;
+  if (!std::isnan(e.stopped_s)) {
+    ++b.count;
+    b.total += e.stopped_s;
+    b.max = std::max(b.max, e.stopped_s);
+    ++sp_count_;
+    sp_total_ += e.stopped_s;
+    sp_max_ = std::max(sp_max_, e.stopped_s);
+    reach_max_ = std::max(reach_max_, nan_to_zero(e.reaching_s));
+  }
+  if (!std::isnan(e.reaching_s) && e.reaching_s > 0.050) {
+    if (!slow_sp_) slow_sp_first_line_ = e.line;
+    ++slow_sp_;
+    slow_sp_worst_ = std::max(slow_sp_worst_, e.reaching_s);
+  }
 }
 
 void GcAggregator::on_unparsed(uint32_t member, uint64_t line, std::string_view text) {
@@ -187,25 +387,16 @@ void GcAggregator::merge_diary(const Diary& d) {
 }
 
 void GcAggregator::merge_from(const GcAggregator& o) {
-  const auto offset = static_cast<uint32_t>(t_.size());
   auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-  append(t_, o.t_);
-  append(wall_, o.wall_);
-  append(dur_, o.dur_);
-  append(heap_before_, o.heap_before_);
-  append(heap_after_, o.heap_after_);
-  append(heap_committed_, o.heap_committed_);
-  append(old_after_, o.old_after_);
-  append(meta_after_, o.meta_after_);
-  append(type_, o.type_);
-  append(stw_, o.stw_);
-  append(flags_, o.flags_);
-  append(member_, o.member_);
-  append(line_, o.line_);
-  append(gc_id_, o.gc_id_);
+  // Names first: the other's cause/phase indexes map to ours.
   std::vector<int32_t> cause_map(o.causes_.size());
-  for (size_t c = 0; c < o.causes_.size(); ++c) cause_map[c] = static_cast<int32_t>(intern_cause(o.causes_[c]));
-  for (int32_t c : o.cause_) cause_.push_back(c < 0 ? -1 : cause_map[static_cast<size_t>(c)]);
+  for (size_t c = 0; c < o.causes_.size(); ++c) {
+    cause_map[c] = static_cast<int32_t>(intern_cause(o.causes_[c]));
+    auto& cs = cause_stats_[static_cast<size_t>(cause_map[c])];
+    cs.count += o.cause_stats_[c].count;
+    cs.total += o.cause_stats_[c].total;
+  }
+  auto map_cause = [&](int32_t c) { return c < 0 ? -1 : cause_map[static_cast<size_t>(c)]; };
   std::vector<uint32_t> phase_map(o.phases_.size());
   for (size_t p = 0; p < o.phases_.size(); ++p) {
     phase_map[p] = intern_phase(o.phases_[p]);
@@ -215,20 +406,64 @@ void GcAggregator::merge_from(const GcAggregator& o) {
     st.max = std::max(st.max, o.phase_stats_[p].max);
   }
   for (size_t i = 0; i < static_cast<size_t>(GcType::kCount); ++i) type_counts_[i] += o.type_counts_[i];
+
+  // Event buckets: theirs after ours, then halved to the cap.
+  for (Bucket b : o.buckets_) {
+    b.cause = map_cause(b.cause);
+    for (auto& c : b.phases) c.name = phase_map[c.name];
+    buckets_.push_back(std::move(b));
+  }
+  per_bucket_ = std::max(per_bucket_, o.per_bucket_);
+  halve(buckets_, per_bucket_, kMaxBuckets);
+  for (const auto& b : o.sp_buckets_) sp_buckets_.push_back(b);
+  sp_per_bucket_ = std::max(sp_per_bucket_, o.sp_per_bucket_);
+  halve(sp_buckets_, sp_per_bucket_, kMaxBuckets);
+
+  events_total_ += o.events_total_;
+  allocated_kb_ += o.allocated_kb_;
   promoted_kb_ += o.promoted_kb_;
   any_old_ = any_old_ || o.any_old_;
+  any_wall_ = any_wall_ || o.any_wall_;
+  for (int p = 0; p < kPoolCount; ++p) any_pool_[p] = any_pool_[p] || o.any_pool_[p];
+  upd_min(ev_first_t_, o.ev_first_t_);
+  upd_max(ev_last_end_, o.ev_last_end_);
+  upd_max(max_before_, o.max_before_);
+  upd_max(max_after_, o.max_after_);
+  upd_max(max_committed_, o.max_committed_);
+  upd_max(max_meta_, o.max_meta_);
   cpu_events_ += o.cpu_events_;
   if (!sys_heavy_) first_sys_heavy_line_ = o.first_sys_heavy_line_;
   sys_heavy_ += o.sys_heavy_;
-  append(pause_t_, o.pause_t_);
-  append(pause_dur_, o.pause_dur_);
-  append(pause_line_, o.pause_line_);
-  for (uint32_t name : o.pause_name_) pause_name_.push_back(phase_map[name]);
-  for (uint32_t ev : o.pause_event_) pause_event_.push_back(ev + offset);
-  append(sp_t_, o.sp_t_);
-  append(sp_dur_, o.sp_dur_);
-  append(sp_reach_, o.sp_reach_);
-  append(sp_line_, o.sp_line_);
+  using TallyPair = std::pair<Tally*, const Tally*>;
+  const TallyPair tallies[] = {{&explicit_gc_, &o.explicit_gc_}, {&system_gc_, &o.system_gc_},
+                              {&evacuation_failure_, &o.evacuation_failure_}, {&humongous_, &o.humongous_},
+                              {&full_not_explicit_, &o.full_not_explicit_}, {&full_stw_, &o.full_stw_},
+                              {&degenerated_, &o.degenerated_}, {&metaspace_gc_, &o.metaspace_gc_},
+                              {&gclocker_, &o.gclocker_}, {&mark_aborted_, &o.mark_aborted_},
+                              {&late_concurrent_, &o.late_concurrent_}, {&full_after_gc_, &o.full_after_gc_}};
+  for (const auto& [mine, theirs] : tallies) mine->merge(*theirs);
+  stw_events_ += o.stw_events_;
+  for (double t : o.system_gc_times_)
+    if (system_gc_times_.size() < kMaxSystemGcTimes) system_gc_times_.push_back(t);
+
+  const size_t pause_offset = pause_t_.size();
+  pause_t_.append(o.pause_t_);
+  pause_dur_.append(o.pause_dur_);
+  pause_line_.append(o.pause_line_);
+  for (size_t i = 0; i < o.pause_name_.size(); ++i) pause_name_.push_back(phase_map[o.pause_name_[i]]);
+  for (size_t i = 0; i < o.pause_cause_.size(); ++i) pause_cause_.push_back(map_cause(o.pause_cause_[i]));
+  for (const auto& [start, member] : o.pause_members_) pause_members_.emplace_back(start + pause_offset, member);
+  pause_total_ += o.pause_total_;
+  if (o.min_pause_line_ && (!min_pause_line_ || o.min_pause_line_ < min_pause_line_)) min_pause_line_ = o.min_pause_line_;
+
+  if (!have_sp_ && o.have_sp_) sp_first_line_ = o.sp_first_line_, have_sp_ = true;
+  sp_count_ += o.sp_count_;
+  sp_total_ += o.sp_total_;
+  sp_max_ = std::max(sp_max_, o.sp_max_);
+  reach_max_ = std::max(reach_max_, o.reach_max_);
+  if (!slow_sp_) slow_sp_first_line_ = o.slow_sp_first_line_;
+  slow_sp_ += o.slow_sp_;
+  slow_sp_worst_ = std::max(slow_sp_worst_, o.slow_sp_worst_);
   app_time_total_ += o.app_time_total_;
   if (!alloc_stalls_) first_alloc_stall_line_ = o.first_alloc_stall_line_;
   if (!reloc_stalls_) first_reloc_stall_line_ = o.first_reloc_stall_line_;
@@ -242,30 +477,98 @@ void GcAggregator::merge_from(const GcAggregator& o) {
     if (unparsed_samples_.size() < kUnparsedSamples) unparsed_samples_.push_back(s);
   if (o.have_diary_) merge_diary(o.diary_);
   for (const auto& m : o.members_) members_.push_back(m);
-  seq_ += o.seq_;
 }
 
 void GcAggregator::note_member(const std::string& path, const char* dialect, bool parsed) {
   members_.push_back({{"path", path}, {"dialect", dialect}, {"parsed", parsed}});
 }
 
+namespace {
+
+// Packed integer column: comma-separated decimal integers, an empty field for null. With `delta`,
+// each value is the difference to the previous non-null one (times and line numbers grow slowly,
+// so the deltas are short). A JSON string of digits costs one pass to write and to parse, where a
+// JSON array of 10^6 numbers costs a tree node per value on both sides.
+//
+// Plain (not delta) columns are run-length coded: "v*n" stands for n copies of v (pause kinds and
+// causes repeat for long stretches).
+class PackedColumn {
+ public:
+  PackedColumn(size_t n, bool delta) : delta_(delta) { text_.reserve(n * (delta ? 7 : 3)); }
+  void add(int64_t v) {
+    if (!delta_) {
+      if (run_ && v == run_value_) {
+        ++run_;
+        return;
+      }
+      flush_run();
+      run_value_ = v, run_ = 1;
+      return;
+    }
+    put(v - prev_);
+    prev_ = v;
+  }
+  void add_null() {
+    flush_run();
+    if (!first_) text_.push_back(',');
+    first_ = false;
+  }
+  std::string take() {
+    flush_run();
+    return std::move(text_);
+  }
+
+ private:
+  void put(int64_t v) {
+    if (!first_) text_.push_back(',');
+    first_ = false;
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    text_.append(buf, r.ptr);
+  }
+  void flush_run() {
+    if (!run_) return;
+    put(run_value_);
+    if (run_ > 1) {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, run_);
+      text_.push_back('*');
+      text_.append(buf, r.ptr);
+    }
+    run_ = 0;
+  }
+  std::string text_;
+  int64_t prev_ = 0, run_value_ = 0;
+  uint64_t run_ = 0;
+  bool delta_, first_ = true;
+};
+
+int64_t micros(double s) { return static_cast<int64_t>(std::llround(s * 1e6)); }
+
+// Positions `ranks` (ascending) of `v` as if it were sorted, in O(n) per rank.
+void select_ranks(std::vector<double>& v, const std::vector<size_t>& ranks) {
+  // After placing rank r, everything right of it is >= v[r]: the next rank is searched there only
+  // (v[r] itself must stay put, so the range starts after it).
+  size_t lo = 0;
+  for (size_t r : ranks) {
+    if (r >= v.size()) break;
+    if (r < lo) continue;  // the same rank again
+    std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(r), v.end());
+    lo = r + 1;
+  }
+}
+
+size_t rank_of(size_t n, double q) {
+  double rank = std::ceil(q * static_cast<double>(n));
+  size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return std::min(i, n - 1);
+}
+
+}  // namespace
+
 void GcAggregator::write_report(nlohmann::json& r) const {
   using nlohmann::json;
-  const size_t n = t_.size();
-  // Time order within each member, members in rank order (stable: ties keep arrival order).
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), size_t{0});
-  auto rank = [&](size_t i) -> uint32_t {
-    uint32_t m = member_[i];
-    return m < member_rank_.size() ? member_rank_[m] : m;
-  };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    uint32_t ra = rank(a), rb = rank(b);
-    if (ra != rb) return ra < rb;
-    double ta = t_[a], tb = t_[b];
-    if (std::isnan(ta) || std::isnan(tb)) return false;
-    return ta < tb;
-  });
+  auto rank = [&](uint32_t m) -> uint32_t { return m < member_rank_.size() ? member_rank_[m] : m; };
 
   // ---- diary ----
   json flags = json::object();
@@ -286,35 +589,35 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   json by_type = json::object();
   for (size_t i = 0; i < static_cast<size_t>(GcType::kCount); ++i)
     if (type_counts_[i]) by_type[gc_type_name(static_cast<GcType>(i))] = type_counts_[i];
-  r["events"] = {{"by_type", by_type}, {"total", n}};
+  r["events"] = {{"by_type", by_type}, {"total", events_total_}};
 
-  // ---- pauses ----
-  std::vector<double> sorted = pause_dur_;
-  std::sort(sorted.begin(), sorted.end());
-  double pause_total = 0;
-  for (double d : sorted) pause_total += d;
-  const size_t np = sorted.size();
+  // ---- pauses: exact percentiles by selection (nearest rank), no full sort ----
+  const size_t np = pause_dur_.size();
+  double p50 = 0, p90 = 0, p99 = 0, p999 = 0, pmax = 0, median = 0;
+  if (np) {
+    std::vector<double> d(np);
+    for (size_t i = 0; i < np; ++i) d[i] = pause_dur_[i];
+    std::vector<size_t> ranks = {rank_of(np, 0.50), np / 2, rank_of(np, 0.90), rank_of(np, 0.99), rank_of(np, 0.999), np - 1};
+    std::sort(ranks.begin(), ranks.end());
+    select_ranks(d, ranks);
+    p50 = d[rank_of(np, 0.50)], p90 = d[rank_of(np, 0.90)], p99 = d[rank_of(np, 0.99)], p999 = d[rank_of(np, 0.999)];
+    pmax = d[np - 1], median = d[np / 2];
+  }
+  const double pause_total = pause_total_;
   r["pauses"] = {
       {"count", np},
       {"total_s", round6(pause_total)},
-      {"max_s", np ? round6(sorted.back()) : 0.0},
+      {"max_s", round6(pmax)},
       {"mean_s", np ? round6(pause_total / static_cast<double>(np)) : 0.0},
-      {"p50_s", round6(percentile(sorted, 0.50))},
-      {"p90_s", round6(percentile(sorted, 0.90))},
-      {"p99_s", round6(percentile(sorted, 0.99))},
-      {"p999_s", round6(percentile(sorted, 0.999))},
+      {"p50_s", round6(p50)},
+      {"p90_s", round6(p90)},
+      {"p99_s", round6(p99)},
+      {"p999_s", round6(p999)},
   };
 
   // ---- runtime and throughput ----
   double first = diary_.first_uptime_s, last = diary_.last_uptime_s;
-  if (std::isnan(first) || std::isnan(last)) {
-    for (size_t i = 0; i < n; ++i) {
-      if (std::isnan(t_[i])) continue;
-      if (std::isnan(first) || t_[i] < first) first = t_[i];
-      double end = t_[i] + nan_to_zero(dur_[i]);
-      if (std::isnan(last) || end > last) last = end;
-    }
-  }
+  if (std::isnan(first) || std::isnan(last)) first = ev_first_t_, last = ev_last_end_;
   double runtime = (std::isnan(first) || std::isnan(last)) ? kUnknown : last - first;
   if (!std::isnan(runtime) && runtime <= 0) runtime = kUnknown;
   r["time_range_s"] = {{"first", num_or_null(first)}, {"last", num_or_null(last)}};
@@ -324,55 +627,25 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   r["throughput_percent"] = num_or_null(std::isnan(percent_paused) ? percent_paused : round6(100.0 - percent_paused));
 
   // ---- heap ----
-  double max_committed = kUnknown, max_before = kUnknown, max_after = kUnknown, max_meta = kUnknown;
-  auto upd = [](double& m, double v) {
-    if (!std::isnan(v) && (std::isnan(m) || v > m)) m = v;
-  };
-  for (size_t i = 0; i < n; ++i) {
-    upd(max_committed, heap_committed_[i]);
-    upd(max_before, heap_before_[i]);
-    upd(max_after, heap_after_[i]);
-    upd(max_meta, meta_after_[i]);
-  }
-  r["heap"] = {{"max_size_kb", kb_or_null(max_committed)},
-               {"max_occupancy_kb", kb_or_null(max_before)},
-               {"max_after_gc_kb", kb_or_null(max_after)},
-               {"max_metaspace_kb", kb_or_null(max_meta)},
+  r["heap"] = {{"max_size_kb", kb_or_null(max_committed_)},
+               {"max_occupancy_kb", kb_or_null(max_before_)},
+               {"max_after_gc_kb", kb_or_null(max_after_)},
+               {"max_metaspace_kb", kb_or_null(max_meta_)},
                {"configured_max_kb", diary_.max_heap_kb >= 0 ? json(diary_.max_heap_kb) : json()}};
 
   // ---- rates: allocation = growth of the heap between collections; promotion = old-gen growth
   // across young collections. Both over the runtime.
-  double allocated_kb = 0, prev_after = kUnknown;
-  const double promoted_kb = promoted_kb_;
-  const bool any_old = any_old_;
-  uint32_t prev_member = UINT32_MAX;
-  for (size_t k : order) {
-    if (member_[k] != prev_member) prev_after = kUnknown, prev_member = member_[k];
-    if (std::isnan(heap_before_[k]) || std::isnan(heap_after_[k])) continue;
-    if (!std::isnan(prev_after) && heap_before_[k] > prev_after) allocated_kb += heap_before_[k] - prev_after;
-    prev_after = heap_after_[k];
-  }
   json rates = {{"allocation_mb_s", json()}, {"promotion_mb_s", json()}};
   if (!std::isnan(runtime)) {
-    rates["allocation_mb_s"] = round6(allocated_kb / 1024.0 / runtime);
-    if (any_old) rates["promotion_mb_s"] = round6(promoted_kb / 1024.0 / runtime);
+    rates["allocation_mb_s"] = round6(allocated_kb_ / 1024.0 / runtime);
+    if (any_old_) rates["promotion_mb_s"] = round6(promoted_kb_ / 1024.0 / runtime);
   }
   r["rates"] = rates;
 
   // ---- causes ----
-  struct CauseStat { uint64_t count = 0; double total = 0; };
-  std::vector<CauseStat> cstats(causes_.size());
-  std::vector<double> event_pause(n, 0.0);
-  for (size_t k = 0; k < pause_dur_.size(); ++k) event_pause[pause_event_[k]] += pause_dur_[k];
-  for (size_t i = 0; i < n; ++i) {
-    if (cause_[i] < 0) continue;
-    auto& c = cstats[static_cast<size_t>(cause_[i])];
-    ++c.count;
-    c.total += event_pause[i];
-  }
   json causes = json::object();
   for (size_t c = 0; c < causes_.size(); ++c)
-    causes[causes_[c]] = {{"count", cstats[c].count}, {"total_s", round6(cstats[c].total)}};
+    causes[causes_[c]] = {{"count", cause_stats_[c].count}, {"total_s", round6(cause_stats_[c].total)}};
   r["causes"] = causes;
 
   // ---- phases ----
@@ -384,25 +657,16 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   r["phases"] = phases;
 
   // ---- safepoints ----
-  double sp_total = 0, sp_max = 0, reach_max = 0;
-  uint64_t sp_count = 0;
-  for (size_t i = 0; i < sp_dur_.size(); ++i) {
-    if (std::isnan(sp_dur_[i])) continue;
-    ++sp_count;
-    sp_total += sp_dur_[i];
-    sp_max = std::max(sp_max, sp_dur_[i]);
-    reach_max = std::max(reach_max, nan_to_zero(sp_reach_[i]));
-  }
-  r["safepoints"] = {{"count", sp_count},
-                     {"total_s", round6(sp_total)},
-                     {"max_s", round6(sp_max)},
-                     {"max_time_to_safepoint_s", round6(reach_max)}};
+  r["safepoints"] = {{"count", sp_count_},
+                     {"total_s", round6(sp_total_)},
+                     {"max_s", round6(sp_max_)},
+                     {"max_time_to_safepoint_s", round6(reach_max_)}};
   r["stalls"] = {{"allocation", {{"count", alloc_stalls_}, {"total_s", round6(alloc_stall_total_)}, {"max_s", round6(alloc_stall_max_)}}},
                  {"relocation", {{"count", reloc_stalls_}, {"total_s", round6(reloc_stall_total_)}}}};
 
   // ---- findings ----
   json findings = json::array();
-  write_findings(findings, order, runtime, pause_total, sp_count ? sp_total : kUnknown);
+  write_findings(findings, runtime, pause_total, median, sp_count_ ? sp_total_ : kUnknown);
   r["findings"] = findings;
 
   // ---- unparsed ----
@@ -410,104 +674,138 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   for (const auto& s : unparsed_samples_) samples.push_back({{"member", s.member}, {"line", s.line}, {"text", s.text}});
   r["unparsed"] = {{"count", unparsed_}, {"samples", samples}};
 
-  // ---- columnar series ----
   if (!with_series_) {
     r["series"] = nullptr;
-    (void)is_full_type;
     return;
   }
-  // Built as reserved std::vector<json> columns moved into the report: one allocation per column.
-  auto column = [](size_t n) {
-    json::array_t a;
-    a.reserve(n);
-    return a;
-  };
+
+  // ---- series ----
   auto time_value = [](double v) { return std::isnan(v) ? json() : json(round6(v)); };
   json types = json::array();
   for (size_t i = 0; i < static_cast<size_t>(GcType::kCount); ++i) types.push_back(gc_type_name(static_cast<GcType>(i)));
-  json::array_t et = column(n), ed = column(n), ety = column(n), ec = column(n), es = column(n), ehb = column(n),
-                eha = column(n), ehc = column(n), el = column(n), em = column(n), eid = column(n), ef = column(n),
-                ep = column(n);
-  for (size_t k : order) {
-    et.emplace_back(time_value(t_[k]));
-    ed.emplace_back(time_value(dur_[k]));
-    ety.emplace_back(type_[k]);
-    ec.emplace_back(cause_[k]);
-    es.emplace_back(stw_[k]);
-    ehb.emplace_back(kb_or_null(heap_before_[k]));
-    eha.emplace_back(kb_or_null(heap_after_[k]));
-    ehc.emplace_back(kb_or_null(heap_committed_[k]));
-    el.emplace_back(line_[k]);
-    em.emplace_back(member_[k]);
-    eid.emplace_back(gc_id_[k]);
-    ef.emplace_back(flags_[k]);
-    ep.emplace_back(round6(event_pause[k]));
-  }
-  // Pauses in time order too.
-  std::vector<size_t> porder(pause_t_.size());
-  std::iota(porder.begin(), porder.end(), size_t{0});
-  std::stable_sort(porder.begin(), porder.end(), [&](size_t a, size_t b) {
-    uint32_t ra = rank(pause_event_[a]), rb = rank(pause_event_[b]);
+
+  // Event buckets in time order within each member, members in rank order.
+  const size_t nb = buckets_.size();
+  std::vector<uint32_t> order(nb);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    uint32_t ra = rank(buckets_[a].member), rb = rank(buckets_[b].member);
     if (ra != rb) return ra < rb;
-    if (std::isnan(pause_t_[a]) || std::isnan(pause_t_[b])) return false;
-    return pause_t_[a] < pause_t_[b];
+    double ta = buckets_[a].t_first, tb = buckets_[b].t_first;
+    if (std::isnan(ta) || std::isnan(tb)) return false;
+    return ta < tb;
   });
-  const size_t npz = porder.size();
-  json::array_t pt = column(npz), pd = column(npz), pn = column(npz), pl = column(npz), pe = column(npz);
-  std::vector<size_t> position(n);
-  for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
-  for (size_t k : porder) {
-    pt.emplace_back(time_value(pause_t_[k]));
-    pd.emplace_back(round6(pause_dur_[k]));
-    pn.emplace_back(pause_name_[k]);
-    pl.emplace_back(pause_line_[k]);
-    pe.emplace_back(position[pause_event_[k]]);
-  }
-  const size_t nsp = sp_t_.size();
-  json::array_t st = column(nsp), sd = column(nsp), sl = column(nsp);
-  for (size_t i = 0; i < nsp; ++i) {
-    st.emplace_back(time_value(sp_t_[i]));
-    sd.emplace_back(time_value(sp_dur_[i]));
-    sl.emplace_back(sp_line_[i]);
-  }
-  json events = json::object(), pauses = json::object(), safepoints = json::object();
-  events["t"] = std::move(et);
-  events["duration_s"] = std::move(ed);
-  events["type"] = std::move(ety);
-  events["cause"] = std::move(ec);
-  events["stw"] = std::move(es);
-  events["heap_before_kb"] = std::move(ehb);
-  events["heap_after_kb"] = std::move(eha);
-  events["heap_committed_kb"] = std::move(ehc);
-  events["pause_s"] = std::move(ep);
-  events["line"] = std::move(el);
-  events["member"] = std::move(em);
-  events["gc_id"] = std::move(eid);
-  events["flags"] = std::move(ef);
-  // Optional columns, only when the log printed them: wall-clock start (time decoration, epoch ms),
-  // old generation and metaspace after the collection.
-  auto optional_column = [&](const std::vector<double>& v, const char* name, bool as_kb) {
-    bool any = false;
-    for (double x : v)
-      if (!std::isnan(x)) { any = true; break; }
-    if (!any) return;
-    json::array_t col = column(n);
-    for (size_t k : order)
-      col.emplace_back(as_kb ? kb_or_null(v[k]) : (std::isnan(v[k]) ? json() : json(std::round(v[k]))));
-    events[name] = std::move(col);
+  const bool exact = per_bucket_ == 1;
+  auto column = [&](auto value_of) {
+    json::array_t a;
+    a.reserve(nb);
+    for (uint32_t k : order) a.emplace_back(value_of(buckets_[k]));
+    return json(std::move(a));
   };
-  optional_column(wall_, "wall_ms", false);
-  optional_column(old_after_, "old_after_kb", true);
-  optional_column(meta_after_, "metaspace_kb", true);
-  pauses["t"] = std::move(pt);
-  pauses["duration_s"] = std::move(pd);
-  pauses["name"] = std::move(pn);
-  pauses["line"] = std::move(pl);
-  pauses["event"] = std::move(pe);
-  safepoints["t"] = std::move(st);
-  safepoints["duration_s"] = std::move(sd);
-  safepoints["line"] = std::move(sl);
+  json events = json::object();
+  events["events_per_bucket"] = per_bucket_;
+  events["t"] = column([&](const Bucket& b) { return time_value(b.t_first); });
+  if (!exact) {
+    events["t_last"] = column([&](const Bucket& b) { return time_value(b.t_last); });
+    events["count"] = column([](const Bucket& b) { return json(b.count); });
+  }
+  events["duration_s"] = column([&](const Bucket& b) { return time_value(b.duration); });
+  events["type"] = column([](const Bucket& b) { return json(b.type); });
+  events["cause"] = column([](const Bucket& b) { return json(b.cause); });
+  events["stw"] = column([](const Bucket& b) { return json(b.stw); });
+  events["heap_before_kb"] = column([](const Bucket& b) { return kb_or_null(b.heap_before); });
+  events["heap_after_kb"] = column([](const Bucket& b) { return kb_or_null(b.heap_after_min); });
+  if (!exact) events["heap_after_max_kb"] = column([](const Bucket& b) { return kb_or_null(b.heap_after_max); });
+  events["heap_committed_kb"] = column([](const Bucket& b) { return kb_or_null(b.heap_committed); });
+  events["pause_s"] = column([](const Bucket& b) { return json(round6(b.paused)); });
+  events["allocated_kb"] = column([](const Bucket& b) { return json(static_cast<int64_t>(b.allocated_kb)); });
+  events["line"] = column([](const Bucket& b) { return json(b.line); });
+  events["member"] = column([](const Bucket& b) { return json(b.member); });
+  events["gc_id"] = column([](const Bucket& b) { return json(b.gc_id); });
+  events["flags"] = column([](const Bucket& b) { return json(b.flags); });
+  // Optional columns, only when the log printed them.
+  if (any_wall_) events["wall_ms"] = column([](const Bucket& b) { return std::isnan(b.wall) ? json() : json(std::round(b.wall)); });
+  static const char* const kPoolNames[kPoolCount] = {"young", "eden", "survivor", "old", "humongous", "metaspace"};
+  for (int p = 0; p < kPoolCount; ++p) {
+    if (!any_pool_[p]) continue;
+    events[std::string(kPoolNames[p]) + "_before_kb"] = column([p](const Bucket& b) { return kb_or_null(b.pool_before[p]); });
+    events[std::string(kPoolNames[p]) + "_after_kb"] = column([p](const Bucket& b) { return kb_or_null(b.pool_after[p]); });
+  }
+  // Phases of the events (not the pauses, which are exact below), one row per (bucket, phase).
+  {
+    json::array_t pb, pn, pc, pt, pm;
+    for (size_t k = 0; k < nb; ++k)
+      for (const auto& c : buckets_[order[k]].phases) {
+        pb.emplace_back(k);
+        pn.emplace_back(c.name);
+        pc.emplace_back(c.count);
+        pt.emplace_back(round6(c.total));
+        pm.emplace_back(round6(c.max));
+      }
+    events["phases"] = {{"bucket", std::move(pb)}, {"name", std::move(pn)}, {"count", std::move(pc)},
+                        {"total_s", std::move(pt)}, {"max_s", std::move(pm)}};
+  }
+
+  // Pauses, exact, in time order within each member, members in rank order: packed text columns.
+  std::vector<uint32_t> porder(np);
+  std::iota(porder.begin(), porder.end(), 0u);
+  {
+    std::vector<std::pair<size_t, uint32_t>> segs = pause_members_;
+    std::stable_sort(segs.begin(), segs.end(), [&](const auto& a, const auto& b) { return rank(a.second) < rank(b.second); });
+    std::vector<uint32_t> out;
+    out.reserve(np);
+    for (size_t s = 0; s < segs.size(); ++s) {
+      // A segment runs to the next one in arrival order.
+      size_t begin = segs[s].first, end = np;
+      for (const auto& other : pause_members_)
+        if (other.first > begin && other.first < end) end = other.first;
+      size_t from = out.size();
+      for (size_t i = begin; i < end; ++i) out.push_back(static_cast<uint32_t>(i));
+      auto by_t = [&](uint32_t a, uint32_t b) {
+        double ta = pause_t_[a], tb = pause_t_[b];
+        if (std::isnan(ta) || std::isnan(tb)) return false;
+        return ta < tb;
+      };
+      if (!std::is_sorted(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t))
+        std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t);
+    }
+    porder = std::move(out);
+  }
+  PackedColumn pt(np, true), pd(np, false), pn(np, false), pc(np, false);
+  for (uint32_t k : porder) {
+    if (std::isnan(pause_t_[k])) pt.add_null();
+    else pt.add(micros(pause_t_[k]));
+    pd.add(micros(pause_dur_[k]));
+    pn.add(pause_name_[k]);
+    pc.add(pause_cause_[k]);
+  }
+  json pauses = {{"count", np},
+                 {"encoding", "packed"},
+                 {"t_us", pt.take()},
+                 {"duration_us", pd.take()},
+                 {"name", pn.take()},
+                 {"cause", pc.take()}};
+
+  // Safepoint buckets.
+  json safepoints = json::object();
+  {
+    auto sp_column = [&](auto value_of) {
+      json::array_t a;
+      a.reserve(sp_buckets_.size());
+      for (const auto& b : sp_buckets_) a.emplace_back(value_of(b));
+      return json(std::move(a));
+    };
+    safepoints["per_bucket"] = sp_per_bucket_;
+    safepoints["t"] = sp_column([&](const SafepointBucket& b) { return time_value(b.t_first); });
+    safepoints["t_last"] = sp_column([&](const SafepointBucket& b) { return time_value(b.t_last); });
+    safepoints["count"] = sp_column([](const SafepointBucket& b) { return json(b.count); });
+    safepoints["total_s"] = sp_column([](const SafepointBucket& b) { return json(round6(b.total)); });
+    safepoints["max_s"] = sp_column([](const SafepointBucket& b) { return json(round6(b.max)); });
+    safepoints["line"] = sp_column([](const SafepointBucket& b) { return json(b.line); });
+  }
+
   json series = json::object();
+  series["version"] = 2;
   series["types"] = std::move(types);
   series["causes"] = json(std::vector<std::string>(causes_.begin(), causes_.end()));
   series["names"] = json(std::vector<std::string>(phases_.begin(), phases_.end()));
@@ -515,7 +813,6 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   series["pauses"] = std::move(pauses);
   series["safepoints"] = std::move(safepoints);
   r["series"] = std::move(series);
-  (void)is_full_type;
 }
 
 }  // namespace gcscope::jvm

@@ -1,26 +1,61 @@
-// GcAggregator: the sink both JVM log parsers emit into. It keeps one compact column per figure
-// (no object per event, no per-line strings; causes and phase names are interned) and, at the end,
-// writes the report: event counts, pause statistics and percentiles, throughput, heap, rates,
-// causes, phases, safepoints, findings, unparsed-line samples and the columnar series the web view
+// GcAggregator: the sink both JVM log parsers emit into. Its memory does not grow with the number
+// of events: every per-event figure goes into a fixed number of buckets of consecutive events
+// (count-based decimation: while the log has at most kMaxBuckets events a bucket is one event, so
+// small logs keep exact per-event data; past that, neighbouring buckets merge pairwise and keep the
+// min/max/sum of each figure, so heap spikes and long pauses survive), and every summary figure is
+// a running tally. Only the pauses are kept one by one (start, duration, kind, cause, line: 28 bytes
+// each), because the exact percentiles and the view's range recompute need them; they go out as
+// packed integer text (see write_report), not as a JSON tree.
+//
+// At the end it writes the report: event counts, pause statistics and percentiles, throughput, heap,
+// rates, causes, phases, safepoints, findings, unparsed-line samples and the series the web view
 // recomputes every number from when the user zooms.
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <deque>
-#include <map>
-#include <unordered_map>
+#include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "jvm/gc_event.h"
 
 namespace gcscope::jvm {
 
+// A growing column in fixed blocks of 64 Ki values: a std::vector's doubling can hold twice the
+// values at its peak (and copies them all at each growth); here at most one block is partly unused.
+template <typename T>
+class BlockColumn {
+ public:
+  void push_back(T v) {
+    if (size_ % kBlock == 0) blocks_.emplace_back(new T[kBlock]);
+    blocks_.back()[size_ % kBlock] = v;
+    ++size_;
+  }
+  T operator[](size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void append(const BlockColumn& o) {
+    for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
+  }
+
+ private:
+  static constexpr size_t kBlock = size_t{1} << 16;
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  size_t size_ = 0;
+};
+
 class GcAggregator final : public GcEventSink {
  public:
+  // Event buckets (and safepoint buckets) kept at most; a power of two.
+  static constexpr size_t kMaxBuckets = 4096;
+
+  GcAggregator() { std::fill(std::begin(type_pause_name_), std::end(type_pause_name_), UINT32_MAX); }
+
   void on_event(const GcEvent& event) override;
   void on_safepoint(const SafepointEvent& event) override;
   void on_unparsed(uint32_t member, uint64_t line, std::string_view text) override;
@@ -32,77 +67,146 @@ class GcAggregator final : public GcEventSink {
   void set_member_rank(std::vector<uint32_t> rank) { member_rank_ = std::move(rank); }
   // A member's (merged) diary; the first one with a value wins for scalar fields.
   void merge_diary(const Diary& d);
+  // The diary the parser is filling while it feeds us (nullptr when none): the configured max heap
+  // is read from it at each event (it comes from the log's header, before the events).
+  void set_live_diary(const Diary* d) { live_diary_ = d; }
   // The unified/legacy verdict and what was identified but not parsed, per member.
   void note_member(const std::string& path, const char* dialect, bool parsed);
 
   // Appends everything another aggregator collected (its events after ours, names re-interned,
-  // sums added). Rotating sets: one aggregator per member, the selected members merged at the end.
+  // sums added). Rotating sets: one aggregator per member, the selected members merged at the end
+  // in rank order.
   void merge_from(const GcAggregator& other);
 
   void write_report(nlohmann::json& report) const;
-  // Without the columnar series (option jvm_series=false): the summary only, for huge logs.
+  // Without the series (option jvm_series=false): the summary only.
   void set_with_series(bool on) { with_series_ = on; }
 
-  size_t event_count() const { return t_.size(); }
+  size_t event_count() const { return static_cast<size_t>(events_total_); }
+
+  // Pools with per-event figures in the series, in this order.
+  enum Pool { kYoung, kEden, kSurvivor, kOld, kHumongous, kMetaspace, kPoolCount };
 
  private:
+  // A count of occurrences and the line of the earliest one (by uptime within a member; members in
+  // merge = rank order), for findings.
+  struct Tally {
+    uint64_t count = 0, first_line = 0;
+    double first_t = kUnknown;
+    void note(double t, uint64_t line) {
+      if (count++ == 0 || (t < first_t)) first_t = t, first_line = line;  // NaN compares false
+    }
+    void merge(const Tally& o) {
+      if (!count && o.count) first_t = o.first_t, first_line = o.first_line;
+      count += o.count;
+    }
+  };
+  struct PhaseCell {
+    uint32_t name;
+    uint32_t count;
+    double total, max;
+  };
+  // Consecutive events of one member; figures are max (before, committed, pools), min and max
+  // (heap after) or sums (pause time, allocation) over its events; NaN = not printed. Type, cause,
+  // stw, line, gc id and wall time are the first event's; flags are OR-ed.
+  struct Bucket {
+    double t_first = kUnknown, t_last = kUnknown, wall = kUnknown, duration = kUnknown;
+    double paused = 0, allocated_kb = 0;
+    double heap_before = kUnknown, heap_after_min = kUnknown, heap_after_max = kUnknown, heap_committed = kUnknown;
+    double pool_before[kPoolCount], pool_after[kPoolCount];
+    uint64_t line = 0;
+    int64_t gc_id = -1;
+    uint32_t count = 0, with_after = 0, flags = 0, member = 0;
+    int32_t cause = -1;
+    uint8_t type = 0, stw = 0;
+    std::vector<PhaseCell> phases;  // phases of its events (pauses excluded: those are exact)
+    uint64_t n_events() const { return count; }
+    Bucket() {
+      std::fill(std::begin(pool_before), std::end(pool_before), kUnknown);
+      std::fill(std::begin(pool_after), std::end(pool_after), kUnknown);
+    }
+    void absorb(const Bucket& o);
+  };
+  struct SafepointBucket {
+    double t_first = kUnknown, t_last = kUnknown, total = 0, max = 0;
+    uint64_t line = 0;
+    uint32_t count = 0, n = 0, member = 0;
+    uint64_t n_events() const { return n; }
+    void absorb(const SafepointBucket& o);
+  };
+
   uint32_t intern_cause(std::string_view cause);
   uint32_t intern_phase(std::string_view name);
   void add_phase(uint32_t idx, double seconds);
-  void write_findings(nlohmann::json& out, const std::vector<size_t>& order, double runtime_s, double pause_total,
+  Bucket& open_bucket();
+  SafepointBucket& open_safepoint_bucket();
+  void write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
                       double safepoint_total) const;
 
-  // Event columns.
-  std::vector<double> t_, wall_, dur_, heap_before_, heap_after_, heap_committed_, old_after_, meta_after_;
-  // Order-independent sums kept on the fly instead of columns (memory per event matters in wasm).
-  double promoted_kb_ = 0;
-  bool any_old_ = false;
+  // ---- events: buckets and running tallies ----
+  std::vector<Bucket> buckets_;
+  uint64_t per_bucket_ = 1;  // events per full bucket (doubles when the buckets are merged)
+  uint64_t events_total_ = 0;
+  double prev_after_ = kUnknown;  // heap after the previous event of this member (allocation)
+  double allocated_kb_ = 0, promoted_kb_ = 0;
+  bool any_old_ = false, any_wall_ = false;
+  bool any_pool_[kPoolCount] = {};
+  double ev_first_t_ = kUnknown, ev_last_end_ = kUnknown;  // time range when the diary has none
+  double max_before_ = kUnknown, max_after_ = kUnknown, max_committed_ = kUnknown, max_meta_ = kUnknown;
   uint64_t cpu_events_ = 0, sys_heavy_ = 0, first_sys_heavy_line_ = 0;
-  std::vector<uint8_t> type_, stw_;
-  std::vector<int32_t> cause_;
-  std::vector<uint32_t> flags_, member_;
-  std::vector<uint64_t> line_;
-  std::vector<int64_t> gc_id_;
   uint64_t type_counts_[static_cast<size_t>(GcType::kCount)] = {};
   uint32_t type_pause_name_[static_cast<size_t>(GcType::kCount)];
- public:
-  GcAggregator() { std::fill(std::begin(type_pause_name_), std::end(type_pause_name_), UINT32_MAX); }
- private:
+  struct CauseStat { uint64_t count = 0; double total = 0; };
+  std::vector<CauseStat> cause_stats_;
+  // Findings' tallies (see findings.cpp).
+  Tally explicit_gc_, system_gc_, evacuation_failure_, humongous_, full_not_explicit_, full_stw_, degenerated_,
+      metaspace_gc_, gclocker_, mark_aborted_, late_concurrent_, full_after_gc_;
+  uint64_t stw_events_ = 0;
+  std::vector<double> system_gc_times_;  // uptimes of System.gc() collections (the hourly RMI pattern)
 
-  // Pause columns (STW events and the pauses inside concurrent cycles).
-  std::vector<double> pause_t_, pause_dur_;
-  std::vector<uint32_t> pause_name_, pause_event_;  // name: phase-name index
-  std::vector<uint64_t> pause_line_;
+  // ---- pauses (STW events and the pauses inside concurrent cycles), one entry each ----
+  BlockColumn<double> pause_t_, pause_dur_;
+  BlockColumn<uint32_t> pause_name_;  // phase-name index
+  BlockColumn<int32_t> pause_cause_;  // the event's cause, -1 none
+  BlockColumn<uint32_t> pause_line_;  // (saturated at 2^32-1: a finding's link only)
+  std::vector<std::pair<size_t, uint32_t>> pause_members_;  // (first pause index, member) per merged member
+  double pause_total_ = 0;
+  uint64_t min_pause_line_ = 0;
 
-  // Safepoints.
-  std::vector<double> sp_t_, sp_dur_, sp_reach_;
-  std::vector<uint64_t> sp_line_;
+  // ---- safepoints ----
+  std::vector<SafepointBucket> sp_buckets_;
+  uint64_t sp_per_bucket_ = 1;
+  uint64_t sp_count_ = 0, sp_first_line_ = 0, slow_sp_ = 0, slow_sp_first_line_ = 0;
+  bool have_sp_ = false;
+  double sp_total_ = 0, sp_max_ = 0, reach_max_ = 0, slow_sp_worst_ = 0;
   double app_time_total_ = 0;
 
-  // Stalls (ZGC).
+  // ---- stalls (ZGC) ----
   uint64_t alloc_stalls_ = 0, reloc_stalls_ = 0;
   double alloc_stall_total_ = 0, alloc_stall_max_ = 0, reloc_stall_total_ = 0;
   uint64_t first_alloc_stall_line_ = 0, first_reloc_stall_line_ = 0;
 
-  // Interned names.
-  // Names are stored once in a deque (stable addresses) and looked up by string_view hash.
+  // ---- interned names: stored once in a deque (stable addresses), looked up by string_view hash ----
   std::deque<std::string> causes_;
   std::unordered_map<std::string_view, uint32_t> cause_index_;
+  std::vector<uint16_t> cause_class_;
+  int32_t last_cause_ = -1;                // the previous event's cause (most repeat it)
+  std::vector<uint32_t> phase_scratch_;    // phase indexes of the event being added  // CauseClass bits of each interned cause (findings)
   std::deque<std::string> phases_;
   std::unordered_map<std::string_view, uint32_t> phase_index_;
   struct PhaseStat { uint64_t count = 0; double total = 0, max = 0; };
   std::vector<PhaseStat> phase_stats_;
 
-  // Unparsed lines.
+  // ---- unparsed lines ----
   uint64_t unparsed_ = 0;
   struct Sample { uint32_t member; uint64_t line; std::string text; };
   std::vector<Sample> unparsed_samples_;
 
   Diary diary_;
   bool have_diary_ = false;
+  const Diary* live_diary_ = nullptr;
   std::vector<uint32_t> member_rank_;
   nlohmann::json members_ = nlohmann::json::array();
-  uint64_t seq_ = 0;
   bool with_series_ = true;
 };
 

@@ -1,11 +1,14 @@
 // Findings: what a GC expert would point out in a log, each with the first line that shows it.
 // Thresholds are conservative: a finding should be worth reading on a real production log.
+// Everything here reads running tallies and the bounded buckets of the aggregator (no per-event
+// columns): each tally holds a count and the line of the earliest occurrence.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "jvm/aggregator.h"
+#include "jvm/aggregator_internal.h"
 
 namespace gcscope::jvm {
 namespace {
@@ -21,18 +24,14 @@ std::string fmt2(const char* f, double a, double b) {
   return buf;
 }
 
-bool is_full(GcType t) {
-  return t == GcType::Full || t == GcType::FullGC || t == GcType::PSFull || t == GcType::G1GCFull;
-}
-
 }  // namespace
 
-void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>& order, double runtime_s,
-                                  double pause_total, double safepoint_total) const {
+void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
+                                  double safepoint_total) const {
   auto add = [&](const char* id, const char* severity, std::string message, uint64_t first_line) {
     out.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"first_line", first_line}});
   };
-  const size_t n = t_.size();
+  const uint64_t n = events_total_;
   auto flag = [&](const char* name) {
     for (const auto& f : diary_.flags)
       if (f.first == name) return f.second;
@@ -41,96 +40,54 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
   const bool g1 = flag("G1GC") == Tri::kTrue, cms = flag("CMS") == Tri::kTrue,
              shen = flag("SHENANDOAH") == Tri::kTrue, zgc = flag("ZGC") == Tri::kTrue;
 
-  auto cause_is = [&](size_t i, std::string_view c) { return cause_[i] >= 0 && causes_[static_cast<size_t>(cause_[i])] == c; };
-  auto first_line_where = [&](auto pred, uint64_t& count) {
-    uint64_t first = 0;
-    count = 0;
-    for (size_t k : order)
-      if (pred(k)) {
-        if (!count) first = line_[k];
-        ++count;
-      }
-    return first;
-  };
-
   // 1. Explicit collections: System.gc(), jcmd GC.run, JVMTI, heap dumps/histograms.
-  uint64_t cnt;
-  auto explicit_cause = [&](size_t i) {
-    return cause_is(i, "System.gc()") || cause_is(i, "Diagnostic Command") ||
-           cause_is(i, "JvmtiEnv ForceGarbageCollection") || cause_is(i, "Heap Dump Initiated GC") ||
-           cause_is(i, "Heap Inspection Initiated GC");
-  };
-  uint64_t line = first_line_where(explicit_cause, cnt);
-  if (cnt)
+  if (explicit_gc_.count)
     add("explicit_system_gc", "warning",
-        std::to_string(cnt) + " explicit collection(s) (System.gc(), jcmd GC.run, JVMTI or heap dump/histogram). "
+        std::to_string(explicit_gc_.count) + " explicit collection(s) (System.gc(), jcmd GC.run, JVMTI or heap dump/histogram). "
         "Remove System.gc() calls or run with -XX:+DisableExplicitGC (or -XX:+ExplicitGCInvokesConcurrent with G1/CMS).",
-        line);
-  line = first_line_where([&](size_t i) { return cause_is(i, "System.gc()"); }, cnt);
+        explicit_gc_.first_line);
 
   // 2. The RMI distributed-GC pattern: System.gc() about every hour (sun.rmi.dgc.*.gcInterval).
-  if (cnt >= 3) {
-    std::vector<double> ts;
-    for (size_t k : order)
-      if (cause_is(k, "System.gc()") && !std::isnan(t_[k])) ts.push_back(t_[k]);
+  if (system_gc_.count >= 3) {
+    const std::vector<double>& ts = system_gc_times_;
     uint64_t hourly = 0;
     for (size_t i = 1; i < ts.size(); ++i)
       if (std::fabs(ts[i] - ts[i - 1] - 3600.0) <= 60.0) ++hourly;
-    if (hourly >= 2 && hourly * 2 >= ts.size() - 1)
+    if (hourly >= 2 && ts.size() >= 1 && hourly * 2 >= ts.size() - 1)
       add("rmi_hourly_system_gc", "warning",
           "System.gc() recurs every ~60 minutes: the RMI distributed GC (sun.rmi.dgc.client/server.gcInterval). "
-          "Raise the intervals or use -XX:+ExplicitGCInvokesConcurrent.", line);
+          "Raise the intervals or use -XX:+ExplicitGCInvokesConcurrent.", system_gc_.first_line);
   }
 
   // 3. G1 evacuation failure / to-space exhausted.
-  line = first_line_where([&](size_t i) { return (flags_[i] & (kToSpaceExhausted | kEvacuationFailure)) != 0; }, cnt);
-  if (cnt)
+  if (evacuation_failure_.count)
     add("g1_evacuation_failure", "error",
-        std::to_string(cnt) + " pause(s) with evacuation failure (to-space exhausted): G1 ran out of free regions "
+        std::to_string(evacuation_failure_.count) + " pause(s) with evacuation failure (to-space exhausted): G1 ran out of free regions "
         "to copy survivors into; such pauses are long and often precede a Full GC. Increase the heap or "
-        "-XX:G1ReservePercent, or start marking earlier (-XX:InitiatingHeapOccupancyPercent).", line);
+        "-XX:G1ReservePercent, or start marking earlier (-XX:InitiatingHeapOccupancyPercent).", evacuation_failure_.first_line);
 
   // 4. Humongous allocations.
-  line = first_line_where([&](size_t i) { return cause_is(i, "G1 Humongous Allocation"); }, cnt);
-  if (cnt)
+  if (humongous_.count)
     add("humongous_allocations", "warning",
-        std::to_string(cnt) + " collection(s) triggered by humongous allocations (objects of half a region or "
-        "more). Larger regions (-XX:G1HeapRegionSize) or smaller arrays avoid them.", line);
+        std::to_string(humongous_.count) + " collection(s) triggered by humongous allocations (objects of half a region or "
+        "more). Larger regions (-XX:G1HeapRegionSize) or smaller arrays avoid them.", humongous_.first_line);
 
   // 5. Full GC under a concurrent collector (not asked for by System.gc()).
-  if (g1 || cms || shen) {
-    line = first_line_where([&](size_t i) { return is_full(static_cast<GcType>(type_[i])) && !explicit_cause(i); }, cnt);
-    if (cnt)
-      add("full_gc_concurrent_collector", "error",
-          std::to_string(cnt) + " Full GC(s) under " + (g1 ? "G1" : cms ? "CMS" : "Shenandoah") +
-              ": the concurrent collector could not keep up (heap too small, marking started too late, "
-              "or fragmentation).", line);
-  }
+  if ((g1 || cms || shen) && full_not_explicit_.count)
+    add("full_gc_concurrent_collector", "error",
+        std::to_string(full_not_explicit_.count) + " Full GC(s) under " + (g1 ? "G1" : cms ? "CMS" : "Shenandoah") +
+            ": the concurrent collector could not keep up (heap too small, marking started too late, "
+            "or fragmentation).", full_not_explicit_.first_line);
 
   // 6. Frequent full collections (any collector): more than a tenth of all pauses.
-  {
-    uint64_t full = 0, stw = 0;
-    uint64_t first_full = 0;
-    for (size_t k : order) {
-      if (!stw_[k]) continue;
-      ++stw;
-      if (is_full(static_cast<GcType>(type_[k]))) {
-        if (!full) first_full = line_[k];
-        ++full;
-      }
-    }
-    if (stw >= 20 && full * 10 > stw)
-      add("frequent_full_gc", "warning",
-          std::to_string(full) + " of " + std::to_string(stw) + " pauses are Full GCs: the old generation is "
-          "too small for the live data, or objects are promoted too early.", first_full);
-  }
+  if (stw_events_ >= 20 && full_stw_.count * 10 > stw_events_)
+    add("frequent_full_gc", "warning",
+        std::to_string(full_stw_.count) + " of " + std::to_string(stw_events_) + " pauses are Full GCs: the old generation is "
+        "too small for the live data, or objects are promoted too early.", full_stw_.first_line);
 
   // 7. Pause outliers: pauses far above the typical one.
   if (pause_dur_.size() >= 10) {
-    std::vector<double> d = pause_dur_;
-    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
-    double median = d[d.size() / 2];
-    double limit = std::max(10 * median, 0.020);
+    double limit = std::max(10 * pause_median, 0.020);
     uint64_t outliers = 0, first = 0;
     double worst = 0;
     for (size_t k = 0; k < pause_dur_.size(); ++k)
@@ -141,7 +98,7 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
       }
     if (outliers)
       add("pause_outliers", "warning",
-          std::to_string(outliers) + " pause(s) longer than 10x the median (" + fmt("%.3f ms", median * 1e3) +
+          std::to_string(outliers) + " pause(s) longer than 10x the median (" + fmt("%.3f ms", pause_median * 1e3) +
               "); the longest took " + fmt("%.3f ms", worst * 1e3) + ".", first);
   }
 
@@ -152,7 +109,7 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
       add("gc_overhead", pct > 25 ? "error" : "warning",
           fmt("The application was paused %.1f%% of the time (", pct) + fmt("%.3f s of ", pause_total) +
               fmt("%.3f s). Above 10%% the heap is usually too small for the allocation rate.", runtime_s),
-          pause_line_.empty() ? 0 : *std::min_element(pause_line_.begin(), pause_line_.end()));
+          min_pause_line_);
   }
 
   // 9-10. ZGC stalls.
@@ -167,35 +124,39 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
         first_reloc_stall_line_);
 
   // 11. Shenandoah degenerated cycles.
-  line = first_line_where([&](size_t i) { return (flags_[i] & kDegenerated) != 0; }, cnt);
-  if (cnt)
+  if (degenerated_.count)
     add("shenandoah_degenerated", "error",
-        std::to_string(cnt) + " degenerated Shenandoah cycle(s): allocation outran the concurrent cycle and "
-        "the collector finished it stop-the-world. Increase the heap or start cycles earlier.", line);
+        std::to_string(degenerated_.count) + " degenerated Shenandoah cycle(s): allocation outran the concurrent cycle and "
+        "the collector finished it stop-the-world. Increase the heap or start cycles earlier.", degenerated_.first_line);
 
   // 12. Metaspace-triggered collections.
-  line = first_line_where([&](size_t i) {
-    return cause_is(i, "Metadata GC Threshold") || cause_is(i, "Metadata GC Clear Soft References") ||
-           cause_is(i, "Metaspace");
-  }, cnt);
-  if (cnt)
+  if (metaspace_gc_.count)
     add("metaspace_gc", "warning",
-        std::to_string(cnt) + " collection(s) triggered by metaspace filling up. Set -XX:MetaspaceSize to the "
-        "steady-state size, or look for class-loader leaks if it keeps growing.", line);
+        std::to_string(metaspace_gc_.count) + " collection(s) triggered by metaspace filling up. Set -XX:MetaspaceSize to the "
+        "steady-state size, or look for class-loader leaks if it keeps growing.", metaspace_gc_.first_line);
 
   // 13. Heap after GC growing steadily (possible leak): the minimum after-GC occupancy of each
-  // quarter of the run rises every quarter, by at least 20% overall.
+  // quarter of the run rises every quarter, by at least 20% overall. Read from the event buckets
+  // (exactly the events while the log has at most kMaxBuckets of them; past that, a bucket counts
+  // in the quarter of its first event).
   {
-    std::vector<size_t> with_after;
-    for (size_t k : order)
-      if (!std::isnan(heap_after_[k]) && !std::isnan(t_[k])) with_after.push_back(k);
-    if (with_after.size() >= 20 && n > 0) {
-      double t0 = t_[with_after.front()], t1 = t_[with_after.back()];
+    std::vector<const Bucket*> with_after;
+    uint64_t events_with_after = 0;
+    for (const auto& b : buckets_)
+      if (b.with_after && !std::isnan(b.t_first)) with_after.push_back(&b), events_with_after += b.with_after;
+    auto rank = [&](uint32_t m) -> uint32_t { return m < member_rank_.size() ? member_rank_[m] : m; };
+    std::stable_sort(with_after.begin(), with_after.end(), [&](const Bucket* a, const Bucket* b) {
+      uint32_t ra = rank(a->member), rb = rank(b->member);
+      if (ra != rb) return ra < rb;
+      return a->t_first < b->t_first;
+    });
+    if (events_with_after >= 20 && n > 0) {
+      double t0 = with_after.front()->t_first, t1 = with_after.back()->t_first;
       if (t1 > t0) {
         double mins[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-        for (size_t k : with_after) {
-          int q = std::min(3, static_cast<int>((t_[k] - t0) / (t1 - t0) * 4));
-          mins[q] = std::min(mins[q], heap_after_[k]);
+        for (const Bucket* b : with_after) {
+          int q = std::min(3, static_cast<int>((b->t_first - t0) / (t1 - t0) * 4));
+          mins[q] = std::min(mins[q], b->heap_after_min);
         }
         bool rising = true;
         for (int q = 1; q < 4; ++q) rising = rising && std::isfinite(mins[q]) && mins[q] > mins[q - 1];
@@ -203,29 +164,17 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
           add("heap_after_gc_growing", "warning",
               fmt2("The heap after GC grows steadily (lowest occupancy per quarter of the run: %.0f MB -> %.0f MB): "
                    "live data keeps increasing, a possible memory leak.", mins[0] / 1024, mins[3] / 1024),
-              line_[with_after.front()]);
+              with_after.front()->line);
       }
     }
   }
 
-  // 14. Heap nearly full right after a collection.
-  {
-    uint64_t full_after = 0, first = 0;
-    for (size_t k : order) {
-      double cap = heap_committed_[k];
-      if (diary_.max_heap_kb > 0) cap = static_cast<double>(diary_.max_heap_kb);
-      if (std::isnan(cap) || std::isnan(heap_after_[k]) || cap <= 0) continue;
-      if (!stw_[k]) continue;
-      if (heap_after_[k] >= 0.9 * cap) {
-        if (!full_after) first = line_[k];
-        ++full_after;
-      }
-    }
-    if (full_after)
-      add("heap_full_after_gc", "error",
-          std::to_string(full_after) + " collection(s) left the heap at least 90% full: little room remains, "
-          "an OutOfMemoryError or back-to-back collections are close.", first);
-  }
+  // 14. Heap nearly full right after a collection (against the configured max heap when the
+  // header gave it, else the committed heap of the event).
+  if (full_after_gc_.count)
+    add("heap_full_after_gc", "error",
+        std::to_string(full_after_gc_.count) + " collection(s) left the heap at least 90% full: little room remains, "
+        "an OutOfMemoryError or back-to-back collections are close.", full_after_gc_.first_line);
 
   // 15. sys time above user time.
   if (sys_heavy_ >= 3 && sys_heavy_ * 10 >= cpu_events_)
@@ -238,36 +187,25 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
     add("safepoint_overhead", "warning",
         fmt2("Threads were stopped %.3f s in safepoints but GC pauses account for only %.3f s: non-GC safepoints "
              "(deoptimization, biased-lock revocation, thread dumps) or slow time-to-safepoint.", safepoint_total, pause_total),
-        sp_line_.empty() ? 0 : sp_line_.front());
+        sp_first_line_);
 
   // 17. Slow time to safepoint.
-  {
-    uint64_t slow = 0, first = 0;
-    double worst = 0;
-    for (size_t i = 0; i < sp_reach_.size(); ++i)
-      if (!std::isnan(sp_reach_[i]) && sp_reach_[i] > 0.050) {
-        if (!slow) first = sp_line_[i];
-        ++slow;
-        worst = std::max(worst, sp_reach_[i]);
-      }
-    if (slow)
-      add("slow_time_to_safepoint", "warning",
-          std::to_string(slow) + fmt(" safepoint(s) took more than 50 ms to reach (worst %.3f ms): long counted loops ", worst * 1e3) +
-              "or page faults keep threads from stopping.", first);
-  }
+  if (slow_sp_)
+    add("slow_time_to_safepoint", "warning",
+        std::to_string(slow_sp_) + fmt(" safepoint(s) took more than 50 ms to reach (worst %.3f ms): long counted loops ", slow_sp_worst_ * 1e3) +
+            "or page faults keep threads from stopping.", slow_sp_first_line_);
 
   // 18. GCLocker-initiated collections.
-  line = first_line_where([&](size_t i) { return cause_is(i, "GCLocker Initiated GC"); }, cnt);
-  if (cnt)
+  if (gclocker_.count)
     add("gclocker", "info",
-        std::to_string(cnt) + " collection(s) delayed by JNI critical regions (GCLocker Initiated GC).", line);
+        std::to_string(gclocker_.count) + " collection(s) delayed by JNI critical regions (GCLocker Initiated GC).",
+        gclocker_.first_line);
 
   // 19. G1 concurrent marking cut short.
-  line = first_line_where([&](size_t i) { return (flags_[i] & kConcurrentMarkAbort) != 0; }, cnt);
-  if (cnt)
+  if (mark_aborted_.count)
     add("g1_concurrent_mark_aborted", "warning",
-        std::to_string(cnt) + " G1 concurrent cycle(s) aborted by a Full GC: marking started too late. Lower "
-        "-XX:InitiatingHeapOccupancyPercent or give the heap more room.", line);
+        std::to_string(mark_aborted_.count) + " G1 concurrent cycle(s) aborted by a Full GC: marking started too late. Lower "
+        "-XX:InitiatingHeapOccupancyPercent or give the heap more room.", mark_aborted_.first_line);
 
   // 20. Missing details: pauses only, no heap breakdown or phases.
   if (flag("GC_DETAILS") == Tri::kFalse && n > 0)
@@ -287,16 +225,10 @@ void GcAggregator::write_findings(nlohmann::json& out, const std::vector<size_t>
         "-Xlog:gc*:file=gc.log:uptime,time,level,tags.", 0);
 
   // 23. ZGC cycles forced by allocation stalls / Shenandoah allocation failure as the cause.
-  if (zgc || shen) {
-    line = first_line_where([&](size_t i) {
-      return cause_is(i, "Allocation Stall") || cause_is(i, "Handle Allocation Failure") ||
-             cause_is(i, "Allocation Failure");
-    }, cnt);
-    if (cnt)
-      add("concurrent_gc_behind_allocation", "warning",
-          std::to_string(cnt) + " concurrent cycle(s) started because allocation had already failed: the "
-          "collector starts too late for this allocation rate.", line);
-  }
+  if ((zgc || shen) && late_concurrent_.count)
+    add("concurrent_gc_behind_allocation", "warning",
+        std::to_string(late_concurrent_.count) + " concurrent cycle(s) started because allocation had already failed: the "
+        "collector starts too late for this allocation rate.", late_concurrent_.first_line);
 }
 
 }  // namespace gcscope::jvm

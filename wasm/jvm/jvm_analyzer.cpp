@@ -186,6 +186,7 @@ class JvmAnalyzer final : public Analyzer {
       sinks_.back()->aggregator.merge_diary(parser_->diary());
       diaries_.resize(sinks_.size());
       diaries_.back() = parser_->diary();
+      sinks_.back()->aggregator.set_live_diary(nullptr);
     }
     parser_.reset();
     ++member_;
@@ -250,6 +251,9 @@ class JvmAnalyzer final : public Analyzer {
                           {"restarts", plan.runs.empty() ? 0 : plan.runs.size() - 1},
                           {"ordered_by_wall_clock", plan.ordered_by_wall_clock},
                           {"note", plan.note}};
+    // The report is written: free the columns now, before the document is serialized.
+    sinks_.clear();
+    sinks_.shrink_to_fit();
     if (legacy_unparsed_) {
       report["legacy_not_parsed"] = true;
       report["notes"] = {"pre-unified (JDK <= 8) GC log members were identified, but legacy parsing is not available yet"};
@@ -320,6 +324,7 @@ class JvmAnalyzer final : public Analyzer {
         return;
       }
       sink.legacy = true;
+      sink.aggregator.set_live_diary(&parser_->diary());
       return;
     }
     // Unknown: nothing recognizable in the head (e.g. a rotated member that starts mid-record): try
@@ -327,6 +332,7 @@ class JvmAnalyzer final : public Analyzer {
     dialects_.back() = dialect_ == LogDialect::kUnknown ? "unknown" : "unified";
     parser_ = make_unified_parser(sink, member_);
     parser_->hint_head(head_);
+    sink.aggregator.set_live_diary(&parser_->diary());
   }
 
   void pump(const char* data, size_t len) {

@@ -7,74 +7,185 @@
   const GCSCOPE = global.GCSCOPE;
   const { el, fmt } = GCSCOPE.ui;
 
-  // Nearest-rank percentile over a sorted array (same rule as the C++ aggregator).
-  function percentile(sorted, q) {
-    if (!sorted.length) return 0;
-    const rank = Math.ceil(q * sorted.length);
-    return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
+  // Nearest-rank index of quantile q among n values (same rule as the C++ aggregator).
+  function rankOf(n, q) { return Math.min(Math.max(Math.ceil(q * n), 1), n) - 1; }
+
+  // Puts the k-th smallest of a[lo, hi) at a[k], smaller ones left of it, larger right (quickselect):
+  // percentiles of 10^6 pauses without sorting them.
+  function nthElement(a, lo, hi, k) {
+    hi--;
+    while (hi > lo) {
+      const mid = (lo + hi) >> 1;
+      const x = a[lo], y = a[mid], z = a[hi];
+      const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+      let i = lo, j = hi;
+      while (i <= j) {
+        while (a[i] < pivot) i++;
+        while (a[j] > pivot) j--;
+        if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return;
+    }
   }
 
-  // Every figure of the KPI header and the tables, for events/pauses with t in [t0, t1] (null: all).
+  // {p50, p90, p99, p999} of the values (reordered in place).
+  function percentiles(a) {
+    const n = a.length;
+    const out = { p50: 0, p90: 0, p99: 0, p999: 0 };
+    if (!n) return out;
+    let lo = 0;
+    for (const [key, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999]]) {
+      const r = rankOf(n, q);
+      if (r >= lo) { nthElement(a, lo, n, r); lo = r + 1; }
+      out[key] = a[r];
+    }
+    return out;
+  }
+
+  // Packed integer column of the report (wasm/jvm/aggregator.cpp, PackedColumn): comma-separated
+  // integers, an empty field for null; with `delta` each is the difference to the previous non-null
+  // one, without it "v*n" stands for n copies of v. `scale` divides (microseconds → seconds).
+  // Returns a typed array (Float64Array: null → NaN; Int32Array for index columns).
+  function unpack(text, count, delta, scale, Type) {
+    const out = new (Type || Float64Array)(count);
+    const n = text ? text.length : 0;
+    let i = 0, prev = 0;
+    for (let k = 0; k < count; k++) {
+      let neg = false, v = 0, digits = 0;
+      if (i < n && text.charCodeAt(i) === 45) { neg = true; i++; }
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 48 || c > 57) break;
+        v = v * 10 + (c - 48);
+        digits++;
+      }
+      if (!digits) { i++; out[k] = NaN; continue; }
+      if (neg) v = -v;
+      if (delta) { v += prev; prev = v; }
+      const value = scale ? v / scale : v;
+      out[k] = value;
+      if (i < n && text.charCodeAt(i) === 42) {  // "v*n": n copies of v (plain columns)
+        let run = 0;
+        for (i++; i < n; i++) {
+          const c = text.charCodeAt(i);
+          if (c < 48 || c > 57) break;
+          run = run * 10 + (c - 48);
+        }
+        for (let r = 1; r < run && k + 1 < count; r++) out[++k] = value;
+      }
+      i++;  // the comma
+    }
+    return out;
+  }
+
+  // The exact pauses of a report, decoded once: {t (NaN when the log has no uptime), duration_s, name, cause}.
+  const pauseCache = new WeakMap();
+  function pausesOf(report) {
+    let p = pauseCache.get(report);
+    if (p) return p;
+    const z = report.series.pauses;
+    if (z.encoding === 'packed') {
+      p = {
+        t: unpack(z.t_us, z.count, true, 1e6), duration_s: unpack(z.duration_us, z.count, false, 1e6),
+        name: unpack(z.name, z.count, false, 0, Int32Array), cause: unpack(z.cause, z.count, false, 0, Int32Array),
+      };
+    } else {
+      p = { t: z.t.map((v) => (v === null ? NaN : v)), duration_s: z.duration_s, name: z.name, cause: z.cause || z.t.map(() => -1) };
+    }
+    pauseCache.set(report, p);
+    return p;
+  }
+
+  // Every figure of the KPI header and the tables, for the range [t0, t1] (null: all): pauses are
+  // exact (one entry each); events and safepoints come in buckets (one event per bucket while the
+  // log has few events; past that, buckets of consecutive events), counted in the range of their
+  // first event.
   function compute(report, t0, t1) {
     const s = report.series;
-    const ev = s.events, pz = s.pauses, sp = s.safepoints;
-    const inRange = (t) => t0 === null || (t !== null && t >= t0 && t <= t1);
-    const durs = [];
-    let total = 0;
-    const byName = new Map();
+    const ev = s.events, sp = s.safepoints;
+    const pz = pausesOf(report);
+    const inRange = (t) => t0 === null || (t !== null && t >= t0 && t <= t1);  // NaN: never in a range
+    // Per pause kind and per cause, by index (no string work per pause: logs have 10^6 of them).
+    const nk = s.names.length, nc = s.causes.length;
+    const kCount = new Float64Array(nk), kTotal = new Float64Array(nk), kMax = new Float64Array(nk);
+    const cCount = new Float64Array(nc), cTotal = new Float64Array(nc);
+    const all = new Float64Array(pz.t.length);
+    let m = 0, total = 0;
     for (let i = 0; i < pz.t.length; i++) {
       if (!inRange(pz.t[i])) continue;
       const d = pz.duration_s[i];
-      durs.push(d);
+      all[m++] = d;
       total += d;
-      const name = s.names[pz.name[i]];
-      const row = byName.get(name) || { name, count: 0, total: 0, max: 0 };
-      row.count++; row.total += d; row.max = Math.max(row.max, d);
-      byName.set(name, row);
+      const k = pz.name[i];
+      kCount[k]++; kTotal[k] += d; if (d > kMax[k]) kMax[k] = d;
+      const c = pz.cause[i];
+      if (c >= 0) { cCount[c]++; cTotal[c] += d; }
     }
-    durs.sort((a, b) => a - b);
+    const durs = all.subarray(0, m);
+    let dmin = Infinity, dmax = 0;
+    for (let i = 0; i < m; i++) { if (durs[i] < dmin) dmin = durs[i]; if (durs[i] > dmax) dmax = durs[i]; }
+    const pct = percentiles(durs);
+    const byName = new Map(), causes = new Map(), phases = new Map();
+    const phaseRow = (name) => {
+      let row = phases.get(name);
+      if (!row) { row = { name, count: 0, total: 0, max: 0 }; phases.set(name, row); }
+      return row;
+    };
+    for (let k = 0; k < nk; k++) {
+      if (!kCount[k]) continue;
+      const name = s.names[k];
+      byName.set(name, { name, count: kCount[k], total: kTotal[k], max: kMax[k] });
+      const ph = phaseRow(name);
+      ph.count += kCount[k]; ph.total += kTotal[k]; ph.max = Math.max(ph.max, kMax[k]);
+    }
+    for (let c = 0; c < nc; c++) if (cCount[c]) causes.set(s.causes[c], { name: s.causes[c], count: cCount[c], total: cTotal[c] });
+
     const idx = [];
     for (let i = 0; i < ev.t.length; i++) if (inRange(ev.t[i])) idx.push(i);
-    let maxCommitted = null, maxAfter = null, maxBefore = null, allocatedKb = 0, prevAfter = null, prevMember = -1;
-    const causes = new Map();
+    const afterMax = ev.heap_after_max_kb || ev.heap_after_kb;
+    let maxCommitted = null, maxAfter = null, maxBefore = null, allocatedKb = 0, events = 0;
     const types = new Map();
     for (const i of idx) {
-      const c = ev.heap_committed_kb[i], a = ev.heap_after_kb[i], b = ev.heap_before_kb[i];
+      const c = ev.heap_committed_kb[i], a = afterMax[i], b = ev.heap_before_kb[i];
       if (c !== null && (maxCommitted === null || c > maxCommitted)) maxCommitted = c;
       if (a !== null && (maxAfter === null || a > maxAfter)) maxAfter = a;
       if (b !== null && (maxBefore === null || b > maxBefore)) maxBefore = b;
-      if (ev.member[i] !== prevMember) { prevAfter = null; prevMember = ev.member[i]; }
-      if (a !== null && b !== null) {
-        if (prevAfter !== null && b > prevAfter) allocatedKb += b - prevAfter;
-        prevAfter = a;
-      }
+      allocatedKb += ev.allocated_kb[i];
+      const n = ev.count ? ev.count[i] : 1;
+      events += n;
       const type = s.types[ev.type[i]];
-      types.set(type, (types.get(type) || 0) + 1);
-      if (ev.cause[i] >= 0) {
-        const name = s.causes[ev.cause[i]];
-        const row = causes.get(name) || { name, count: 0, total: 0 };
-        row.count++; row.total += ev.pause_s[i];
-        causes.set(name, row);
+      types.set(type, (types.get(type) || 0) + n);
+    }
+    // Phases of the events (concurrent phases, G1 sub-phases), per bucket.
+    const ep = ev.phases;
+    if (ep) {
+      const inIdx = new Uint8Array(ev.t.length);
+      for (const i of idx) inIdx[i] = 1;
+      for (let k = 0; k < ep.bucket.length; k++) {
+        if (!inIdx[ep.bucket[k]]) continue;
+        const row = phaseRow(s.names[ep.name[k]]);
+        row.count += ep.count[k]; row.total += ep.total_s[k]; row.max = Math.max(row.max, ep.max_s[k]);
       }
     }
     let spCount = 0, spTotal = 0, spMax = 0;
     for (let i = 0; i < sp.t.length; i++) {
-      if (!inRange(sp.t[i]) || sp.duration_s[i] === null) continue;
-      spCount++; spTotal += sp.duration_s[i]; spMax = Math.max(spMax, sp.duration_s[i]);
+      if (!inRange(sp.t[i])) continue;
+      spCount += sp.count[i]; spTotal += sp.total_s[i]; spMax = Math.max(spMax, sp.max_s[i]);
     }
     const runtime = t0 === null ? report.runtime_s : t1 - t0;
     const paused = runtime ? Math.min(100, (total / runtime) * 100) : null;
     return {
-      eventIndex: idx,
+      eventIndex: idx, events,
       pauses: {
-        count: durs.length, total, max: durs.length ? durs[durs.length - 1] : 0, mean: durs.length ? total / durs.length : 0,
-        p50: percentile(durs, 0.5), p90: percentile(durs, 0.9), p99: percentile(durs, 0.99), p999: percentile(durs, 0.999),
-        sorted: durs,
+        count: m, total, max: m ? dmax : 0, min: m ? dmin : 0, mean: m ? total / m : 0,
+        p50: pct.p50, p90: pct.p90, p99: pct.p99, p999: pct.p999, values: durs,
       },
       runtime, percentPaused: paused, throughput: paused === null ? null : 100 - paused,
       heap: { maxCommitted, maxAfter, maxBefore },
       allocationMbS: runtime ? allocatedKb / 1024 / runtime : null,
-      causes: [...causes.values()], pauseKinds: [...byName.values()], types,
+      causes: [...causes.values()], pauseKinds: [...byName.values()], phases: [...phases.values()], types,
       safepoints: { count: spCount, total: spTotal, max: spMax },
     };
   }
@@ -96,17 +207,16 @@
   }
 
   // Log-spaced buckets of pause durations (powers of two of a millisecond).
-  function pauseBuckets(sorted) {
-    if (!sorted.length) return [];
-    const lo = Math.floor(Math.log2(Math.max(sorted[0] * 1e3, 1e-3)));
-    const hi = Math.ceil(Math.log2(Math.max(sorted[sorted.length - 1] * 1e3, 1e-3)));
+  function pauseBuckets(values, min, max) {
+    if (!values.length) return [];
+    const lo = Math.floor(Math.log2(Math.max(min * 1e3, 1e-3)));
+    const hi = Math.ceil(Math.log2(Math.max(max * 1e3, 1e-3)));
     const buckets = [];
     for (let e = lo; e <= Math.max(hi, lo + 1); e++) buckets.push({ lo: 2 ** (e - 1), hi: 2 ** e, count: 0 });
-    for (const d of sorted) {
-      const ms = d * 1e3;
-      let k = buckets.findIndex((b) => ms <= b.hi);
-      if (k < 0) k = buckets.length - 1;
-      buckets[k].count++;
+    for (const d of values) {
+      // The first bucket with ms <= hi = 2^e: e = ceil(log2(ms)).
+      const e = Math.ceil(Math.log2(Math.max(d * 1e3, 1e-3)));
+      buckets[Math.min(Math.max(e - lo, 0), buckets.length - 1)].count++;
     }
     return buckets;
   }
@@ -166,18 +276,39 @@
     container.append(heapBox, pauseBox, histBox);
 
     const ev = s.events;
-    const heapX = [], before = [], after = [], committed = [], pauseMark = [];
+    const exact = !ev.count;  // one event per bucket
+    const perBucket = ev.events_per_bucket || 1;
+    const MB = (v) => (v === null || v === undefined ? null : v / 1024);
+    // Per-generation/region columns the log printed (young/eden/survivor/old/humongous/metaspace).
+    const POOLS = ['young', 'eden', 'survivor', 'old', 'humongous', 'metaspace'].filter((p) => ev[p + '_after_kb']);
+    const heapX = [], before = [], after = [], afterMax = [], committed = [], pauseMark = [];
+    const poolCols = POOLS.flatMap((p) => [{ key: p + '_before_kb', label: p + ' before GC', values: [] }, { key: p + '_after_kb', label: p + ' after GC', values: [] }]);
     for (let i = 0; i < ev.t.length; i++) {
-      if (ev.t[i] === null || (ev.heap_after_kb[i] === null && ev.heap_before_kb[i] === null)) continue;
+      if (ev.t[i] === null) continue;
+      const anyPool = poolCols.some((c) => ev[c.key][i] !== null);
+      if (ev.heap_after_kb[i] === null && ev.heap_before_kb[i] === null && !anyPool) continue;
       heapX.push(ev.t[i]);
-      before.push(ev.heap_before_kb[i] === null ? null : ev.heap_before_kb[i] / 1024);
-      after.push(ev.heap_after_kb[i] === null ? null : ev.heap_after_kb[i] / 1024);
-      committed.push(ev.heap_committed_kb[i] === null ? null : ev.heap_committed_kb[i] / 1024);
+      before.push(MB(ev.heap_before_kb[i]));
+      after.push(MB(ev.heap_after_kb[i]));
+      if (!exact) afterMax.push(MB(ev.heap_after_max_kb[i]));
+      committed.push(MB(ev.heap_committed_kb[i]));
       pauseMark.push(ev.pause_s[i] > 0 ? ev.pause_s[i] * 1e3 : null);
+      for (const c of poolCols) c.values.push(MB(ev[c.key][i]));
     }
-    const pz = s.pauses;
+    const pzAll = pausesOf(report);
+    // The pause chart draws at most ~8000 points: past that, the longest pause of each run of
+    // consecutive pauses (so every spike stays visible); the numbers use all pauses.
     const pauseX = [], pauseY = [];
-    for (let i = 0; i < pz.t.length; i++) if (pz.t[i] !== null) { pauseX.push(pz.t[i]); pauseY.push(pz.duration_s[i] * 1e3); }
+    {
+      const n = pzAll.t.length, step = Math.max(1, Math.ceil(n / 8000));
+      for (let i = 0; i < n; i += step) {
+        let best = -1;
+        for (let j = i; j < Math.min(n, i + step); j++) if (!Number.isNaN(pzAll.t[j]) && (best < 0 || pzAll.duration_s[j] > pzAll.duration_s[best])) best = j;
+        if (best >= 0) { pauseX.push(pzAll.t[best]); pauseY.push(pzAll.duration_s[best] * 1e3); }
+      }
+      // uPlot needs x ascending.
+      for (let i = 1; i < pauseX.length; i++) if (pauseX[i] < pauseX[i - 1]) { const o = pauseX.map((x, k) => k).sort((a, b) => pauseX[a] - pauseX[b]); const xs = o.map((k) => pauseX[k]), ys = o.map((k) => pauseY[k]); pauseX.splice(0, pauseX.length, ...xs); pauseY.splice(0, pauseY.length, ...ys); break; }
+    }
 
     let zoom = [null, null];
     let hist = null;
@@ -191,16 +322,22 @@
     let heapPlot = null, pausePlot = null;
     if (charts && heapX.length) {
       heapPlot = charts.line(heapBox, {
-        title: 'Heap over time (MB) — pauses in ms on the right axis; drag to zoom',
+        title: exact ? 'Heap over time (MB) — pauses in ms on the right axis; drag to zoom; click a legend entry to show or hide it'
+          : `Heap over time (MB), ${perBucket} events per point: highest before GC, lowest and highest after GC; drag to zoom; click a legend entry to show or hide it`,
         x: heapX, xLabel: 'uptime (s)', yLabel: 'MB', y2Label: 'pause (ms)', syncKey: 'jvm',
         series: [
-          { label: 'before GC', values: before, points: 'only' },
-          { label: 'after GC', values: after, points: true },
+          { label: exact ? 'before GC' : 'before GC (max)', values: before, points: 'only' },
+          { label: exact ? 'after GC' : 'after GC (min)', values: after, points: true },
+          ...(exact ? [] : [{ label: 'after GC (max)', values: afterMax, points: true }]),
           { label: 'committed', values: committed, dash: [4, 3] },
-          { label: 'pause (ms)', values: pauseMark, points: 'only', scale: 'y2' },
+          { label: exact ? 'pause (ms)' : 'paused per point (ms)', values: pauseMark, points: 'only', scale: 'y2' },
+          ...poolCols.map((c) => ({ label: c.label, values: c.values, points: c.key.endsWith('_before_kb') ? 'only' : true })),
         ],
         onZoom,
       });
+      // Generation/region series start hidden (the legend toggles them).
+      const firstPool = heapPlot.series.length - poolCols.length;
+      for (let i = firstPool; i < heapPlot.series.length; i++) heapPlot.setSeries(i, { show: false });
     }
     if (charts && pauseX.length) {
       pausePlot = charts.line(pauseBox, {
@@ -218,14 +355,10 @@
     const pauseKindsBox = el('div', { class: 'jvm-pause-kinds' });
     container.append(GCSCOPE.ui.section('Causes', causesBox), GCSCOPE.ui.section('Pauses by kind', pauseKindsBox));
 
-    // ---- phases (whole log) ----
-    const phaseRows = Object.entries(report.phases || {}).map(([name, p]) => ({ name, count: p.count, total: p.total_s, max: p.max_s }));
-    container.append(GCSCOPE.ui.section('Phases (whole log)', GCSCOPE.ui.table([
-      { key: 'name', label: 'Phase' },
-      { key: 'count', label: 'Count', numeric: true },
-      { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
-      { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
-    ], phaseRows, { csvName: 'jvm-phases.csv', sort: { key: 'total', desc: true } })));
+    // ---- phases (recomputed) ----
+    const phasesBox = el('div', { class: 'jvm-phases' });
+    const phasesSection = GCSCOPE.ui.section('Phases', phasesBox);
+    container.append(phasesSection);
 
     // ---- findings ----
     const lineView = el('pre', { class: 'jvm-line gs-copy', hidden: true });
@@ -283,8 +416,8 @@
       kpiBox.appendChild(pct);
 
       histBox.textContent = '';
-      if (charts && c.pauses.sorted.length) {
-        const buckets = pauseBuckets(c.pauses.sorted);
+      if (charts && c.pauses.count) {
+        const buckets = pauseBuckets(c.pauses.values, c.pauses.min, c.pauses.max);
         const at = (v) => { const k = buckets.findIndex((b) => v * 1e3 <= b.hi); return k < 0 ? buckets.length - 1 : k; };
         hist = charts.histogram(histBox, {
           title: 'Pause duration histogram (ms)', buckets, xLabel: 'ms', yLabel: 'pauses',
@@ -295,7 +428,7 @@
       causesBox.textContent = '';
       causesBox.appendChild(GCSCOPE.ui.table([
         { key: 'name', label: 'Cause' },
-        { key: 'count', label: 'Count', numeric: true },
+        { key: 'count', label: 'Pauses', numeric: true },
         { key: 'total', label: 'Paused', numeric: true, format: fmt.seconds },
       ], c.causes, { csvName: 'jvm-causes.csv', sort: { key: 'count', desc: true } }));
       pauseKindsBox.textContent = '';
@@ -305,15 +438,28 @@
         { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
         { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
       ], c.pauseKinds, { csvName: 'jvm-pauses.csv', sort: { key: 'total', desc: true } }));
+      phasesSection.querySelector('summary').textContent = t0 === null ? 'Phases (whole log)' : 'Phases (range)';
+      phasesBox.textContent = '';
+      phasesBox.appendChild(GCSCOPE.ui.table([
+        { key: 'name', label: 'Phase' },
+        { key: 'count', label: 'Count', numeric: true },
+        { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
+        { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
+      ], c.phases, { csvName: 'jvm-phases.csv', sort: { key: 'total', desc: true } }));
 
       eventsBox.textContent = '';
-      const rows = c.eventIndex.map((i) => ({
-        t: ev.t[i], type: s.types[ev.type[i]], cause: ev.cause[i] >= 0 ? s.causes[ev.cause[i]] : '',
-        stw: ev.stw[i] ? 'pause' : 'concurrent', duration: ev.duration_s[i], paused: ev.pause_s[i],
-        before: ev.heap_before_kb[i], after: ev.heap_after_kb[i], committed: ev.heap_committed_kb[i],
-        gc_id: ev.gc_id[i], line: ev.line[i],
-      }));
-      eventsBox.appendChild(GCSCOPE.ui.table([
+      const rows = c.eventIndex.map((i) => {
+        const row = {
+          t: ev.t[i], type: s.types[ev.type[i]], cause: ev.cause[i] >= 0 ? s.causes[ev.cause[i]] : '',
+          stw: ev.stw[i] ? 'pause' : 'concurrent', duration: ev.duration_s[i], paused: ev.pause_s[i],
+          before: ev.heap_before_kb[i], after: ev.heap_after_kb[i], committed: ev.heap_committed_kb[i],
+          gc_id: ev.gc_id[i], line: ev.line[i], events: ev.count ? ev.count[i] : 1,
+        };
+        for (const p of POOLS) row[p] = ev[p + '_after_kb'][i];
+        return row;
+      });
+      const poolColumns = POOLS.map((p) => ({ key: p, label: p[0].toUpperCase() + p.slice(1) + ' after', numeric: true, format: fmt.kb }));
+      eventsBox.appendChild(GCSCOPE.ui.table(exact ? [
         { key: 't', label: 'Uptime (s)', numeric: true, format: (v) => (v === null ? '—' : v.toFixed(3)) },
         { key: 'gc_id', label: 'GC id', numeric: true },
         { key: 'type', label: 'Type' },
@@ -324,8 +470,20 @@
         { key: 'before', label: 'Heap before', numeric: true, format: fmt.kb },
         { key: 'after', label: 'Heap after', numeric: true, format: fmt.kb },
         { key: 'committed', label: 'Committed', numeric: true, format: fmt.kb },
+        ...poolColumns,
         { key: 'line', label: 'Line', numeric: true },
-      ], rows, { csvName: 'jvm-events.csv', caption: rows.length + ' events' }));
+      ] : [
+        // Buckets of consecutive events: first event's time, type, cause and line; highest before, lowest after.
+        { key: 't', label: 'From (s)', numeric: true, format: (v) => (v === null ? '—' : v.toFixed(3)) },
+        { key: 'events', label: 'Events', numeric: true },
+        { key: 'type', label: 'First type' },
+        { key: 'paused', label: 'Paused', numeric: true, format: fmt.seconds },
+        { key: 'before', label: 'Max heap before', numeric: true, format: fmt.kb },
+        { key: 'after', label: 'Min heap after', numeric: true, format: fmt.kb },
+        { key: 'committed', label: 'Committed', numeric: true, format: fmt.kb },
+        ...poolColumns.map((c) => ({ ...c, label: 'Max ' + c.label.toLowerCase() })),
+        { key: 'line', label: 'First line', numeric: true },
+      ], rows, { csvName: 'jvm-events.csv', caption: exact ? rows.length + ' events' : c.events + ' events in ' + rows.length + ' groups of up to ' + perBucket }));
     }
     update();
     // A range in the fragment (#range=a,b) from a shared link or a reload: zoom to it.
@@ -410,7 +568,7 @@
   // Pause counts in power-of-two millisecond buckets [2^k, 2^(k+1)) (sub-0.001 ms in the lowest).
   function pauseLog2Buckets(report) {
     const m = new Map();
-    for (const d of report.series.pauses.duration_s) {
+    for (const d of pausesOf(report).duration_s) {
       const ms = d * 1e3;
       const k = Math.floor(Math.log2(Math.max(ms, 1 / 1024)));
       m.set(k, (m.get(k) || 0) + 1);

@@ -46,6 +46,9 @@ class LegacyFindingsAccumulator {
   Seen cmf_, cmi_, promotion_failed_, gc_locker_, serial_old_parallel_, cms_serial_full_, g1_full_, evacuation_failure_,
       overhead_limit_, system_gc_, humongous_;
   uint64_t young_ = 0;
+  // The table of event findings (legacy_findings.cpp): id, severity, tally, message.
+  struct EventFinding;
+  static const EventFinding kEventFindings[];
 };
 
 // Convenience over an event list (tests, small logs).

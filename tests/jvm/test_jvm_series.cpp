@@ -1,0 +1,168 @@
+// The report's series (wasm/jvm/aggregator.cpp): exact packed pause columns, per-event buckets
+// (exact while the log has at most GcAggregator::kMaxBuckets events, decimated past that) with the
+// per-generation/region figures, and the bounded safepoint buckets.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jvm/aggregator.h"
+#include "support.h"
+
+using nlohmann::json;
+
+namespace gcscope::test {
+namespace {
+
+json jvm_report(const std::string& path) { return report_of(analyze_paths({path}), "jvm-gc-log"); }
+
+// Decodes a packed column (comma-separated integers, empty = null; `delta`: differences to the
+// previous non-null value; "v*n": n copies of v), independently of the view's decoder.
+std::vector<std::optional<int64_t>> unpack(const std::string& text, size_t count, bool delta) {
+  std::vector<std::optional<int64_t>> out;
+  size_t p = 0;
+  int64_t prev = 0;
+  while (out.size() < count) {
+    size_t comma = text.find(',', p);
+    std::string field = text.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
+    p = comma == std::string::npos ? text.size() : comma + 1;
+    if (field.empty()) {
+      out.emplace_back();
+      continue;
+    }
+    size_t star = field.find('*');
+    int64_t v = std::stoll(field.substr(0, star));
+    if (delta) v += prev, prev = v;
+    int64_t run = star == std::string::npos ? 1 : std::stoll(field.substr(star + 1));
+    for (int64_t r = 0; r < run; ++r) out.emplace_back(v);
+  }
+  out.resize(count);
+  return out;
+}
+
+// Index of the event bucket whose first event has this GC id (exact series).
+size_t event_with_gc_id(const json& r, int64_t id) {
+  const json& ids = r["series"]["events"]["gc_id"];
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] == id) return i;
+  FAIL("no event with GC id " << id);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("jvm series: pauses are exact, packed, and add up to the summary", "[jvm][series]") {
+  json r = jvm_report(fixture("jvm/jdk17-g1.log"));
+  const json& p = r["series"]["pauses"];
+  REQUIRE(p["encoding"] == "packed");
+  // Hand count of the fixture: 27 "GC(n) Pause … ms" lines, 38.614 ms in total.
+  REQUIRE(p["count"] == 27);
+  auto t = unpack(p["t_us"].get<std::string>(), 27, true);
+  auto d = unpack(p["duration_us"].get<std::string>(), 27, false);
+  auto name = unpack(p["name"].get<std::string>(), 27, false);
+  auto cause = unpack(p["cause"].get<std::string>(), 27, false);
+  REQUIRE(t.size() == 27);
+  int64_t total_us = 0;
+  for (const auto& v : d) total_us += *v;
+  CHECK(total_us == 38614);
+  // Line 20: "[0.028s][info][gc,start    ] GC(0) Pause Young (Normal) (G1 Evacuation Pause)",
+  // line 33: "... GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->1M(34M) 1.777ms".
+  CHECK(*t[0] == 28000);
+  CHECK(*d[0] == 1777);
+  CHECK(r["series"]["names"][static_cast<size_t>(*name[0])] == "Pause Young");
+  CHECK(r["series"]["causes"][static_cast<size_t>(*cause[0])] == "G1 Evacuation Pause");
+  // Line 232: "[0.085s][info][gc,start    ] GC(14) Pause Full (System.gc())", 2.729 ms (line 248); its
+  // type is SystemGC (GCToolKit's name), so its pause kind is "Pause SystemGC".
+  bool full = false;
+  for (size_t i = 0; i < 27; ++i)
+    if (*t[i] == 85000 && r["series"]["names"][static_cast<size_t>(*name[i])] == "Pause SystemGC") {
+      CHECK(*d[i] == 2729);
+      CHECK(r["series"]["causes"][static_cast<size_t>(*cause[i])] == "System.gc()");
+      full = true;
+    }
+  CHECK(full);
+  // Times never go back within a member.
+  for (size_t i = 1; i < 27; ++i) CHECK(*t[i] >= *t[i - 1]);
+}
+
+TEST_CASE("jvm series: eden, survivor, old, humongous and metaspace per event (unified G1)", "[jvm][series]") {
+  json r = jvm_report(fixture("jvm/jdk17-g1.log"));
+  const json& e = r["series"]["events"];
+  REQUIRE(e["events_per_bucket"] == 1);  // 37 events: one per bucket
+  CHECK_FALSE(e.contains("count"));
+  // "Heap Region Size: 1M" (line 8), so regions are 1024 KiB each. GC(4), lines 91-96:
+  //   Eden regions: 16->0(15) / Survivor regions: 2->2(3) / Old regions: 4->6 / Humongous regions: 0->0
+  //   Metaspace: 80K(320K)->80K(320K) NonClass: ...
+  size_t i = event_with_gc_id(r, 4);
+  CHECK(e["eden_before_kb"][i] == 16 * 1024);
+  CHECK(e["eden_after_kb"][i] == 0);
+  CHECK(e["survivor_before_kb"][i] == 2 * 1024);
+  CHECK(e["survivor_after_kb"][i] == 2 * 1024);
+  CHECK(e["old_before_kb"][i] == 4 * 1024);
+  CHECK(e["old_after_kb"][i] == 6 * 1024);
+  CHECK(e["humongous_before_kb"][i] == 0);
+  CHECK(e["metaspace_before_kb"][i] == 80);
+  CHECK(e["metaspace_after_kb"][i] == 80);
+  // GC(14) Pause Full (System.gc()), lines 245-249: "Humongous regions: 5->0", "Old regions: 21->9".
+  size_t f = event_with_gc_id(r, 14);
+  CHECK(e["humongous_before_kb"][f] == 5 * 1024);
+  CHECK(e["humongous_after_kb"][f] == 0);
+  CHECK(e["old_before_kb"][f] == 21 * 1024);
+  CHECK(e["old_after_kb"][f] == 9 * 1024);
+  // Allocation between collections: GC(4) starts at 22M, GC(3) left 6M (lines 81, 97).
+  CHECK(e["allocated_kb"][i] == (22 - 6) * 1024);
+}
+
+TEST_CASE("jvm series: young generation per event (legacy ParNew)", "[jvm][series]") {
+  json r = jvm_report(corpus("jvm/gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log"));
+  const json& e = r["series"]["events"];
+  // Line 1: "2014-11-29T06:23:55.892+0000: 126.838: [GC 126.838: [ParNew: 5033216K->74618K(5662336K),
+  // 0.1352100 secs] 5033216K->74618K(16148096K), 0.1353170 secs]"
+  REQUIRE(e["t"][0].get<double>() == Approx(126.838));
+  CHECK(e["young_before_kb"][0] == 5033216);
+  CHECK(e["young_after_kb"][0] == 74618);
+  CHECK(e["heap_before_kb"][0] == 5033216);
+  CHECK(e["heap_committed_kb"][0] == 16148096);
+}
+
+TEST_CASE("jvm series: a log with more events than buckets is decimated, nothing is lost", "[jvm][series]") {
+  // GCToolKit's end-to-end figures for this log (manifest, gctoolkit.integration): 19,114 DefNew +
+  // 26 initial marks + 26 remarks = 19,166 pauses, 208.922 s in total.
+  json r = jvm_report(corpus("jvm/gctoolkit/preunified/cms/defnew/details/defnew.log"));
+  const json& e = r["series"]["events"];
+  const size_t nb = e["t"].size();
+  REQUIRE(e["events_per_bucket"].get<uint64_t>() > 1);
+  CHECK(nb <= gcscope::jvm::GcAggregator::kMaxBuckets);
+  CHECK(nb > gcscope::jvm::GcAggregator::kMaxBuckets / 4);
+  uint64_t events = 0;
+  double paused = 0, allocated = 0, max_before = 0, max_after = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    events += e["count"][i].get<uint64_t>();
+    CHECK(e["count"][i].get<uint64_t>() <= e["events_per_bucket"].get<uint64_t>());
+    paused += e["pause_s"][i].get<double>();
+    allocated += e["allocated_kb"][i].get<double>();
+    if (!e["heap_before_kb"][i].is_null()) max_before = std::max(max_before, e["heap_before_kb"][i].get<double>());
+    if (!e["heap_after_max_kb"][i].is_null()) max_after = std::max(max_after, e["heap_after_max_kb"][i].get<double>());
+    if (!e["heap_after_kb"][i].is_null() && !e["heap_after_max_kb"][i].is_null())
+      CHECK(e["heap_after_kb"][i].get<double>() <= e["heap_after_max_kb"][i].get<double>());
+  }
+  CHECK(events == r["events"]["total"].get<uint64_t>());
+  CHECK(paused == Approx(208.922).margin(0.002));  // bucket sums rounded to the microsecond
+  // The spikes survive: the largest figures of the buckets are the log's.
+  CHECK(max_before == r["heap"]["max_occupancy_kb"].get<double>());
+  CHECK(max_after == r["heap"]["max_after_gc_kb"].get<double>());
+  CHECK(allocated / 1024 / r["runtime_s"].get<double>() == Approx(r["rates"]["allocation_mb_s"].get<double>()).epsilon(1e-6));
+  // Pauses stay exact.
+  const json& p = r["series"]["pauses"];
+  REQUIRE(p["count"] == 19166);
+  auto d = unpack(p["duration_us"].get<std::string>(), 19166, false);
+  int64_t total_us = 0;
+  for (const auto& v : d) total_us += *v;
+  CHECK(total_us / 1e6 == Approx(208.922).margin(0.01));  // 19,166 values each rounded to 1 µs
+  // Safepoint buckets stay bounded too.
+  CHECK(r["series"]["safepoints"]["t"].size() <= gcscope::jvm::GcAggregator::kMaxBuckets);
+}
+
+}  // namespace gcscope::test
