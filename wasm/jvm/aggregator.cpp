@@ -387,7 +387,6 @@ void GcAggregator::merge_diary(const Diary& d) {
 }
 
 void GcAggregator::merge_from(const GcAggregator& o) {
-  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
   // Names first: the other's cause/phase indexes map to ours.
   std::vector<int32_t> cause_map(o.causes_.size());
   for (size_t c = 0; c < o.causes_.size(); ++c) {
