@@ -25,6 +25,8 @@ function bigHeapDump() {
 }
 
 test('an out-of-memory job is reported precisely; other results stay; new jobs get a fresh worker', async ({ page }) => {
+  // The page keeps one warm spare worker (app.js): job N runs in workers[N-1] and, when it ends, that
+  // worker is stopped and the spare workers[N] is started. So after N jobs there are N + 1 workers.
   const workers = [];
   page.on('worker', (w) => { const rec = { closed: false }; workers.push(rec); w.on('close', () => { rec.closed = true; }); });
   await page.goto('/?max_memory_mb=32&sw=0');
@@ -33,7 +35,8 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   await page.locator('#samples button.sample[data-sample="jdk17-g1.log"]').click();
   const first = await lastJob(page);
   await expect(first.locator('.job-status')).toHaveText('Done');
-  expect(workers.length).toBe(1);
+  await expect.poll(() => workers.length).toBe(2);
+  await expect.poll(() => workers[0].closed).toBe(true);
 
   const big = bigHeapDump();
   const size = fs.statSync(big).size;
@@ -52,8 +55,9 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   await expect(oom.locator('table.inputs td.error', { hasText: 'out of memory while analyzing big.heap.json' })).toHaveCount(1);
   await expect(oom.locator('table.inputs td.error', { hasText: 'std::bad_alloc' })).toHaveCount(1);
   // The job's worker was stopped.
-  expect(workers.length).toBe(2);
+  await expect.poll(() => workers.length).toBe(3);
   await expect.poll(() => workers[1].closed).toBe(true);
+  expect(workers[2].closed).toBe(false);
 
   // The other result is untouched.
   const jvm = page.locator('.job', { has: page.locator('.job-title', { hasText: 'jdk17-g1.log' }) });
@@ -65,13 +69,15 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   const next = await lastJob(page);
   await expect(next.locator('.job-status')).toHaveText('Done');
   await expect(next.locator('section.report[data-format="stackprof"]')).toBeVisible();
-  expect(workers.length).toBe(3);
+  await expect.poll(() => workers.length).toBe(4);
+  await expect.poll(() => workers[2].closed).toBe(true);
 
   // "Analyze again" restarts the job in a fresh worker (and, with the same ceiling, reports the same).
   await page.locator('.job', { has: page.locator('.job-title', { hasText: 'big.heap.json' }) }).locator('button.job-retry').click();
   const again = await lastJob(page);
   await expect(again.locator('.job-status')).toHaveText('Out of memory');
-  expect(workers.length).toBe(4);
+  await expect.poll(() => workers.length).toBe(5);
+  await expect.poll(() => workers[3].closed).toBe(true);
   await expect(page.locator('.job')).toHaveCount(4);
 });
 

@@ -66,6 +66,21 @@
 
   // ---- Jobs ---------------------------------------------------------------------------------
 
+  // Starting a worker costs ~60-110 ms (fetching and compiling the wasm module): most of the wait for
+  // a small file. One spare worker is kept warm (a ping makes it load the module) and a job takes it.
+  // The next spare is started when a job ends, so warming never competes with a running analysis.
+  let spareWorker = null;
+  function warmSpareWorker() {
+    if (spareWorker || GCSCOPE.staticReport) return;
+    spareWorker = new Worker('worker.js');
+    spareWorker.postMessage({ type: 'ping' });
+  }
+  function takeWorker() {
+    const worker = spareWorker || new Worker('worker.js');
+    spareWorker = null;
+    return worker;
+  }
+
   function startJob(files, options, hooks) {
     if (!files.length) return null;
     hooks = hooks || {};
@@ -85,7 +100,7 @@
       el('span', { class: 'job-size', text: fmt.bytes(total) }), status, cancel, close), progressRow, body);
     jobsBox.prepend(card);
 
-    const worker = new Worker('worker.js');
+    const worker = takeWorker();
     let finished = false;
     const finish = (text, cls) => {
       finished = true;
@@ -94,6 +109,7 @@
       cancel.remove();
       progressRow.hidden = true;
       worker.terminate();
+      warmSpareWorker();
     };
     cancel.addEventListener('click', () => {
       if (finished) return;
@@ -270,6 +286,7 @@
     return;
   }
 
+  warmSpareWorker();
   const drop = document.getElementById('drop');
   const fileInput = document.getElementById('file-input');
   const folderInput = document.getElementById('folder-input');
