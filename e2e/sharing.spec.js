@@ -205,8 +205,8 @@ test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on eve
   await page.mouse.down();
   await page.mouse.move(b.x + b.width * 0.6, b.y + b.height / 2, { steps: 5 });
   await page.mouse.up();
+  await expect.poll(() => hashParam(page, 'gc.range')).toMatch(/^[\d.]+,[\d.]+$/);
   const range = hashParam(page, 'gc.range');
-  expect(range).toMatch(/^[\d.]+,[\d.]+$/);
   await expect(charts.first()).toHaveAttribute('data-x-range', range);
   await page.reload();
   await chooseFiles(page, [payload]);
@@ -228,8 +228,9 @@ test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on eve
     await page.mouse.down();
     await page.mouse.move(bb.x + bb.width * 0.7, bb.y + bb.height / 2, { steps: 5 });
     await page.mouse.up();
+    // The fragment is written when uPlot applies the selection (after the mouseup's frame).
+    await expect.poll(() => hashParam(page, 'rbkit.range')).toMatch(/^[\d.]+,[\d.]+$/);
     const r = hashParam(page, 'rbkit.range');
-    expect(r).toMatch(/^[\d.]+,[\d.]+$/);
     await page.reload();
     await lastJob(page);
     await expect(page.locator('section.report[data-format="rbkit-capture"] .gs-chart').first()).toHaveAttribute('data-x-range', r);
@@ -367,4 +368,39 @@ test('SVG export: the flame graph has one rectangle per stack prefix, names as t
   ].map((s) => expect.stringMatching('^' + s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ samples/, ' \\S+'))));
   // Nothing of the page was injected by rendering the hostile name.
   expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
+});
+
+test('SVG export: the heap icicle has the boxes of the canvas, titled with class, address and retained size', async ({ page }) => {
+  await page.goto('/?sw=0');
+  await chooseFiles(page, [corpus('heap/dumps/small_points.heap.json')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  const report = job.locator('section.report[data-format="ruby-heap-dump"]');
+  const icicle = report.locator('.heap-icicle-wrap');
+  await icicle.scrollIntoViewIfNeeded();
+  const { name, text } = await downloadText(page, icicle.locator('button.heap-svg'));
+  expect(name).toBe('heap-icicle.svg');
+  const svg = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return {
+      error: doc.getElementsByTagName('parsererror').length > 0,
+      scripts: doc.getElementsByTagName('script').length,
+      width: Number(doc.documentElement.getAttribute('width')), height: Number(doc.documentElement.getAttribute('height')),
+      titles: Array.from(doc.querySelectorAll('g.heap-box > title')).map((n) => n.textContent),
+      rects: doc.querySelectorAll('g.heap-box > rect').length,
+    };
+  }, text);
+  expect(svg.error).toBe(false);
+  expect(svg.scripts).toBe(0);
+  const canvas = await icicle.locator('canvas.heap-icicle').evaluate((c) => ({ width: c.width, height: c.height }));
+  expect({ width: svg.width, height: svg.height }).toEqual(canvas);
+  // One titled rectangle per box; the first is the root of the dominator tree.
+  expect(svg.rects).toBe(svg.titles.length);
+  expect(svg.titles[0]).toMatch(/^\(GC roots\) — retained /);
+  // The biggest retainer of the "Top retainers" table (its class and address) is one of the boxes.
+  const top = report.locator('details.gs-section').filter({ has: page.locator('summary', { hasText: 'Top retainers' }) });
+  const cells = await top.locator('tbody tr').first().locator('td').allTextContents();
+  const address = cells.find((c) => /^0x[0-9a-f]+$/.test(c.trim()));
+  expect(address).toBeTruthy();
+  expect(svg.titles.some((t) => t.includes(address.trim()))).toBe(true);
 });

@@ -45,13 +45,7 @@
   // (valToPos, so a zoomed chart exports the zoomed range), the tick values uPlot chose for its axes,
   // and the wrapper's own description of each series (colour, dash, points/bars) and markers. Every
   // string (title, labels, tick texts) goes in as XML text via the DOM, never as markup.
-  const SVG_NS = 'http://www.w3.org/2000/svg';
-  function svgEl(doc, tag, attrs, text) {
-    const n = doc.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) n.setAttribute(k, String(v));
-    if (text !== undefined) n.textContent = String(text);
-    return n;
-  }
+  const svgEl = (...a) => GCSCOPE.ui.svg.el(...a);
   const r2 = (v) => Math.round(v * 100) / 100;
 
   // spec: {title, kind: 'line'|'histogram', series: [{label, color, dash, points, width}], markers,
@@ -62,20 +56,18 @@
     const L = plot.bbox.left / ratio, T = plot.bbox.top / ratio, PW = plot.bbox.width / ratio, PH = plot.bbox.height / ratio;
     const head = spec.title ? 22 : 0;
     const legendH = 18;
-    const doc = document.implementation.createDocument(SVG_NS, 'svg', null);
-    const svg = doc.documentElement;
     const totalH = head + legendH + H;
-    svg.setAttribute('width', W);
-    svg.setAttribute('height', totalH);
-    svg.setAttribute('viewBox', `0 0 ${W} ${totalH}`);
-    svg.setAttribute('font-family', 'system-ui, sans-serif');
-    svg.setAttribute('font-size', '11');
+    const doc = GCSCOPE.ui.svg.create(W, totalH);
+    const svg = doc.documentElement;
     svg.appendChild(svgEl(doc, 'rect', { x: 0, y: 0, width: W, height: totalH, fill: '#fff' }));
     if (spec.title) svg.appendChild(svgEl(doc, 'text', { class: 'title', x: 4, y: 15, 'font-size': 13, 'font-weight': 'bold' }, spec.title));
     // Legend: one swatch + label per series.
     const legend = svgEl(doc, 'g', { class: 'legend' });
     let lx = 4;
-    spec.series.forEach((s) => {
+    // Series switched off in the legend are not in the export: it is the chart as shown.
+    const shown = (si) => !plot.series[si + 1] || plot.series[si + 1].show !== false;
+    spec.series.forEach((s, si) => {
+      if (!shown(si)) return;
       legend.appendChild(svgEl(doc, 'rect', { x: lx, y: head + 4, width: 10, height: 10, fill: s.color }));
       legend.appendChild(svgEl(doc, 'text', { x: lx + 14, y: head + 13 }, s.label));
       lx += 24 + 6.2 * String(s.label || '').length;
@@ -129,6 +121,7 @@
     const plotArea = svgEl(doc, 'g', { 'clip-path': `url(#${clipId})` });
     g.appendChild(plotArea);
     spec.series.forEach((s, si) => {
+      if (!shown(si)) return;
       const key = (plot.series[si + 1] && plot.series[si + 1].scale) || 'y';
       const ys = plot.data[si + 1] || [];
       const sg = svgEl(doc, 'g', { class: 'series', 'data-label': s.label });
@@ -175,7 +168,7 @@
       mg.appendChild(svgEl(doc, 'text', { x: r2(x + 3), y: r2(T + 12 * (i + 1)), fill: color }, m.label));
       g.appendChild(mg);
     });
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(doc);
+    return GCSCOPE.ui.svg.text(doc);
   }
 
   function addSvgButton(f, plot, name, spec) {

@@ -297,20 +297,13 @@
 
   // ---- SVG export: rectangles and labels of the current view, every string as XML text ----------
 
-  const SVG_NS = 'http://www.w3.org/2000/svg';
-  function svgEl(doc, tag, attrs, text) {
-    const n = doc.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, String(v));
-    if (text !== undefined) n.textContent = String(text);
-    return n;
-  }
+  const svgEl = (...a) => GCSCOPE.ui.svg.el(...a);
 
   // graphs: [{label, layout, frames, flip, colorOf?}] → an SVG document as text.
   function graphsToSvg(graphs, o) {
     const width = o.width || 1200, minWidth = o.minWidth === undefined ? 0.1 : o.minWidth;
     const charW = 6.2;  // average width of an 11px sans-serif glyph: labels are cut to fit like on canvas
-    const doc = document.implementation.createDocument(SVG_NS, 'svg', null);
-    const svg = doc.documentElement;
+    const doc = GCSCOPE.ui.svg.create(width, 0);
     const body = svgEl(doc, 'g', { class: 'fg-body' });
     let y = 0;
     if (o.title) { body.appendChild(svgEl(doc, 'text', { x: 4, y: 14, 'font-size': 13, 'font-weight': 'bold' }, o.title)); y += 20; }
@@ -343,13 +336,9 @@
       }
       y += (l.maxDepth + 1) * ROW + 8;
     }
-    svg.setAttribute('width', width);
-    svg.setAttribute('height', y);
-    svg.setAttribute('viewBox', `0 0 ${width} ${y}`);
-    svg.setAttribute('font-family', 'system-ui, sans-serif');
-    svg.setAttribute('font-size', '11');
-    svg.appendChild(body);
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(doc);
+    GCSCOPE.ui.svg.size(doc.documentElement, width, y);
+    doc.documentElement.appendChild(body);
+    return GCSCOPE.ui.svg.text(doc);
   }
 
   // ---- The component -------------------------------------------------------------------------

@@ -207,5 +207,87 @@
     return el('details', { class: 'gs-section', open: true }, el('summary', { text: title }), ...children);
   }
 
-  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section };
+  // SVG documents for the export buttons (charts, flame graphs, the heap icicle): built through the
+  // DOM, so every string goes in as XML text, never as markup.
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const svg = {
+    // A new SVG document; its root carries the size, the viewBox and the export's font.
+    create(width, height) {
+      const doc = document.implementation.createDocument(SVG_NS, 'svg', null);
+      const root = doc.documentElement;
+      svg.size(root, width, height);
+      root.setAttribute('font-family', 'system-ui, sans-serif');
+      root.setAttribute('font-size', '11');
+      return doc;
+    },
+    size(root, width, height) {
+      root.setAttribute('width', width);
+      root.setAttribute('height', height);
+      root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    },
+    el(doc, tag, attrs, text) {
+      const n = doc.createElementNS(SVG_NS, tag);
+      for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) n.setAttribute(k, String(v));
+      if (text !== undefined) n.textContent = String(text);
+      return n;
+    },
+    text(doc) { return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(doc); },
+  };
+
+  // A report's short name: its input's file name, "(+N)" for a set.
+  function reportLabel(r, fallback) {
+    const inputs = (r && r.inputs) || [];
+    if (!inputs.length) return fallback;
+    const base = (p) => String(p).split('/').pop();
+    return inputs.length === 1 ? base(inputs[0]) : base(inputs[0]) + ' (+' + (inputs.length - 1) + ')';
+  }
+
+  // The other reports on the page that `accept` takes (this document's, then every job card's), as
+  // [{report, label}], for views that compare two analyses.
+  function otherReports(self, ctx, accept) {
+    const seen = new Set([self]);
+    const out = [];
+    const add = (r, where) => {
+      if (!r || !accept(r) || seen.has(r)) return;
+      seen.add(r);
+      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
+    };
+    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
+    if (typeof document !== 'undefined') {
+      document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1))));
+    }
+    return out;
+  }
+
+  // "Compare with": a select of the other reports `accept` takes (refilled on focus, since jobs come
+  // and go), a Compare button, and an output box that draw(out, pick) fills.
+  // opts: {self, ctx, accept, cls, ariaLabel, prompt, emptyText, draw, showAtOnce}
+  function comparePicker(opts) {
+    const box = el('div', { class: opts.cls });
+    const select = el('select', { 'aria-label': opts.ariaLabel });
+    const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
+    const out = el('div', { class: opts.cls + '-out' });
+    let candidates = [];
+    const fill = () => {
+      candidates = otherReports(opts.self, opts.ctx, opts.accept);
+      select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
+      select.disabled = !candidates.length;
+    };
+    const show = () => {
+      fill();
+      out.replaceChildren();
+      const pick = candidates[Number(select.value) || 0];
+      if (!pick) { out.appendChild(el('p', { class: 'muted', text: opts.emptyText })); return; }
+      opts.draw(out, pick);
+    };
+    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; });
+    select.addEventListener('change', show);
+    refresh.addEventListener('click', show);
+    fill();
+    box.append(el('div', { class: opts.cls + '-tools' }, el('span', { text: opts.prompt }), select, ' ', refresh), out);
+    if (opts.showAtOnce && candidates.length) show();
+    return box;
+  }
+
+  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section, reportLabel, otherReports, comparePicker, svg };
 })(typeof window !== 'undefined' ? window : globalThis);

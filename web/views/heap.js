@@ -123,7 +123,31 @@
       draw();
       onSelect(b.i ? t.address[b.i] : null);
     });
-    const wrap = el('div', { class: 'heap-icicle-wrap' }, el('div', {}, reset, ' ', crumbs), canvas, tip);
+    // Exports of the current zoom: the canvas as PNG, and the same boxes again as SVG (text as XML text).
+    function toSvg() {
+      const svg = GCSCOPE.ui.svg;
+      const doc = svg.create(canvas.width, canvas.height);
+      for (const b of boxes) {
+        const hue = (Array.from(t.class[b.i]).reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7));
+        const cell = svg.el(doc, 'g', { class: 'heap-box' });
+        cell.appendChild(svg.el(doc, 'title', {}, `${label(b.i)} — retained ${fmt.bytes(t.retained[b.i])}, self ${fmt.bytes(t.self[b.i])}`));
+        cell.appendChild(svg.el(doc, 'rect', { x: +b.x.toFixed(2), y: b.d * ROW_H, width: +Math.max(b.w - 1, 0.5).toFixed(2), height: ROW_H - 1,
+          fill: b.i === 0 ? '#bbb' : `hsl(${hue}, 55%, 72%)` }));
+        const room = Math.floor((b.w - 6) / 6.2);
+        if (b.w > 40 && room > 2) {
+          const text = `${label(b.i)} (${fmt.bytes(t.retained[b.i])})`;
+          cell.appendChild(svg.el(doc, 'text', { x: +(b.x + 3).toFixed(2), y: b.d * ROW_H + ROW_H / 2 + 4 }, text.length <= room ? text : text.slice(0, room - 1) + '…'));
+        }
+        doc.documentElement.appendChild(cell);
+      }
+      return svg.text(doc);
+    }
+    const png = el('button', { type: 'button', class: 'gs-small heap-png', text: 'PNG', title: 'Download this view of the icicle as PNG',
+      on: { click: () => canvas.toBlob((b) => GCSCOPE.ui.download('heap-icicle.png', 'image/png', b)) } });
+    const svgButton = el('button', { type: 'button', class: 'gs-small heap-svg', text: 'SVG', title: 'Download this view of the icicle as SVG',
+      on: { click: () => GCSCOPE.ui.download('heap-icicle.svg', 'image/svg+xml', toSvg()) } });
+    const wrap = el('div', { class: 'heap-icicle-wrap' }, el('div', {}, reset, ' ', png, ' ', svgButton, ' ', crumbs), canvas, tip);
+    wrap.toSvg = toSvg;
     requestAnimationFrame(draw);
     wrap.redraw = draw;
     // Deep-link state hook: zoom to the box of an address (or the whole tree for null).

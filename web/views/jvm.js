@@ -541,30 +541,6 @@
     });
   }
 
-  function reportLabel(r, fallback) {
-    const inputs = r.inputs || [];
-    if (!inputs.length) return fallback;
-    const base = (p) => String(p).split('/').pop();
-    return inputs.length === 1 ? base(inputs[0]) : base(inputs[0]) + ' (+' + (inputs.length - 1) + ')';
-  }
-
-  function otherJvmReports(self, ctx) {
-    const seen = new Set([self]);
-    const out = [];
-    const add = (r, where) => {
-      if (!r || r.format !== 'jvm-gc-log' || !r.series || seen.has(r)) return;
-      seen.add(r);
-      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
-    };
-    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
-    if (typeof document !== 'undefined') {
-      document.querySelectorAll('.job').forEach((card, i) => {
-        ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1)));
-      });
-    }
-    return out;
-  }
-
   // Pause counts in power-of-two millisecond buckets [2^k, 2^(k+1)) (sub-0.001 ms in the lowest).
   function pauseLog2Buckets(report) {
     const m = new Map();
@@ -577,32 +553,13 @@
   }
 
   function renderCompare(container, report, ctx) {
-    const box = el('div', { class: 'jvm-compare' });
-    const select = el('select', { 'aria-label': 'JVM report to compare with' });
-    const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
-    const out = el('div', { class: 'jvm-compare-out' });
-    let candidates = [];
-    const fill = () => {
-      candidates = otherJvmReports(report, ctx);
-      select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
-      select.disabled = !candidates.length;
-    };
-    const show = () => {
-      fill();
-      out.replaceChildren();
-      const pick = candidates[Number(select.value) || 0];
-      if (!pick) {
-        out.appendChild(el('p', { class: 'muted', text: 'No other JVM report on the page: analyze another GC log (as its own job) to compare.' }));
-        return;
-      }
-      drawCompare(out, report, pick.report, reportLabel(report, 'this report'), pick.label);
-    };
-    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; });
-    select.addEventListener('change', show);
-    refresh.addEventListener('click', show);
-    fill();
-    box.append(el('div', { class: 'jvm-compare-tools' }, el('span', { text: 'Compare with: ' }), select, ' ', refresh), out);
-    container.append(GCSCOPE.ui.section('Compare', box));
+    const ui = GCSCOPE.ui;
+    container.append(ui.section('Compare', ui.comparePicker({
+      self: report, ctx, accept: (r) => r.format === 'jvm-gc-log' && Boolean(r.series), cls: 'jvm-compare',
+      ariaLabel: 'JVM report to compare with', prompt: 'Compare with: ',
+      emptyText: 'No other JVM report on the page: analyze another GC log (as its own job) to compare.',
+      draw: (out, pick) => drawCompare(out, report, pick.report, ui.reportLabel(report, 'this report'), pick.label),
+    })));
   }
 
   function drawCompare(out, a, b, labelA, labelB) {

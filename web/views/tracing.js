@@ -352,28 +352,6 @@
     };
   }
 
-  function reportLabel(r, fallback) {
-    const inputs = (r && r.inputs) || [];
-    if (!inputs.length) return fallback;
-    const base = (p) => String(p).split('/').pop();
-    return inputs.length === 1 ? base(inputs[0]) : base(inputs[0]) + ' (+' + (inputs.length - 1) + ')';
-  }
-  // Other tracing reports on the page: this document's and every finished job card's.
-  function otherTracingReports(self, ctx) {
-    const seen = new Set([self]);
-    const out = [];
-    const add = (r, where) => {
-      if (!r || !TITLES[r.format] || seen.has(r)) return;
-      seen.add(r);
-      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
-    };
-    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
-    if (typeof document !== 'undefined') {
-      document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1))));
-    }
-    return out;
-  }
-
   function drawCompare(out, a, b, ctx) {
     const { el, fmt, table } = ctx.ui;
     const c = compareCaptures(a, b);
@@ -409,31 +387,12 @@
   }
 
   function compareSection(report, ctx) {
-    const { el } = ctx.ui;
-    const box = el('div', { class: 'tracing-compare' });
-    const select = el('select', { 'aria-label': 'tracing capture to compare with' });
-    const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
-    const out = el('div', { class: 'tracing-compare-out' });
-    let candidates = [];
-    const fill = () => {
-      candidates = otherTracingReports(report, ctx);
-      select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
-      select.disabled = !candidates.length;
-    };
-    const show = () => {
-      fill();
-      out.replaceChildren();
-      const pick = candidates[Number(select.value) || 0];
-      if (!pick) { out.appendChild(el('p', { class: 'muted', text: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.' })); return; }
-      drawCompare(out, report, pick.report, ctx);
-    };
-    select.addEventListener('focus', () => { const val = select.value; fill(); select.value = val; });
-    select.addEventListener('change', show);
-    refresh.addEventListener('click', show);
-    fill();
-    box.append(el('div', { class: 'tracing-compare-tools' }, el('span', { text: 'Compare this capture (A) with (B): ' }), select, ' ', refresh), out);
-    if (candidates.length) show();
-    return box;
+    return ctx.ui.comparePicker({
+      self: report, ctx, accept: (r) => Boolean(TITLES[r.format]), cls: 'tracing-compare',
+      ariaLabel: 'tracing capture to compare with', prompt: 'Compare this capture (A) with (B): ',
+      emptyText: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.',
+      draw: (out, pick) => drawCompare(out, report, pick.report, ctx), showAtOnce: true,
+    });
   }
 
   function probesSection(report, ctx) {
