@@ -90,13 +90,15 @@ def domain_generator(domain):
     return gen
 
 
-# Peers that the package registries here provide, run on the same input in the same invocation.
+# Peers that the package registries here provide, run on the same input in the same invocation, each
+# with the gcscope command that does the same job (None: the full `gcscope analyze` measured above).
 def peer_commands(domain, path):
     peers = []
     if domain == 'stackprof' and shutil.which('stackprof') and path.endswith('.dump'):
-        peers.append(('stackprof --text (Debian ruby-stackprof 0.2.21)', ['stackprof', path, '--text']))
+        peers.append(('stackprof --text (Debian ruby-stackprof 0.2.21)', ['stackprof', path, '--text'],
+                      [CLI, 'stackprof', '--text', path]))
     if domain == 'heap' and shutil.which('heapy') and 'heap' in os.path.basename(path):
-        peers.append(('heapy read (Debian ruby-heapy 0.2.0)', ['heapy', 'read', path]))
+        peers.append(('heapy read (Debian ruby-heapy 0.2.0)', ['heapy', 'read', path], None))
     return peers
 
 
@@ -172,10 +174,12 @@ def measure(domain, title, path, reps, chromium_reps, skip_chromium):
             row['peers'].append({'peer': 'speedscope 1.25 first flame graph (Chromium, wall)', 'cpu_s': summary([v['speedscope_ms'] / 1000]),
                                  'wall_s': summary([v['speedscope_ms'] / 1000]), 'peak_rss_kb': 0,
                                  'ratio_cpu': v['speedscope_over_gcscope'], 'gcscope_first_flame_graph_ms': v['gcscope_ms']})
-    for name, cmd in peer_commands(domain, path):
+    for name, cmd, ours_cmd in peer_commands(domain, path):
         pc, pw, pr = timed(cmd, max(1, reps // 2))
+        ours = timed(ours_cmd, reps)[0] if ours_cmd else cpu
         row['peers'].append({'peer': name, 'cpu_s': summary(pc), 'wall_s': summary(pw), 'peak_rss_kb': max(pr),
-                             'ratio_cpu': statistics.median(pc) / max(statistics.median(cpu), 1e-9)})
+                             'ours_cpu_s': summary(ours), 'ours_command': 'gcscope ' + ' '.join(ours_cmd[1:-1]) if ours_cmd else 'gcscope analyze',
+                             'ratio_cpu': statistics.median(pc) / max(statistics.median(ours), 1e-9)})
     return row
 
 
@@ -215,7 +219,8 @@ def write_markdown(rows, command, quick):
             if 'gcscope_first_flame_graph_ms' in p:
                 return (f"{p['peer']}: {fmt(p['wall_s']['median'], 2)} s vs gcscope {fmt(p['gcscope_first_flame_graph_ms'] / 1000, 2)} s "
                         f"from navigation, ours ×{fmt(p['ratio_cpu'], 1)} faster")
-            return f"{p['peer']}: {fmt(p['cpu_s']['median'], 2)} s CPU, ours ×{fmt(p['ratio_cpu'], 1)} faster"
+            ours = p.get('ours_command', 'gcscope analyze')
+            return f"{p['peer']}: {fmt(p['cpu_s']['median'], 2)} s CPU, ours (`{ours}`) ×{fmt(p['ratio_cpu'], 1)} faster"
         peers = '; '.join(peer_text(p) for p in r['peers'])
         if r['domain'] in QUOTED:
             peers = (peers + '; ' if peers else '') + QUOTED[r['domain']]
