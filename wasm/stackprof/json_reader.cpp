@@ -197,41 +197,21 @@ JsonReader::Step JsonReader::string(const char* b, size_t n, size_t& p, uint64_t
 void JsonReader::feed(const char* data, size_t len) {
   total_ += len;
   if (failed_ || len == 0) return;
-  // A token cut by the previous chunk: complete it in carry_ with pieces of this chunk (growing with
-  // the carry, so a long string is rescanned a bounded number of times), then hand the unused part
-  // of the last piece back, so the rest of the chunk is parsed in place.
-  while (!carry_.empty() && len > 0) {
-    size_t old = carry_.size();
-    size_t take = std::min(len, std::max(size_t(64) << 10, old));
-    carry_.append(data, take);
-    data += take;
-    len -= take;
-    size_t used = parse(carry_.data(), carry_.size(), consumed_, false);
-    consumed_ += used;
-    if (failed_) {
-      std::string().swap(carry_);
-      return;
-    }
-    if (used >= old) {
-      size_t back = carry_.size() - used;
-      data -= back;
-      len += back;
-      carry_.clear();
-    } else {
-      carry_.erase(0, used);
-    }
-  }
-  if (len == 0) return;
-  size_t used = parse(data, len, consumed_, false);
-  consumed_ += used;
-  if (!failed_ && used < len) carry_.assign(data + used, len - used);
+  carry_.feed(
+      data, len,
+      [&](const char* p, size_t n) {
+        size_t used = parse(p, n, consumed_, false);
+        consumed_ += used;
+        return used;
+      },
+      [&] { return failed_; });
 }
 
 bool JsonReader::finish() {
   if (failed_) return false;
   if (!carry_.empty()) {
     consumed_ += parse(carry_.data(), carry_.size(), consumed_, true);
-    std::string().swap(carry_);
+    carry_.release();
     if (failed_) return false;
   }
   if (expect_ != Expect::End) {

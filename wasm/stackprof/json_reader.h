@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/token_carry.h"
 #include "value_sink.h"
 
 namespace gcscope::stackprof {
@@ -56,7 +57,7 @@ class JsonReader {
   ValueSink& sink_;
   Expect expect_ = Expect::Value;
   std::vector<char> stack_;  // '{' or '['
-  std::string carry_;        // a token cut by the end of the previous chunk
+  TokenCarry carry_;         // a token cut by the end of the previous chunk
   std::string scratch_;
   uint64_t consumed_ = 0;    // absolute offset of the next token
   uint64_t total_ = 0;       // bytes fed

@@ -465,34 +465,14 @@ size_t MarshalReader::parse(const uint8_t* p, size_t n, uint64_t base) {
 void MarshalReader::feed(const char* data, size_t len) {
   total_ += len;
   if (done_ || failed() || len == 0) return;
-  // A token cut by the previous chunk: complete it in carry_ with small pieces of this chunk, then
-  // hand the unused part of those pieces back, so the chunk is parsed in place (no 8 MiB copies).
-  while (!carry_.empty() && len > 0) {
-    size_t old = carry_.size();
-    size_t take = std::min(len, size_t(64) << 10);
-    carry_.append(data, take);
-    data += take;
-    len -= take;
-    size_t used = parse(reinterpret_cast<const uint8_t*>(carry_.data()), carry_.size(), consumed_);
-    consumed_ += used;
-    if (done_ || failed()) {
-      std::string().swap(carry_);
-      return;
-    }
-    if (used >= old) {
-      size_t back = carry_.size() - used;
-      data -= back;
-      len += back;
-      carry_.clear();
-    } else {
-      carry_.erase(0, used);
-    }
-  }
-  if (len == 0) return;
-  const auto* p = reinterpret_cast<const uint8_t*>(data);
-  size_t used = parse(p, len, consumed_);
-  consumed_ += used;
-  if (!done_ && !failed() && used < len) carry_.assign(data + used, len - used);
+  carry_.feed(
+      data, len,
+      [&](const char* p, size_t n) {
+        size_t used = parse(reinterpret_cast<const uint8_t*>(p), n, consumed_);
+        consumed_ += used;
+        return used;
+      },
+      [&] { return done_ || failed(); });
 }
 
 bool MarshalReader::finish() {

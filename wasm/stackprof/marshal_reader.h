@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/token_carry.h"
 #include "value_sink.h"
 
 namespace gcscope::stackprof {
@@ -64,7 +65,7 @@ class MarshalReader {
   bool emitting() const { return suppress_ == 0; }
 
   ValueSink& sink_;
-  std::string carry_;
+  TokenCarry carry_;         // a token cut by the end of the previous chunk
   uint64_t total_ = 0;       // bytes fed
   uint64_t consumed_ = 0;    // bytes parsed (absolute offset of the next token)
   uint64_t end_offset_ = 0;  // where the root value ended

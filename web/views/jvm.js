@@ -431,21 +431,19 @@
         { key: 'count', label: 'Pauses', numeric: true },
         { key: 'total', label: 'Paused', numeric: true, format: fmt.seconds },
       ], c.causes, { csvName: 'jvm-causes.csv', sort: { key: 'count', desc: true } }));
-      pauseKindsBox.textContent = '';
-      pauseKindsBox.appendChild(GCSCOPE.ui.table([
-        { key: 'name', label: 'Pause' },
-        { key: 'count', label: 'Count', numeric: true },
-        { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
-        { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
-      ], c.pauseKinds, { csvName: 'jvm-pauses.csv', sort: { key: 'total', desc: true } }));
+      // Pause kinds and phases: the same name/count/total/max table.
+      const timesTable = (box, nameLabel, rows, csvName) => {
+        box.textContent = '';
+        box.appendChild(GCSCOPE.ui.table([
+          { key: 'name', label: nameLabel },
+          { key: 'count', label: 'Count', numeric: true },
+          { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
+          { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
+        ], rows, { csvName, sort: { key: 'total', desc: true } }));
+      };
+      timesTable(pauseKindsBox, 'Pause', c.pauseKinds, 'jvm-pauses.csv');
       phasesSection.querySelector('summary').textContent = t0 === null ? 'Phases (whole log)' : 'Phases (range)';
-      phasesBox.textContent = '';
-      phasesBox.appendChild(GCSCOPE.ui.table([
-        { key: 'name', label: 'Phase' },
-        { key: 'count', label: 'Count', numeric: true },
-        { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
-        { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
-      ], c.phases, { csvName: 'jvm-phases.csv', sort: { key: 'total', desc: true } }));
+      timesTable(phasesBox, 'Phase', c.phases, 'jvm-phases.csv');
 
       eventsBox.textContent = '';
       const rows = c.eventIndex.map((i) => {
