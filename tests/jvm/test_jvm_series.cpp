@@ -127,6 +127,23 @@ TEST_CASE("jvm series: young generation per event (legacy ParNew)", "[jvm][serie
   CHECK(e["heap_committed_kb"][0] == 16148096);
 }
 
+TEST_CASE("jvm series: a corrupt region count is not a figure (fuzz find: count x region size overflowed)", "[jvm][series]") {
+  // fixtures/jvm/jdk17-g1.log with GC(0)'s "Eden regions: 6->0(12)" (line 27) replaced by a count no
+  // heap can hold (2^62 + 1: times 1024 KiB it wraps to 1024 in 64 bits); GC(1)'s line 43
+  // "Eden regions: 12->0(17)" is left as it is.
+  std::string log = read_file(fixture("jvm/jdk17-g1.log"));
+  const std::string line27 = "GC(0) Eden regions: 6->0(12)";
+  size_t at = log.find(line27);
+  REQUIRE(at != std::string::npos);
+  log.replace(at, line27.size(), "GC(0) Eden regions: 4611686018427387905->0(12)");
+  json r = report_of(analyze_bytes({{"corrupt-eden.log", log}}), "jvm-gc-log");
+  const json& e = r["series"]["events"];
+  size_t g0 = event_with_gc_id(r, 0), g1 = event_with_gc_id(r, 1);
+  CHECK(e["eden_before_kb"][g0].is_null());
+  CHECK(e["eden_before_kb"][g1] == 12 * 1024);
+  CHECK(r["events"]["total"] == report_of(analyze_paths({fixture("jvm/jdk17-g1.log")}), "jvm-gc-log")["events"]["total"]);
+}
+
 TEST_CASE("jvm series: a log with more events than buckets is decimated, nothing is lost", "[jvm][series]") {
   // GCToolKit's end-to-end figures for this log (manifest, gctoolkit.integration): 19,114 DefNew +
   // 26 initial marks + 26 remarks = 19,166 pauses, 208.922 s in total.

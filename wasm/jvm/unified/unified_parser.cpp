@@ -1136,6 +1136,10 @@ class UnifiedParser final : public LogParser {
     if (!text::parse_u64(v, p, after)) return;
     bool has_cap = p < v.size() && v[p] == '(' && (++p, text::parse_u64(v, p, cap));
     int64_t r = diary_.region_size_kb > 0 ? diary_.region_size_kb : 1024;
+    // Region counts beyond what a heap can hold come from corrupt lines: not figures (and their
+    // product with the region size would overflow).
+    const auto max_regions = static_cast<uint64_t>(INT64_MAX / r);
+    if (before > max_regions || after > max_regions || (has_cap && cap > max_regions)) return;
     PoolSizes ps;
     ps.before_kb = static_cast<int64_t>(before) * r;
     ps.after_kb = static_cast<int64_t>(after) * r;
