@@ -10,9 +10,7 @@
 #include "support.h"
 
 using namespace gcscope;
-using gcscope::test::corpus;
-using gcscope::test::fixture;
-using gcscope::test::read_file;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 namespace {
 std::string gunzip_in_chunks(const std::string& gz, size_t chunk, GzipDecoder& dec, bool* ok) {

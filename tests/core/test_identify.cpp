@@ -8,10 +8,7 @@
 #include "support.h"
 
 using namespace gcscope;
-using gcscope::test::corpus;
-using gcscope::test::fixture;
-using gcscope::test::read_file;
-using gcscope::test::read_json;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 namespace {
 // Identification as the pipeline does it: decode (gzip/zip), then identify the member's head.

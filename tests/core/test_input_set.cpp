@@ -5,10 +5,7 @@
 #include "support.h"
 
 using namespace gcscope;
-using gcscope::test::analyze_bytes;
-using gcscope::test::corpus;
-using gcscope::test::fixture;
-using gcscope::test::read_file;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 TEST_CASE("input set: a corrupt .gz is an error while another file of the same drop is identified") {
   std::string gz = read_file(fixture("jvm/jdk17-g1-gconly.log.gz"));

@@ -11,10 +11,7 @@
 
 #include "support.h"
 
-using gcscope::test::analyze_paths;
-using gcscope::test::corpus;
-using gcscope::test::read_json;
-using gcscope::test::report_of;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
 namespace {

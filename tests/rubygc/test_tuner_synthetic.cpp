@@ -5,8 +5,7 @@
 
 #include "support.h"
 
-using gcscope::test::analyze_bytes;
-using gcscope::test::report_of;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
 namespace {

@@ -13,9 +13,7 @@
 
 using namespace gcscope;
 using namespace gcscope::stackprof;
-using gcscope::test::corpus;
-using gcscope::test::read_file;
-using gcscope::test::read_json;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 namespace {
 

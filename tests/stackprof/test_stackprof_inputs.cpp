@@ -8,12 +8,7 @@
 #include "support.h"
 
 using namespace gcscope;
-using gcscope::test::analyze_paths;
-using gcscope::test::corpus;
-using gcscope::test::fixture;
-using gcscope::test::read_file;
-using gcscope::test::read_json;
-using gcscope::test::report_of;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 namespace {
 

@@ -11,8 +11,7 @@
 #include "support.h"
 
 using namespace gcscope::stackprof;
-using gcscope::test::fixture;
-using gcscope::test::read_file;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 
 namespace {
 

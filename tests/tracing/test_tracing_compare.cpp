@@ -8,9 +8,7 @@
 #include "support.h"
 #include "tracing/compare.h"
 
-using gcscope::test::analyze_bytes;
-using gcscope::test::analyze_paths;
-using gcscope::test::corpus;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
 namespace {

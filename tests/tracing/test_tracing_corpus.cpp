@@ -8,9 +8,7 @@
 
 #include "support.h"
 
-using gcscope::test::analyze_paths;
-using gcscope::test::corpus;
-using gcscope::test::read_json;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
 namespace {

@@ -5,9 +5,7 @@
 
 #include "support.h"
 
-using gcscope::test::analyze_bytes;
-using gcscope::test::corpus;
-using gcscope::test::read_file;
+using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
 TEST_CASE("tracing versions: 0.24+ stats() text form and 'Attached N probes'", "[tracing]") {

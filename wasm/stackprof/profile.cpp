@@ -487,43 +487,25 @@ class ProfileBuilder final : public ValueSink {
   void frame_value(Level& t, const Scalar& v) {
     Frame& f = p_.frames[current_frame_];
     bool is_text = v.kind == Scalar::Str || v.kind == Scalar::Sym;
+    // A field of an unexpected type is left unset, as if the dump did not have it.
+    auto take_text = [&](bool ok, std::string& to, bool& has) {
+      if (ok) to = std::string(v.s), has = true;
+    };
+    auto take_int = [&](int64_t& to, bool& has) {
+      if (v.kind == Scalar::Int) to = v.i, has = true;
+    };
     switch (t.key) {
-      case kFieldName:
-        if (is_text || v.kind == Scalar::Opaque) {
-          f.name = std::string(v.s);
-          f.has_name = true;
-        }
-        break;
-      case kFieldFile:
-        if (is_text) {
-          f.file = std::string(v.s);
-          f.has_file = true;
-        }
-        break;
+      case kFieldName: take_text(is_text || v.kind == Scalar::Opaque, f.name, f.has_name); break;
+      case kFieldFile: take_text(is_text, f.file, f.has_file); break;
+      case kFieldHash: take_text(is_text, f.hash, f.has_hash); break;
+      case kFieldTotal: take_int(f.total, f.has_total); break;
+      case kFieldSelf: take_int(f.self, f.has_self); break;
       case kFieldLine:
         if (v.kind == Scalar::Int) {
           f.line_kind = LineKind::Int;
           f.line = v.i;
         } else if (v.kind == Scalar::Nil) {
           f.line_kind = LineKind::Nil;
-        }
-        break;
-      case kFieldTotal:
-        if (v.kind == Scalar::Int) {
-          f.total = v.i;
-          f.has_total = true;
-        }
-        break;
-      case kFieldSelf:
-        if (v.kind == Scalar::Int) {
-          f.self = v.i;
-          f.has_self = true;
-        }
-        break;
-      case kFieldHash:
-        if (is_text) {
-          f.hash = std::string(v.s);
-          f.has_hash = true;
         }
         break;
       default: break;
