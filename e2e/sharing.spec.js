@@ -6,6 +6,15 @@ const { test, expect } = require('@playwright/test');
 const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
 
 const hashParam = (page, key) => new URL(page.url()).hash.length > 1 ? new URLSearchParams(new URL(page.url()).hash.slice(1)).get(key) : null;
+// Drag-selects a chart's plot area from one fraction of its width to another (uPlot zooms to it).
+async function dragAcross(page, over, from, to) {
+  await over.scrollIntoViewIfNeeded();
+  const b = await over.boundingBox();
+  await page.mouse.move(b.x + b.width * from, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width * to, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
 
 // ---- stackprof ------------------------------------------------------------------------------
 
@@ -198,13 +207,7 @@ test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on eve
   const charts = page.locator('.rubygc-timelines .gs-chart');
   const n = await charts.count();
   expect(n).toBeGreaterThanOrEqual(2);
-  const over = charts.first().locator('.u-over');
-  await over.scrollIntoViewIfNeeded();
-  const b = await over.boundingBox();
-  await page.mouse.move(b.x + b.width * 0.3, b.y + b.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width * 0.6, b.y + b.height / 2, { steps: 5 });
-  await page.mouse.up();
+  await dragAcross(page, charts.first().locator('.u-over'), 0.3, 0.6);
   await expect.poll(() => hashParam(page, 'gc.range')).toMatch(/^[\d.]+,[\d.]+$/);
   const range = hashParam(page, 'gc.range');
   await expect(charts.first()).toHaveAttribute('data-x-range', range);
@@ -221,13 +224,7 @@ test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on eve
   const rb = page.locator('section.report[data-format="rbkit-capture"] .gs-chart');
   await expect(rb.first()).toBeVisible();
   {
-    const o = rb.first().locator('.u-over');
-    await o.scrollIntoViewIfNeeded();
-    const bb = await o.boundingBox();
-    await page.mouse.move(bb.x + bb.width * 0.2, bb.y + bb.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(bb.x + bb.width * 0.7, bb.y + bb.height / 2, { steps: 5 });
-    await page.mouse.up();
+    await dragAcross(page, rb.first().locator('.u-over'), 0.2, 0.7);
     // The fragment is written when uPlot applies the selection (after the mouseup's frame).
     await expect.poll(() => hashParam(page, 'rbkit.range')).toMatch(/^[\d.]+,[\d.]+$/);
     const r = hashParam(page, 'rbkit.range');
@@ -243,13 +240,7 @@ test('JVM: the zoomed range survives a reload and back/forward return to the who
   // Zoom by dragging across the pause chart, as a user does.
   const range = page.locator('.jvm-range');
   await expect(range).toHaveText('Whole log');
-  const canvas = page.locator('.jvm-pause-chart .u-over');
-  await canvas.scrollIntoViewIfNeeded();
-  const b = await canvas.boundingBox();
-  await page.mouse.move(b.x + b.width * 0.2, b.y + b.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width * 0.5, b.y + b.height / 2, { steps: 5 });
-  await page.mouse.up();
+  await dragAcross(page, page.locator('.jvm-pause-chart .u-over'), 0.2, 0.5);
   await expect(range).not.toHaveText('Whole log');
   const zoomedText = await range.textContent();
   expect(hashParam(page, 'range')).toMatch(/^[\d.]+,[\d.]+$/);
