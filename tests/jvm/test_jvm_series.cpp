@@ -182,4 +182,20 @@ TEST_CASE("jvm series: a log with more events than buckets is decimated, nothing
   CHECK(r["series"]["safepoints"]["t"].size() <= gcscope::jvm::GcAggregator::kMaxBuckets);
 }
 
+TEST_CASE("jvm series: the pause column keeps every value across its vector head and fixed blocks", "[jvm][series]") {
+  // 64 Ki values live in the head vector, the rest in 64 Ki blocks: 200,000 values span the head,
+  // two full blocks and a partial one; append() of a column that itself crossed a block keeps order.
+  gcscope::jvm::BlockColumn<uint32_t> a, b;
+  for (uint32_t i = 0; i < 200000; ++i) a.push_back(i * 3u);
+  REQUIRE(a.size() == 200000);
+  for (size_t i : {size_t{0}, size_t{65535}, size_t{65536}, size_t{131071}, size_t{131072}, size_t{199999}})
+    CHECK(a[i] == i * 3u);
+  for (uint32_t i = 0; i < 70000; ++i) b.push_back(i);
+  a.append(b);
+  REQUIRE(a.size() == 270000);
+  CHECK(a[200000] == 0u);
+  CHECK(a[200000 + 65536] == 65536u);
+  CHECK(a[269999] == 69999u);
+}
+
 }  // namespace gcscope::test

@@ -26,17 +26,23 @@
 
 namespace gcscope::jvm {
 
-// A growing column in fixed blocks of 64 Ki values: a std::vector's doubling can hold twice the
-// values at its peak (and copies them all at each growth); here at most one block is partly unused.
+// A growing column: the first 64 Ki values in a std::vector (small logs, and every fuzz input, pay
+// only for what they hold), then fixed blocks of 64 Ki values: past the first block a vector's
+// doubling would hold up to twice the values at its peak and copy them all at each growth; here at
+// most one block is partly unused.
 template <typename T>
 class BlockColumn {
  public:
   void push_back(T v) {
-    if (size_ % kBlock == 0) blocks_.emplace_back(new T[kBlock]);
-    blocks_.back()[size_ % kBlock] = v;
+    if (size_ < kBlock) {
+      head_.push_back(v);
+    } else {
+      if (size_ % kBlock == 0) blocks_.emplace_back(new T[kBlock]);
+      blocks_.back()[size_ % kBlock] = v;
+    }
     ++size_;
   }
-  T operator[](size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
+  T operator[](size_t i) const { return i < kBlock ? head_[i] : blocks_[i / kBlock - 1][i % kBlock]; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   void append(const BlockColumn& o) {
@@ -45,6 +51,7 @@ class BlockColumn {
 
  private:
   static constexpr size_t kBlock = size_t{1} << 16;
+  std::vector<T> head_;
   std::vector<std::unique_ptr<T[]>> blocks_;
   size_t size_ = 0;
 };
