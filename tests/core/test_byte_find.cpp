@@ -1,5 +1,5 @@
-// The byte scanners of core/byte_find.h (and, in the wasm build with SIMD, the program's memchr from
-// core/wasm_memchr.cpp) against a plain byte loop, at every start alignment and length around the
+// The byte scanners of core/byte_find.h (and, in the wasm build with SIMD, the program's memchr and
+// memcmp from core/wasm_string_ops.cpp) against a plain byte loop, at every start alignment and length around the
 // 8- and 16-byte steps, and the line splitter on lines longer than one step cut at every chunk size.
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -81,4 +81,37 @@ TEST_CASE("line splitter: lines longer than a 16-byte step come out whole at eve
     CHECK(offsets[5] == 1 + 2 + 16 + 17 + 19);  // 55
     CHECK(offsets[7] == offsets[6] + 34);
   }
+}
+
+TEST_CASE("memcmp: sign and zero agree with a byte loop at every offset, length and differing byte") {
+  // Two 40-byte buffers equal but for one byte (set in turn at every position, both ways, including
+  // bytes >= 0x80, which memcmp compares as unsigned char): covers the 8-byte steps and the tail.
+  auto naive = [](const unsigned char* a, const unsigned char* b, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+  };
+  auto sign = [](int v) { return (v > 0) - (v < 0); };
+  unsigned char a[40], b[40];
+  for (int i = 0; i < 40; ++i) a[i] = b[i] = static_cast<unsigned char>('a' + i % 26);
+  int checked = 0;
+  for (size_t diff = 0; diff <= 40; ++diff) {
+    for (unsigned char v : {static_cast<unsigned char>(0x00), static_cast<unsigned char>(0x7a), static_cast<unsigned char>(0xff)}) {
+      unsigned char x[40], y[40];
+      std::memcpy(x, a, 40);
+      std::memcpy(y, b, 40);
+      if (diff < 40) y[diff] = v;
+      for (size_t start = 0; start < 9; ++start)
+        for (size_t len = 0; start + len <= 40; ++len) {
+          INFO("diff " << diff << " value " << int(v) << " start " << start << " len " << len);
+          REQUIRE(sign(std::memcmp(x + start, y + start, len)) == naive(x + start, y + start, len));
+          REQUIRE(sign(std::memcmp(y + start, x + start, len)) == naive(y + start, x + start, len));
+          ++checked;
+        }
+    }
+  }
+  // Hand-checked anchors: 'b' - 'a' in the 9th byte (second word) is positive; 0xff sorts after 'a'.
+  CHECK(std::memcmp("abcdefghb", "abcdefgha", 9) > 0);
+  CHECK(std::memcmp("a\xff", "aa", 2) > 0);
+  CHECK(checked > 10000);
 }

@@ -1,13 +1,43 @@
 // Small helpers for hand-written scanners over byte buffers: no allocation, no locale, no regex.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace gcscope::text {
 
-inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+// Whether n bytes at a and b are equal. Natively this is memcmp, which compilers expand inline when n
+// is a constant. LLVM's WebAssembly backend never expands memcmp: every compare with a literal would be a
+// call. There the bytes are compared in 8-byte words, the last (overlapping) word covering the tail, or
+// in two 4-byte words, so that with the constant length of a literal the loop and branches fold away.
+inline bool same_bytes(const char* a, const char* b, size_t n) {
+#if defined(__wasm__)
+  auto load64 = [](const char* p) { uint64_t w; __builtin_memcpy(&w, p, 8); return w; };
+  auto load32 = [](const char* p) { uint32_t w; __builtin_memcpy(&w, p, 4); return w; };
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      if (load64(a + i) != load64(b + i)) return false;
+    return i == n || load64(a + n - 8) == load64(b + n - 8);
+  }
+  if (n >= 4) return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+#else
+  return std::memcmp(a, b, n) == 0;
+#endif
+}
+inline bool starts_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && same_bytes(s.data(), p.data(), p.size());
+}
 inline bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+  return s.size() >= p.size() && same_bytes(s.data() + s.size() - p.size(), p.data(), p.size());
+}
+// s == lit, with the same inline compare.
+inline bool equals(std::string_view s, std::string_view lit) {
+  return s.size() == lit.size() && same_bytes(s.data(), lit.data(), lit.size());
 }
 inline bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
