@@ -7,7 +7,7 @@
 
 It generates the inputs reproducibly into bench/out/ (seeded; JVM logs by concatenating time-shifted
 real logs; the other domains through bench/<domain>/generate.sh when present), then measures for each:
-  native   `gcscope analyze FILE` under /usr/bin/time: CPU seconds (user+sys), wall, peak RSS; median of N
+  native   `gcscope analyze FILE` under /usr/bin/time, pinned to the last CPU (see PIN): CPU seconds (user+sys), wall, peak RSS; median of N
   limit    the same bytes through a plain memchr line count (build/native/gcscope_scan_limit)
   node     the wasm module fed 8 MiB chunks in node (CPU seconds, wasm heap)
   chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart
@@ -123,11 +123,25 @@ QUOTED = {
 
 # ---- Measurements -----------------------------------------------------------------------------
 
+# Native and node runs are pinned to the last CPU. On the 2-core VM these figures come from, every
+# device interrupt (virtio network, console, balloon) is delivered to CPU 0 (see /proc/interrupts), and
+# unpinned runs of the same command were bimodal: 0.31 s CPU when the scheduler kept them on CPU 1,
+# up to 0.58 s on CPU 0. GCSCOPE_BENCH_CPU=N picks another CPU; GCSCOPE_BENCH_CPU=none turns pinning off.
+def pin_prefix():
+    want = os.environ.get('GCSCOPE_BENCH_CPU', str((os.cpu_count() or 1) - 1))
+    if want == 'none' or not shutil.which('taskset') or (os.cpu_count() or 1) < 2:
+        return []
+    return ['taskset', '-c', want]
+
+
+PIN = pin_prefix()
+
+
 def timed(cmd, reps):
-    """Runs cmd reps times under /usr/bin/time; returns lists of cpu_s, wall_s, rss_kb."""
+    """Runs cmd reps times under /usr/bin/time (pinned, see PIN); returns lists of cpu_s, wall_s, rss_kb."""
     cpu, wall, rss = [], [], []
     for _ in range(reps):
-        res = subprocess.run(['/usr/bin/time', '-f', '%e %U %S %M', '--'] + cmd,
+        res = subprocess.run(PIN + ['/usr/bin/time', '-f', '%e %U %S %M', '--'] + cmd,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         last = res.stderr.strip().splitlines()[-1].split()
         e, u, s, m = float(last[0]), float(last[1]), float(last[2]), int(last[3])
@@ -148,10 +162,10 @@ def measure(domain, title, path, reps, chromium_reps, skip_chromium):
     cpu, wall, rss = timed([CLI, 'analyze', path], reps)
     row['native'] = {'cpu_s': summary(cpu), 'wall_s': summary(wall), 'peak_rss_kb': max(rss),
                      'mb_s': mib / max(statistics.median(cpu), 1e-9)}
-    scan = [json.loads(subprocess.run([SCAN, path], capture_output=True, text=True).stdout)['cpu_s'] for _ in range(reps)]
+    scan = [json.loads(subprocess.run(PIN + [SCAN, path], capture_output=True, text=True).stdout)['cpu_s'] for _ in range(reps)]
     row['limit'] = {'cpu_s': summary(scan), 'mb_s': mib / max(statistics.median(scan), 1e-9)}
     row['native']['fraction_of_limit'] = row['native']['mb_s'] / row['limit']['mb_s']
-    node = [json.loads(subprocess.run(['node', os.path.join(ROOT, 'bench', 'node_bench.js'), SITE, path],
+    node = [json.loads(subprocess.run(PIN + ['node', os.path.join(ROOT, 'bench', 'node_bench.js'), SITE, path],
                                       capture_output=True, text=True).stdout) for _ in range(max(1, reps // 2))]
     ncpu = [n['cpu_s'] for n in node]
     row['node'] = {'cpu_s': summary(ncpu), 'mb_s': mib / max(statistics.median(ncpu), 1e-9),

@@ -65,7 +65,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
     await page.goto(url + '?url=logs/user.log');
     await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
     const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), 'gcscope-' + buildId);
-    for (const p of ['/', '/index.html', '/app.bundle.js', '/worker.js', '/gcscope.js', '/gcscope.wasm', '/samples/samples.json', '/samples/jdk17-zgc.log']) {
+    for (const p of ['/', '/index.html', '/app.bundle.js', '/worker.js', '/reader.js', '/gcscope.js', '/gcscope.wasm', '/samples/samples.json', '/samples/jdk17-zgc.log']) {
       expect(cached).toContain(p);
     }
     expect(cached).not.toContain('/logs/user.log');

@@ -6,7 +6,7 @@
 // Dropped files never pass here at all.
 'use strict';
 const CACHE = 'gcscope-__BUILD_ID__';
-const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'gcscope.js', 'gcscope.wasm',
+const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm',
   'favicon.svg', 'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));

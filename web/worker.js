@@ -1,6 +1,7 @@
 // The analysis worker: one per analysis job, so a job can be cancelled (terminate) or die (out of
 // memory) without touching the page or the other jobs. It streams each File into the wasm core in
-// 8 MiB slices with one slice read ahead, so no file ever has to fit in memory whole.
+// 8 MiB slices, read ahead (by a reader worker of its own for big inputs, see openSliceSource), so no
+// file ever has to fit in memory whole.
 /* global createGcscope */
 'use strict';
 importScripts('gcscope.js');
@@ -44,6 +45,81 @@ function loadModule() {
   return modulePromise;
 }
 
+// Where a job's bytes come from, one slice at a time in order: next() resolves to {type: 'slice',
+// file, offset, buf} or, after each file's last slice, {type: 'end', file}.
+//
+// Inputs of more than READER_MIN_BYTES are read by a reader worker of their own (reader.js): there the
+// reads run while this thread parses, instead of taking turns with it. Smaller inputs are read here, one
+// slice ahead (starting a thread would cost more than it saves). If the reader cannot start or fails
+// (reader.js not reachable, a browser without nested workers), reading carries on here from the first
+// byte not yet received, so a job never fails for that. `how` ('reader' | 'here', from the job's
+// limits) forces one way: the tests compare them.
+const READER_MIN_BYTES = 2 * CHUNK;
+const READ_AHEAD = 3;  // slices the reader may have out: ~24 MiB
+
+function openSliceSource(files, how) {
+  const total = files.reduce((sum, f) => sum + f.blob.size, 0);
+  const wantReader = how === 'reader' || (how !== 'here' && total > READER_MIN_BYTES);
+  let file = 0, offset = 0;  // the next byte this job has not received yet
+  let pending = null;        // this thread's read-ahead: {file, offset, promise}
+
+  function readHere() {
+    const blob = files[file] && files[file].blob;
+    if (!blob) return Promise.resolve({ type: 'end', file });
+    if (offset >= blob.size) {
+      const end = { type: 'end', file };
+      file++; offset = 0; pending = null;
+      return Promise.resolve(end);
+    }
+    if (!pending || pending.file !== file || pending.offset !== offset)
+      pending = { file, offset, promise: blob.slice(offset, offset + CHUNK).arrayBuffer() };
+    const here = pending;
+    return here.promise.then((buf) => {
+      offset = here.offset + buf.byteLength;
+      // Start the next slice of this file now, so it reads while this one is parsed.
+      pending = offset < blob.size ? { file, offset, promise: blob.slice(offset, offset + CHUNK).arrayBuffer() } : null;
+      return { type: 'slice', file: here.file, offset: here.offset, buf };
+    });
+  }
+
+  let reader = null;
+  if (wantReader && typeof Worker === 'function') {
+    try { reader = new Worker('reader.js'); } catch (e) { reader = null; }
+  }
+  if (!reader) return { next: readHere, close() {} };
+
+  const queue = [];
+  let wake = null;
+  let readerFailed = null;
+  const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
+  reader.onmessage = (e) => { queue.push(e.data); notify(); };
+  reader.onerror = (e) => { e.preventDefault(); readerFailed = (e && e.message) || 'the reader worker stopped'; notify(); };
+  reader.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD });
+  return {
+    async next() {
+      for (;;) {
+        if (reader && queue.length) {
+          const m = queue.shift();
+          if (m.type === 'error') throw new Error(`reading ${files[m.file].path} at byte ${m.offset}: ${m.message}`);
+          if (m.type === 'slice') {
+            reader.postMessage({ type: 'credit' });
+            offset = m.offset + m.buf.byteLength;
+          } else {
+            file = m.file + 1; offset = 0;
+          }
+          return m;
+        }
+        if (readerFailed || !reader) {
+          if (reader) { reader.terminate(); reader = null; }
+          return readHere();
+        }
+        await new Promise((resolve) => { wake = resolve; });
+      }
+    },
+    close() { if (reader) reader.terminate(); reader = null; },
+  };
+}
+
 async function analyze(msg) {
   const limits = msg.limits || {};
   if (Number.isFinite(limits.maxMemoryBytes) && limits.maxMemoryBytes > 0) memoryLimit = limits.maxMemoryBytes;
@@ -55,25 +131,27 @@ async function analyze(msg) {
   const session = new M.Session(JSON.stringify(msg.options || {}));
   const ptr = M.allocBytes(CHUNK) >>> 0;
   try {
-    for (const f of files) {
-      session.beginFile(f.path);
-      const blob = f.blob;
-      let next = blob.slice(0, CHUNK).arrayBuffer();
-      for (let off = 0; off < blob.size; off += CHUNK) {
-        const buf = await next;
-        next = off + CHUNK < blob.size ? blob.slice(off + CHUNK, off + 2 * CHUNK).arrayBuffer() : null;
-        // HEAPU8 must be re-read every time: memory growth replaces the buffer.
-        M.HEAPU8.set(new Uint8Array(buf), ptr);
-        cursor.path = f.path; cursor.offset = off;
-        session.feed(ptr, buf.byteLength);
-        done += buf.byteLength;
-        const now = Date.now();
-        if (now - lastPost > 100 || done === total) {
-          lastPost = now;
-          postMessage({ type: 'progress', done, total, path: f.path });
+    const source = openSliceSource(files, limits.reader);
+    try {
+      for (let i = 0; i < files.length; i++) {
+        const f = files[i];
+        session.beginFile(f.path);
+        for (let m; (m = await source.next()).type === 'slice';) {
+          // HEAPU8 must be re-read every time: memory growth replaces the buffer.
+          M.HEAPU8.set(new Uint8Array(m.buf), ptr);
+          cursor.path = f.path; cursor.offset = m.offset;
+          session.feed(ptr, m.buf.byteLength);
+          done += m.buf.byteLength;
+          const now = Date.now();
+          if (now - lastPost > 100 || done === total) {
+            lastPost = now;
+            postMessage({ type: 'progress', done, total, path: f.path });
+          }
         }
+        session.endFile();
       }
-      session.endFile();
+    } finally {
+      source.close();
     }
     postMessage({ type: 'progress', done: total, total, path: '' });
     const text = session.finish();

@@ -1,0 +1,53 @@
+// The analysis worker's two ways of reading a job's bytes (web/worker.js openSliceSource): a reader
+// worker of its own for big inputs (web/reader.js, transferred slices), or reads in the analysis worker.
+// Both must hand the parser the same bytes in the same order: a 21 MB folded-stacks file (three slices,
+// with lines cut at the 8 MiB slice borders) gives the hand-counted figures either way, and when
+// reader.js cannot be fetched the job falls back to reading in the analysis worker.
+const { test, expect } = require('@playwright/test');
+
+// 700,000 copies of three stacks: weights 3, 5 and 7, so 2,100,000 lines and a total weight of
+// 15 x 700,000 = 10,500,000 (hand count).
+const COPIES = 700000;
+const UNIT = 'main;a;b 3\nmain;a;c 5\nmain;d 7\n';
+
+async function analyzeInWorker(page, how) {
+  return page.evaluate(async ({ unit, copies, how }) => {
+    const blob = new Blob([unit.repeat(copies)]);
+    const w = new Worker('worker.js');
+    const result = await new Promise((resolve) => {
+      w.onmessage = (e) => { if (e.data.type === 'result' || e.data.type === 'error') resolve(e.data); };
+      w.postMessage({ type: 'analyze', files: [{ path: 'big.folded', blob }], options: {}, limits: how ? { reader: how } : {} });
+    });
+    w.terminate();
+    if (result.type === 'error') return { error: result.message };
+    const r = result.doc.reports[0];
+    return { bytes: blob.size, format: r.format, lines: r.folded_lines, total: r.stacks.total_weight, weights: r.stacks.weights,
+      unique: r.stacks.unique, errors: result.doc.errors.length };
+  }, { unit: UNIT, copies: COPIES, how });
+}
+
+for (const how of ['reader', 'here', undefined]) {
+  test(`a 21 MB input read ${how === 'reader' ? 'by the reader worker' : how === 'here' ? 'in the analysis worker' : 'the default way'} gives the hand-counted figures`, async ({ page }) => {
+    await page.goto('/');
+    const r = await analyzeInWorker(page, how);
+    expect(r.error).toBeUndefined();
+    expect(r.bytes).toBe(UNIT.length * COPIES);  // 21,000,000 bytes: more than two 8 MiB slices
+    expect(r.format).toBe('folded-stacks');
+    expect(r.lines).toBe(3 * COPIES);
+    expect(r.total).toBe(15 * COPIES);
+    expect(r.unique).toBe(3);
+    expect([...r.weights].sort((a, b) => a - b)).toEqual([3 * COPIES, 5 * COPIES, 7 * COPIES]);
+    expect(r.errors).toBe(0);
+  });
+}
+
+test('when reader.js cannot be fetched the job reads in the analysis worker and still completes', async ({ page }) => {
+  const asked = [];
+  await page.context().route('**/reader.js', (route) => { asked.push(route.request().url()); return route.fulfill({ status: 404, body: '' }); });
+  await page.goto('/');
+  const r = await analyzeInWorker(page, 'reader');
+  expect(asked.length).toBeGreaterThan(0);  // the reader was really tried (and refused)
+  expect(r.error).toBeUndefined();
+  expect(r.lines).toBe(3 * COPIES);
+  expect(r.total).toBe(15 * COPIES);
+});
