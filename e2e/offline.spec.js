@@ -69,7 +69,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
       expect(cached).toContain(p);
     }
     expect(cached).not.toContain('/logs/user.log');
-    expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|gcscope\.(js|wasm)|favicon\.svg|report-template\.html|vendor\/.*|samples\/.*)?$/.test(p))).toEqual([]);
+    expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|reader\.js|gcscope\.(js|wasm)|favicon\.svg|report-template\.html|vendor\/.*|samples\/.*)?$/.test(p))).toEqual([]);
 
     // Offline: the server is gone and the browser is offline.
     await stopServer(server);
