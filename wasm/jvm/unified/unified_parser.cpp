@@ -715,7 +715,7 @@ class UnifiedParser final : public LogParser {
         break;
       default: break;
     }
-    if (tags_.find("phases") != std::string_view::npos) return on_phase_line(id, msg);
+    if (tags_phases_) return on_phase_line(id, msg);
     // ZGC's per-cycle heap table ("Capacity:", "Used:" at Mark Start … Relocate End) and
     // "Heap before/after GC invocations=" are what -XX:+PrintHeapAtGC used to print.
     std::string_view trimmed = text::trim_left(msg);
@@ -733,24 +733,30 @@ class UnifiedParser final : public LogParser {
   }
 
   void note_tags() {
-    if (tags_.empty()) return;
-    // A log uses a few dozen tag sets over and over: decide each (tag set, level) once. Lines of one tag
-    // set come in runs (a pause's phases), so the last one seen is tried first.
+    if (tags_.empty()) {
+      tags_phases_ = false;
+      return;
+    }
+    // A log uses a few dozen tag sets over and over: decide each (tag set, level) once, including
+    // whether it is a phases tag set (asked of every GC line). Lines of one tag set come in runs (a
+    // pause's phases), so the last one seen is tried first.
     const char level_mark = static_cast<char>(level_.size() + '0');
-    auto same = [&](const std::string& seen) {
-      return seen.size() == tags_.size() + 1 && seen.back() == level_mark && seen[0] == tags_[0] &&
-             std::memcmp(seen.data(), tags_.data(), tags_.size()) == 0;
+    auto same = [&](const SeenTagSet& seen) {
+      return seen.level_mark == level_mark && seen.tags.size() == tags_.size() && seen.tags[0] == tags_[0] &&
+             std::memcmp(seen.tags.data(), tags_.data(), tags_.size()) == 0;
     };
-    if (last_seen_tags_ < seen_tags_.size() && same(seen_tags_[last_seen_tags_])) return;
+    if (last_seen_tags_ < seen_tags_.size() && same(seen_tags_[last_seen_tags_])) {
+      tags_phases_ = seen_tags_[last_seen_tags_].phases;
+      return;
+    }
     for (size_t i = 0; i < seen_tags_.size(); ++i)
       if (same(seen_tags_[i])) {
         last_seen_tags_ = i;
+        tags_phases_ = seen_tags_[i].phases;
         return;
       }
-    if (seen_tags_.size() < 64) {
-      seen_tags_.emplace_back(tags_);
-      seen_tags_.back().push_back(static_cast<char>(level_.size() + '0'));
-    }
+    tags_phases_ = text::contains(tags_, "phases");
+    if (seen_tags_.size() < 64) seen_tags_.push_back({std::string(tags_), level_mark, tags_phases_});
     if (tags_ != "gc" && tags_ != "gc,start" && tags_ != "safepoint") saw_details_ = true;
     if (text::contains(tags_, "age")) saw_age_ = true;
     if (text::contains(tags_, "ref")) saw_ref_ = true;
@@ -1277,8 +1283,14 @@ class UnifiedParser final : public LogParser {
   std::string_view tags_, level_;
   char generation_ = 0;
   double ns_origin_ = -1;
-  std::vector<std::string> seen_tags_;
+  struct SeenTagSet {
+    std::string tags;
+    char level_mark;  // '0' + the level word's length
+    bool phases;      // the tag set has "phases": the line is a phase time
+  };
+  std::vector<SeenTagSet> seen_tags_;
   size_t last_seen_tags_ = 0;
+  bool tags_phases_ = false;  // of the current line (note_tags)
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
   std::string pending_trigger_, pending_operation_;
   GcEvent standalone_;
