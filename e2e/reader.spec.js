@@ -20,9 +20,10 @@ async function analyzeInWorker(page, how) {
     });
     w.terminate();
     if (result.type === 'error') return { error: result.message };
-    const r = result.doc.reports[0];
+    const doc = JSON.parse(result.json);
+    const r = doc.reports[0];
     return { bytes: blob.size, format: r.format, lines: r.folded_lines, total: r.stacks.total_weight, weights: r.stacks.weights,
-      unique: r.stacks.unique, errors: result.doc.errors.length };
+      unique: r.stacks.unique, errors: doc.errors.length };
   }, { unit: UNIT, copies: COPIES, how });
 }
 

@@ -126,15 +126,16 @@
         progressText.textContent = `${fmt.bytes(m.done)} / ${fmt.bytes(m.total)}`;
         if (hooks.onProgress) hooks.onProgress(m.done, m.total);
       } else if (m.type === 'result') {
-        const rejected = m.doc.reports.length === 0;
+        const doc = JSON.parse(m.json);
+        const rejected = doc.reports.length === 0;
         if (m.oom) finish('Out of memory', 'failed');
         else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
         if (m.oom) outOfMemory(m.oom, true);
-        card.gcscopeDoc = m.doc;
+        card.gcscopeDoc = doc;
         if (m.stats) card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
-        renderDocument(body, m.doc, files);
-        card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc: m.doc } }));
-        if (hooks.onResult) hooks.onResult(m.doc);
+        renderDocument(body, doc, files);
+        card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc } }));
+        if (hooks.onResult) hooks.onResult(doc);
       } else if (m.type === 'error') {
         finish(m.oom ? 'Out of memory' : 'Failed', 'failed');
         if (m.oom) outOfMemory(m.message, false);
