@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/input_set.h"
+#include "core/raw_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nlohmann::json options = nlohmann::json::object();
@@ -18,7 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t off = 0; off < size; off += chunk) set.feed(data + off, size - off < chunk ? size - off : chunk);
   set.end_file();
   nlohmann::json doc = set.finish();
-  // Writing the document must not throw either (invalid UTF-8 in strings is replaced).
-  (void)doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Writing the document must not throw either (invalid UTF-8 in strings is replaced), nor reading
+  // its pre-serialized parts back.
+  (void)gcscope::raw_json::dump_document(doc);
+  gcscope::raw_json::resolve(doc);
   return 0;
 }

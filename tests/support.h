@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/input_set.h"
+#include "core/raw_json.h"
 
 namespace gcscope::test {
 
@@ -45,7 +46,10 @@ inline nlohmann::json analyze_bytes(const std::vector<NamedBytes>& files, nlohma
     for (size_t off = 0; off < f.bytes.size(); off += step) set.feed(p + off, std::min(step, f.bytes.size() - off));
     set.end_file();
   }
-  return set.finish();
+  // As a reader of the written document sees it: pre-serialized parts parsed (core/raw_json.h).
+  nlohmann::json doc = set.finish();
+  raw_json::resolve(doc);
+  return doc;
 }
 
 // Runs the pipeline over files on disk (paths as given), in 1 MiB chunks.

@@ -10,6 +10,7 @@
 
 #include "core/identify.h"
 #include "core/input_set.h"
+#include "core/raw_json.h"
 #include "core/version.h"
 
 namespace {
@@ -39,7 +40,7 @@ class Session {
       nlohmann::json doc = set_->finish();
       if (!fault_.empty())
         doc["errors"].push_back({{"path", ""}, {"line", nullptr}, {"offset", nullptr}, {"message", fault_}});
-      return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      return gcscope::raw_json::dump_document(doc);
     } catch (const std::exception& e) {
       return error_document(std::string("internal error while writing the report: ") + e.what());
     }

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "core/identify.h"
 #include "core/input_set.h"
+#include "core/raw_json.h"
 #include "file_walk.h"
 #include "html_report.h"
 
@@ -138,9 +139,7 @@ int run_analyze(const std::vector<std::string>& args) {
     doc["errors"].push_back({{"path", e.path}, {"line", nullptr}, {"offset", nullptr}, {"message", e.message}});
   for (const auto& e : read_errors)
     doc["errors"].push_back({{"path", e.path}, {"line", nullptr}, {"offset", nullptr}, {"message", e.message}});
-  std::cout << (a.pretty ? doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                         : doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-            << "\n";
+  std::cout << gcscope::raw_json::dump_document(doc, a.pretty ? 2 : -1) << "\n";
   if (!a.html_out.empty()) {
     std::ofstream html(a.html_out, std::ios::binary);
     html << render_html_report(doc);

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <string_view>
 
+#include "core/raw_json.h"
 #include "report_assets.h"
 
 namespace gcscope::cli {
@@ -53,7 +54,7 @@ std::string escape_html(std::string_view s) {
 }
 
 std::string json_for_script(const nlohmann::json& doc) {
-  std::string text = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string text = gcscope::raw_json::dump_document(doc);
   std::string out;
   out.reserve(text.size() + 64);
   for (char c : text) {

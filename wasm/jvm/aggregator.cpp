@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/raw_json.h"
 #include "jvm/aggregator_internal.h"
 
 namespace gcscope::jvm {
@@ -695,11 +696,11 @@ void GcAggregator::write_report(nlohmann::json& r) const {
     return ta < tb;
   });
   const bool exact = per_bucket_ == 1;
+  // Columns are written as JSON text (core/raw_json.h): ~500,000 numbers for a big log.
   auto column = [&](auto value_of) {
-    json::array_t a;
-    a.reserve(nb);
-    for (uint32_t k : order) a.emplace_back(value_of(buckets_[k]));
-    return json(std::move(a));
+    raw_json::ArrayWriter a(nb);
+    for (uint32_t k : order) a.value(value_of(buckets_[k]));
+    return a.take();
   };
   json events = json::object();
   events["events_per_bucket"] = per_bucket_;
@@ -732,17 +733,19 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   }
   // Phases of the events (not the pauses, which are exact below), one row per (bucket, phase).
   {
-    json::array_t pb, pn, pc, pt, pm;
+    size_t rows = 0;
+    for (size_t k = 0; k < nb; ++k) rows += buckets_[order[k]].phases.size();
+    raw_json::ArrayWriter pb(rows), pn(rows), pc(rows), pt(rows), pm(rows);
     for (size_t k = 0; k < nb; ++k)
       for (const auto& c : buckets_[order[k]].phases) {
-        pb.emplace_back(k);
-        pn.emplace_back(c.name);
-        pc.emplace_back(c.count);
-        pt.emplace_back(round6(c.total));
-        pm.emplace_back(round6(c.max));
+        pb.unsigned_integer(k);
+        pn.unsigned_integer(c.name);
+        pc.unsigned_integer(c.count);
+        pt.number(round6(c.total));
+        pm.number(round6(c.max));
       }
-    events["phases"] = {{"bucket", std::move(pb)}, {"name", std::move(pn)}, {"count", std::move(pc)},
-                        {"total_s", std::move(pt)}, {"max_s", std::move(pm)}};
+    events["phases"] = {{"bucket", pb.take()}, {"name", pn.take()}, {"count", pc.take()},
+                        {"total_s", pt.take()}, {"max_s", pm.take()}};
   }
 
   // Pauses, exact, in time order within each member, members in rank order: packed text columns.
@@ -789,10 +792,9 @@ void GcAggregator::write_report(nlohmann::json& r) const {
   json safepoints = json::object();
   {
     auto sp_column = [&](auto value_of) {
-      json::array_t a;
-      a.reserve(sp_buckets_.size());
-      for (const auto& b : sp_buckets_) a.emplace_back(value_of(b));
-      return json(std::move(a));
+      raw_json::ArrayWriter a(sp_buckets_.size());
+      for (const auto& b : sp_buckets_) a.value(value_of(b));
+      return a.take();
     };
     safepoints["per_bucket"] = sp_per_bucket_;
     safepoints["t"] = sp_column([&](const SafepointBucket& b) { return time_value(b.t_first); });

@@ -285,10 +285,11 @@
           const m = e.data;
           if (m.type === 'progress') return;
           worker.terminate();
-          const other = m.type === 'result' ? (m.doc.reports || []).find((r) => r.format === 'stackprof') : null;
+          const doc = m.type === 'result' ? JSON.parse(m.json) : null;  // the worker sends the report as JSON text
+          const other = doc ? (doc.reports || []).find((r) => r.format === 'stackprof') : null;
           const otherProfile = other ? flameProfile(other) : null;
           if (!otherProfile) {
-            compareStatus.textContent = file.name + ': not a stackprof profile with raw samples' + (m.doc && m.doc.errors.length ? ' (' + m.doc.errors[0].message + ')' : '');
+            compareStatus.textContent = file.name + ': not a stackprof profile with raw samples' + (doc && doc.errors.length ? ' (' + doc.errors[0].message + ')' : '');
             return;
           }
           compareStatus.textContent = `Comparing with ${file.name}: widths from ${file.name}, colours = change of share vs this profile.`;

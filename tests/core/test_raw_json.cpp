@@ -1,0 +1,67 @@
+// core/raw_json.h: a document with raw (pre-serialized) arrays is written byte for byte as nlohmann's
+// dump writes the same document built as a tree, and resolve() turns it back into that tree.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/raw_json.h"
+
+using nlohmann::json;
+namespace raw = gcscope::raw_json;
+
+namespace {
+// The same values as a json array and through an ArrayWriter: integers (negative, past 2^53, the
+// extremes), doubles of the kinds reports hold (round6 values, integral ones, -0, tiny ones that print
+// with an exponent, NaN and infinity that must come out as null), null, booleans, strings that need
+// escaping, invalid UTF-8 (replaced), and a nested object.
+json sample_values() {
+  return json::array({0, -7, int64_t{9007199254740993}, std::numeric_limits<int64_t>::min(),
+                      std::numeric_limits<uint64_t>::max(), 0.0015, 2.0, -0.0, 1e-06, 123456.789012, 3.0e21,
+                      std::nan(""), std::numeric_limits<double>::infinity(), nullptr, true, false, "a \"quoted\"\n\\ text",
+                      "caf\xc3\xa9", std::string("bad \xff byte"), json{{"k", 1}}});
+}
+json as_raw(const json& values) {
+  raw::ArrayWriter w(values.size());
+  for (const auto& v : values) w.value(v);
+  return w.take();
+}
+}  // namespace
+
+TEST_CASE("raw json: a document with raw arrays dumps byte for byte as the same tree") {
+  json tree = {{"gcscope", "x"}, {"reports", json::array({{{"format", "jvm-gc-log"}, {"series", {{"t", sample_values()}, {"empty", json::array()}}}}})},
+               {"errors", json::array()}, {"z key \xe2\x82\xac", 1.5}};
+  json withRaw = tree;
+  withRaw["reports"][0]["series"]["t"] = as_raw(sample_values());
+  withRaw["reports"][0]["series"]["empty"] = raw::ArrayWriter().take();
+  CHECK(raw::is_raw(withRaw["reports"][0]["series"]["t"]));
+  CHECK_FALSE(raw::is_raw(tree["reports"][0]["series"]["t"]));
+  CHECK_FALSE(raw::is_raw(json("\x01not raw")));
+  const std::string expected = tree.dump(-1, ' ', false, json::error_handler_t::replace);
+  CHECK(raw::dump_document(withRaw) == expected);
+  // Hand-checked pieces of it: NaN and infinity are null, -0.0 keeps its sign, 2.0 stays a double.
+  CHECK(expected.find("1e-06,123456.789012,3e+21,null,null,null,true") != std::string::npos);
+  CHECK(expected.find(",2.0,-0.0,") != std::string::npos);
+  // Pretty output resolves first.
+  CHECK(raw::dump_document(withRaw, 2) == tree.dump(2, ' ', false, json::error_handler_t::replace));
+  // resolve() gives back the tree (NaN and infinity were written as null, so compare to that).
+  json resolved = withRaw;
+  raw::resolve(resolved);
+  CHECK(resolved == json::parse(expected));
+  CHECK(resolved["reports"][0]["series"]["t"].size() == sample_values().size());
+  CHECK(resolved["reports"][0]["series"]["t"][2].get<int64_t>() == 9007199254740993);
+}
+
+TEST_CASE("raw json: typed writers match the tree's numbers") {
+  raw::ArrayWriter w;
+  w.integer(-12);
+  w.unsigned_integer(18446744073709551615ull);
+  w.number(0.000004);
+  w.number(std::nan(""));
+  w.null();
+  json doc = {{"a", w.take()}};
+  CHECK(raw::dump_document(doc) == R"({"a":[-12,18446744073709551615,4e-06,null,null]})");
+  // A writer is empty again after take().
+  w.integer(1);
+  CHECK(raw::dump_document(json{{"b", w.take()}}) == R"({"b":[1]})");
+}

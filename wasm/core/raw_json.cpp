@@ -1,0 +1,139 @@
+#include "core/raw_json.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace gcscope::raw_json {
+
+using nlohmann::json;
+
+bool is_raw(const json& v) {
+  if (!v.is_string()) return false;
+  const auto& s = v.get_ref<const std::string&>();
+  return s.size() >= kMarker.size() && std::string_view(s).substr(0, kMarker.size()) == kMarker;
+}
+
+ArrayWriter::ArrayWriter(size_t expected_items) {
+  text_.reserve(kMarker.size() + 2 + expected_items * 8);
+  text_ = kMarker;
+  text_ += '[';
+}
+
+void ArrayWriter::null() {
+  separator();
+  text_ += "null";
+}
+
+void ArrayWriter::integer(int64_t v) {
+  separator();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  text_.append(buf, r.ptr);
+}
+
+void ArrayWriter::unsigned_integer(uint64_t v) {
+  separator();
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  text_.append(buf, r.ptr);
+}
+
+void ArrayWriter::number(double v) {
+  separator();
+  if (!std::isfinite(v)) {
+    text_ += "null";
+    return;
+  }
+  char buf[64];
+  char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
+  text_.append(buf, end);
+}
+
+void ArrayWriter::value(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: null(); break;
+    case json::value_t::number_integer: integer(v.get<int64_t>()); break;
+    case json::value_t::number_unsigned: unsigned_integer(v.get<uint64_t>()); break;
+    case json::value_t::number_float: number(v.get<double>()); break;
+    default:
+      separator();
+      text_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+      break;
+  }
+}
+
+json ArrayWriter::take() {
+  text_ += ']';
+  json out(std::move(text_));
+  text_.assign(kMarker);
+  text_ += '[';
+  first_ = true;
+  return out;
+}
+
+namespace {
+
+// Objects and arrays are walked here; every other value goes to nlohmann's own serializer, so the
+// output is byte for byte what dump() writes, raw values apart.
+class DocumentWriter {
+ public:
+  explicit DocumentWriter(std::string& out)
+      : out_(out), ser_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', json::error_handler_t::replace) {}
+
+  void write(const json& v) {
+    if (v.is_object()) {
+      out_ += '{';
+      bool first = true;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (!first) out_ += ',';
+        first = false;
+        key_ = it.key();
+        ser_.dump(key_, false, false, 0);
+        out_ += ':';
+        write(it.value());
+      }
+      out_ += '}';
+    } else if (v.is_array()) {
+      out_ += '[';
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first) out_ += ',';
+        first = false;
+        write(e);
+      }
+      out_ += ']';
+    } else if (is_raw(v)) {
+      out_.append(std::string_view(v.get_ref<const std::string&>()).substr(kMarker.size()));
+    } else {
+      ser_.dump(v, false, false, 0);
+    }
+  }
+
+ private:
+  std::string& out_;
+  nlohmann::detail::serializer<json> ser_;
+  json key_;
+};
+
+}  // namespace
+
+std::string dump_document(const json& doc, int indent) {
+  if (indent >= 0) {
+    json copy = doc;
+    resolve(copy);
+    return copy.dump(indent, ' ', false, json::error_handler_t::replace);
+  }
+  std::string out;
+  DocumentWriter(out).write(doc);
+  return out;
+}
+
+void resolve(json& doc) {
+  if (doc.is_object() || doc.is_array()) {
+    for (auto& v : doc) resolve(v);
+  } else if (is_raw(doc)) {
+    doc = json::parse(std::string_view(doc.get_ref<const std::string&>()).substr(kMarker.size()));
+  }
+}
+
+}  // namespace gcscope::raw_json
