@@ -1,5 +1,6 @@
 // Wasm in a Chromium Web Worker, driven by Playwright: the time from handing the file to the page's
-// picker to the report being rendered, to the first chart canvas painted, and the worker's wasm heap.
+// picker to the report being rendered, to the first chart canvas painted, the worker's own time (from
+// the job's message to the report text: reading, parsing, writing the report) and the worker's wasm heap.
 //   node bench/chromium_bench.js SITE_DIR REPS FILE...   → one JSON line per file
 const http = require('http');
 const fs = require('fs');
@@ -29,7 +30,7 @@ server.listen(0, '127.0.0.1', async () => {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   try {
     for (const file of files) {
-      const ready = [], chart = [], heap = [];
+      const ready = [], chart = [], heap = [], worker = [];
       for (let r = 0; r < reps; r++) {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         await page.goto(url);
@@ -43,16 +44,19 @@ server.listen(0, '127.0.0.1', async () => {
         await page.locator('#file-input').setInputFiles(file);
         await page.waitForSelector('.job .job-status.done, .job .job-status.failed', { timeout: 600000 });
         const t = await page.evaluate(() => ({ done: performance.now(), ...window.__bench,
-          heap: Number(document.querySelector('.job').dataset.wasmHeapBytes || 0) }));
+          heap: Number(document.querySelector('.job').dataset.wasmHeapBytes || 0),
+          worker: Number(document.querySelector('.job').dataset.analysisMs || 0) }));
         ready.push(t.done - t.start);
         if (t.chart) chart.push(t.chart - t.start);
         heap.push(t.heap);
+        if (t.worker) worker.push(t.worker);
         await page.close();
       }
       const bytes = fs.statSync(file).size;
       const readyMs = median(ready);
       console.log(JSON.stringify({ file, bytes, reps, report_ms: readyMs, report_ms_min: Math.min(...ready), report_ms_max: Math.max(...ready),
-        first_chart_ms: chart.length ? median(chart) : null, mb_s: bytes / 1048576 / (readyMs / 1000), wasm_heap_bytes: Math.max(...heap) }));
+        first_chart_ms: chart.length ? median(chart) : null, mb_s: bytes / 1048576 / (readyMs / 1000), wasm_heap_bytes: Math.max(...heap),
+        worker_ms: worker.length ? median(worker) : null, worker_mb_s: worker.length ? bytes / 1048576 / (median(worker) / 1000) : null }));
     }
   } finally {
     await browser.close();

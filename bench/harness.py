@@ -10,7 +10,8 @@ real logs; the other domains through bench/<domain>/generate.sh when present), t
   native   `gcscope analyze FILE` under /usr/bin/time, pinned to the last CPU (see PIN): CPU seconds (user+sys), wall, peak RSS; median of N
   limit    the same bytes through a plain memchr line count (build/native/gcscope_scan_limit)
   node     the wasm module fed 8 MiB chunks in node (CPU seconds, wasm heap)
-  chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart
+  chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart, and
+           the worker's own time (job message → report text: reading, parsing, writing the report)
   peers    the peer tools this machine can install, on the same input, in the same run
 and rewrites the figures section of BENCHMARKS.md (machine, date, exact command).
 MB/s is MiB of input per CPU second for native/node/limit (the machines are shared: CPU time is
@@ -221,8 +222,8 @@ def write_markdown(rows, command, quick):
     lines = ['<!-- bench:figures:start (written by bench/harness.py; edit the text outside these markers) -->', '',
              f'Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {machine()}.', '',
              f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else '')]
-    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium MB/s (wall) | Chromium report / first chart | wasm heap (Chromium) | peers (same run) |',
-              '|---|---|---|---|---|---|---|---|---|---|']
+    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall) | Chromium MB/s (wall, to the rendered report) | Chromium report / first chart | wasm heap (Chromium) | peers (same run) |',
+              '|---|---|---|---|---|---|---|---|---|---|---|']
     current = None
     for r in rows:
         if r['domain'] != current:
@@ -239,10 +240,10 @@ def write_markdown(rows, command, quick):
         if r['domain'] in QUOTED:
             peers = (peers + '; ' if peers else '') + QUOTED[r['domain']]
         chart = c.get('first_chart_ms')
-        lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
+        lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {wm} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
             d=r['domain'], t=r['title'], f=r['file'], s=r['bytes'] / MiB, nm=fmt(n['mb_s']), a=fmt(n['cpu_s']['min'], 3),
             b=fmt(n['cpu_s']['max'], 3), rss=n['peak_rss_kb'] / 1024, frac=n['fraction_of_limit'], node=fmt(r['node']['mb_s']),
-            cm=fmt(c.get('mb_s')), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
+            wm=fmt(c.get('worker_mb_s')), cm=fmt(c.get('mb_s')), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
             heap=(fmt(c.get('wasm_heap_bytes', 0) / MiB, 0) + ' MiB') if c.get('wasm_heap_bytes') else '—', peers=peers or '—'))
     lines += ['', '<!-- bench:figures:end -->']
     block = '\n'.join(lines)

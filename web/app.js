@@ -132,7 +132,10 @@
         else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
         if (m.oom) outOfMemory(m.oom, true);
         card.gcscopeDoc = doc;
-        if (m.stats) card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
+        if (m.stats) {
+          card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
+          card.dataset.analysisMs = String(Math.round(m.stats.analysis_ms));
+        }
         renderDocument(body, doc, files);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc } }));
         if (hooks.onResult) hooks.onResult(doc);

@@ -121,6 +121,7 @@ function openSliceSource(files, how) {
 }
 
 async function analyze(msg) {
+  const started = performance.now();
   const limits = msg.limits || {};
   if (Number.isFinite(limits.maxMemoryBytes) && limits.maxMemoryBytes > 0) memoryLimit = limits.maxMemoryBytes;
   const M = await loadModule();
@@ -175,8 +176,9 @@ async function analyze(msg) {
         text = JSON.stringify(doc);
       }
     }
-    // Peak wasm memory: the heap only grows, so its size now is its peak.
-    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length } });
+    // Peak wasm memory: the heap only grows, so its size now is its peak. analysis_ms: from the job's
+    // message to its report text, in this worker (module loading, reading, parsing, writing the report).
+    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started } });
   } finally {
     M.freeBytes(ptr);
     session.delete();
