@@ -272,7 +272,7 @@ async function inspectSvg(page, text) {
       scripts: doc.getElementsByTagName('script').length + q('script').length + q('foreignObject').length,
       handlers: Array.from(doc.getElementsByTagName('*')).some((n) => Array.from(n.attributes).some((a) => /^on/i.test(a.name))),
       series: Array.from(doc.querySelectorAll('g.series')).map((g) => ({ label: g.getAttribute('data-label'), paths: g.querySelectorAll('path').length,
-        points: g.querySelectorAll('circle').length, bars: g.querySelectorAll('rect.bar').length })),
+        points: g.querySelectorAll('rect.point').length, bars: g.querySelectorAll('rect.bar').length })),
       markers: Array.from(doc.querySelectorAll('g.marker')).map((g) => g.getAttribute('data-label')),
       cells: doc.querySelectorAll('g.fg-cell').length,
       cellTitles: Array.from(doc.querySelectorAll('g.fg-cell > title')).map((n) => n.textContent),
