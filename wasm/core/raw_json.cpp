@@ -28,14 +28,14 @@ void ArrayWriter::integer(int64_t v) {
   separator();
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, r.ptr);
+  text_.append(buf, static_cast<size_t>(r.ptr - buf));  // (pointer, length): libc++ appends an iterator range byte by byte
 }
 
 void ArrayWriter::unsigned_integer(uint64_t v) {
   separator();
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, r.ptr);
+  text_.append(buf, static_cast<size_t>(r.ptr - buf));  // (pointer, length): libc++ appends an iterator range byte by byte
 }
 
 void ArrayWriter::number(double v) {
@@ -46,7 +46,7 @@ void ArrayWriter::number(double v) {
   }
   char buf[64];
   char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, end);
+  text_.append(buf, static_cast<size_t>(end - buf));
 }
 
 void ArrayWriter::value(const json& v) {
