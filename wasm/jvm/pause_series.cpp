@@ -1,0 +1,78 @@
+#include "jvm/pause_series.h"
+
+#include <algorithm>
+
+namespace gcscope::jvm {
+namespace {
+
+// Adds n to the tally of `idx` (the last one first: consecutive pauses mostly share kind and cause).
+void tally(std::vector<PauseTally>& cells, int32_t idx, uint32_t n, double total, double max) {
+  auto it = !cells.empty() && cells.back().idx == idx
+                ? cells.end() - 1
+                : std::find_if(cells.begin(), cells.end(), [&](const PauseTally& c) { return c.idx == idx; });
+  if (it == cells.end()) {
+    cells.push_back({idx, n, total, max});
+    return;
+  }
+  it->count += n;
+  it->total += total;
+  it->max = std::max(it->max, max);
+}
+
+}  // namespace
+
+std::vector<DurationHistogram::Entry> DurationHistogram::sorted() const {
+  std::vector<Entry> out;
+  out.reserve(used_);
+  for (const Entry& e : slots_)
+    if (e.us != kEmpty) out.push_back(e);
+  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.us < b.us; });
+  return out;
+}
+
+void DurationHistogram::grow() {
+  std::vector<Entry> old = std::move(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, Entry{});
+  for (const Entry& e : old)
+    if (e.us != kEmpty) slot(e.us) = e;
+}
+
+void PauseBucket::add(double t, double d, uint32_t name, int32_t cause, uint32_t pause_line) {
+  if (count++ == 0) line = pause_line;
+  if (!std::isnan(t)) {
+    if (std::isnan(t_first) || t < t_first) t_first = t;
+    if (std::isnan(t_last) || t > t_last) t_last = t;
+  }
+  total += d;
+  min = std::min(min, d);
+  if (d > max) max = d, t_max = t;
+  const uint16_t bin = duration_bin(d);
+  auto it = std::lower_bound(hist.begin(), hist.end(), bin, [](const auto& cell, uint16_t b) { return cell.first < b; });
+  if (it != hist.end() && it->first == bin) ++it->second;
+  else hist.insert(it, {bin, 1u});
+  tally(kinds, static_cast<int32_t>(name), 1, d, d);
+  tally(causes, cause, 1, d, d);
+}
+
+void PauseBucket::absorb(const PauseBucket& o) {
+  if (!count) line = o.line;
+  count += o.count;
+  if (!std::isnan(o.t_first) && (std::isnan(t_first) || o.t_first < t_first)) t_first = o.t_first;
+  if (!std::isnan(o.t_last) && (std::isnan(t_last) || o.t_last > t_last)) t_last = o.t_last;
+  total += o.total;
+  min = std::min(min, o.min);
+  if (o.max > max) max = o.max, t_max = o.t_max;
+  std::vector<std::pair<uint16_t, uint32_t>> merged;
+  merged.reserve(hist.size() + o.hist.size());
+  size_t i = 0, j = 0;
+  while (i < hist.size() || j < o.hist.size()) {
+    if (j == o.hist.size() || (i < hist.size() && hist[i].first < o.hist[j].first)) merged.push_back(hist[i++]);
+    else if (i == hist.size() || o.hist[j].first < hist[i].first) merged.push_back(o.hist[j++]);
+    else merged.push_back({hist[i].first, hist[i].second + o.hist[j].second}), ++i, ++j;
+  }
+  hist = std::move(merged);
+  for (const auto& c : o.kinds) tally(kinds, c.idx, c.count, c.total, c.max);
+  for (const auto& c : o.causes) tally(causes, c.idx, c.count, c.total, c.max);
+}
+
+}  // namespace gcscope::jvm
