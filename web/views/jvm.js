@@ -202,6 +202,7 @@
       if (t0 === null && report.pauses) {
         const g = report.pauses;
         pct = { p50: g.p50_s, p90: g.p90_s, p99: g.p99_s, p999: g.p999_s };
+        total = g.total_s;  // the exact sum (the buckets' totals are each rounded to the µs)
       } else {
         pct = binPercentiles(bins, m, pz.perOctave, dmin, dmax);
         approx = m > 0;
