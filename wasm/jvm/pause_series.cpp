@@ -22,6 +22,7 @@ void tally(std::vector<PauseTally>& cells, int32_t idx, uint32_t n, double total
 }  // namespace
 
 std::vector<DurationHistogram::Entry> DurationHistogram::sorted() const {
+  flush();
   std::vector<Entry> out;
   out.reserve(used_);
   for (const Entry& e : slots_)
@@ -30,11 +31,17 @@ std::vector<DurationHistogram::Entry> DurationHistogram::sorted() const {
   return out;
 }
 
-void DurationHistogram::grow() {
+void DurationHistogram::grow() const {
   std::vector<Entry> old = std::move(slots_);
   slots_.assign(old.empty() ? 1024 : old.size() * 2, Entry{});
+  shift_ = 64;
+  for (size_t n = slots_.size(); n > 1; n >>= 1) --shift_;
   for (const Entry& e : old)
-    if (e.us != kEmpty) slot(e.us) = e;
+    if (e.us != kEmpty) {
+      size_t i = home(e.us);
+      while (slots_[i].us != kEmpty) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = e;
+    }
 }
 
 void PauseBucket::add(double t, double d, uint32_t name, int32_t cause, uint32_t pause_line) {

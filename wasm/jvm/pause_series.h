@@ -14,6 +14,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -26,19 +27,22 @@ namespace gcscope::jvm {
 constexpr int kBinsPerOctave = 32;
 constexpr int kMaxOctave = 48;  // 2^48 µs = 8.9 years: longer durations share the top bin
 
+// Read from the double's bits: us = 2^e (1 + f), e = the exponent, k = the top 5 bits of f.
 inline uint16_t duration_bin(double seconds) {
   const double us = seconds * 1e6;
   if (!(us >= 1.0)) return 0;  // also NaN
-  int e = 0;
-  const double m = std::frexp(us, &e);  // us = m 2^e, m in [0.5, 1)
-  int octave = e - 1;
-  if (octave >= kMaxOctave) return static_cast<uint16_t>(1 + kMaxOctave * kBinsPerOctave - 1);
-  int sub = static_cast<int>((m - 0.5) * 2 * kBinsPerOctave);
-  if (sub >= kBinsPerOctave) sub = kBinsPerOctave - 1;
+  uint64_t bits;
+  std::memcpy(&bits, &us, sizeof bits);
+  const int octave = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
+  if (octave >= kMaxOctave) return static_cast<uint16_t>(kMaxOctave * kBinsPerOctave);  // the top bin
+  const int sub = static_cast<int>((bits >> 47) & (kBinsPerOctave - 1));
   return static_cast<uint16_t>(1 + octave * kBinsPerOctave + sub);
 }
 
 // Pause durations in microseconds → (count, earliest line), open addressing with linear probing.
+// Pauses are added in batches: the parser streams megabytes through the caches between two pauses,
+// so a slot is rarely cached; looking up a batch's slots first (prefetched) and then counting
+// overlaps those misses instead of paying each in turn. Readers see the batch flushed.
 class DurationHistogram {
  public:
   struct Entry {
@@ -47,34 +51,55 @@ class DurationHistogram {
     uint32_t first_line = 0;  // 0: no line (lines are saturated at 2^32-1, as the exact columns)
   };
 
-  void add(int64_t us, uint32_t line, uint64_t n = 1) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
-    Entry& e = slot(us);
-    if (e.us == kEmpty) e.us = us, ++used_;
-    e.count += n;
-    if (line && (!e.first_line || line < e.first_line)) e.first_line = line;
+  void add(int64_t us, uint32_t line) {
+    pending_[npending_++] = {us, line};
+    if (npending_ == kBatch) flush();
   }
   void merge(const DurationHistogram& o) {
+    o.flush();
+    flush();
     for (const Entry& e : o.slots_)
-      if (e.us != kEmpty) add(e.us, e.first_line, e.count);
+      if (e.us != kEmpty) insert(e.us, e.first_line, e.count);
   }
-  size_t distinct() const { return used_; }
+  size_t distinct() const {
+    flush();
+    return used_;
+  }
   size_t bytes() const { return slots_.capacity() * sizeof(Entry); }
   // The entries in ascending duration.
   std::vector<Entry> sorted() const;
 
  private:
   static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
-  Entry& slot(int64_t us) {
-    const size_t mask = slots_.size() - 1;
-    uint64_t h = static_cast<uint64_t>(us) * 0x9E3779B97F4A7C15ull;
-    size_t i = static_cast<size_t>(h ^ (h >> 32)) & mask;
-    while (slots_[i].us != kEmpty && slots_[i].us != us) i = (i + 1) & mask;
-    return slots_[i];
+  static constexpr size_t kBatch = 32;
+  size_t home(int64_t us) const {
+    // Fibonacci hashing: the top bits of the product (durations of one log differ in their low bits).
+    return static_cast<size_t>((static_cast<uint64_t>(us) * 0x9E3779B97F4A7C15ull) >> shift_);
   }
-  void grow();
-  std::vector<Entry> slots_;
-  size_t used_ = 0;
+  void insert(int64_t us, uint32_t line, uint64_t n) const {
+    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    const size_t mask = slots_.size() - 1;
+    size_t i = home(us);
+    while (slots_[i].us != kEmpty && slots_[i].us != us) i = (i + 1) & mask;
+    Entry& e = slots_[i];
+    if (e.us == kEmpty) e.us = us, ++used_;
+    e.count += n;
+    if (line && (!e.first_line || line < e.first_line)) e.first_line = line;
+  }
+  void flush() const {
+    if (!npending_) return;
+    if ((used_ + npending_) * 4 > slots_.size() * 3) grow();
+    for (size_t k = 0; k < npending_; ++k) __builtin_prefetch(&slots_[home(pending_[k].first)]);
+    for (size_t k = 0; k < npending_; ++k) insert(pending_[k].first, pending_[k].second, 1);
+    npending_ = 0;
+  }
+  void grow() const;
+  // Mutable: the const readers flush the pending batch first.
+  mutable std::vector<Entry> slots_;
+  mutable size_t used_ = 0;
+  mutable int shift_ = 64;  // 64 - log2(slots)
+  mutable std::pair<int64_t, uint32_t> pending_[kBatch];
+  mutable size_t npending_ = 0;
 };
 
 // Per pause kind (phase-name index) or per cause (index, -1 none): count, total, max.
