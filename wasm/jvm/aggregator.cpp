@@ -664,8 +664,9 @@ void GcAggregator::write_bucketed_pauses(nlohmann::json& out) const {
     max.add(micros(b.max));
     line.add(b.line);
     member.add(b.member);
-    hist_n.add(static_cast<int64_t>(b.hist.size()));
-    for (const auto& [bin, count] : b.hist) hist_bin.add(bin), hist_count.add(count);
+    hist_n.add(static_cast<int64_t>(b.hist_bins()));
+    for (size_t k = 0; k < b.hist.size(); ++k)
+      if (b.hist[k]) hist_bin.add(static_cast<int64_t>(b.hist_lo + k)), hist_count.add(b.hist[k]);
     kinds.add(b.kinds);
     causes.add(b.causes);
   }

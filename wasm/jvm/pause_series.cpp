@@ -54,9 +54,18 @@ void PauseBucket::add(double t, double d, uint32_t name, int32_t cause, uint32_t
   min = std::min(min, d);
   if (d > max) max = d, t_max = t;
   const uint16_t bin = duration_bin(d);
-  auto it = std::lower_bound(hist.begin(), hist.end(), bin, [](const auto& cell, uint16_t b) { return cell.first < b; });
-  if (it != hist.end() && it->first == bin) ++it->second;
-  else hist.insert(it, {bin, 1u});
+  if (hist.empty()) {
+    hist_lo = bin;
+    hist.push_back(1);
+  } else if (bin < hist_lo) {
+    hist.insert(hist.begin(), hist_lo - bin, 0u);
+    hist_lo = bin;
+    ++hist[0];
+  } else {
+    const size_t k = bin - hist_lo;
+    if (k >= hist.size()) hist.resize(k + 1, 0u);
+    ++hist[k];
+  }
   tally(kinds, static_cast<int32_t>(name), 1, d, d);
   tally(causes, cause, 1, d, d);
 }
@@ -69,15 +78,17 @@ void PauseBucket::absorb(const PauseBucket& o) {
   total += o.total;
   min = std::min(min, o.min);
   if (o.max > max) max = o.max, t_max = o.t_max;
-  std::vector<std::pair<uint16_t, uint32_t>> merged;
-  merged.reserve(hist.size() + o.hist.size());
-  size_t i = 0, j = 0;
-  while (i < hist.size() || j < o.hist.size()) {
-    if (j == o.hist.size() || (i < hist.size() && hist[i].first < o.hist[j].first)) merged.push_back(hist[i++]);
-    else if (i == hist.size() || o.hist[j].first < hist[i].first) merged.push_back(o.hist[j++]);
-    else merged.push_back({hist[i].first, hist[i].second + o.hist[j].second}), ++i, ++j;
+  if (!o.hist.empty()) {
+    if (hist.empty()) {
+      hist = o.hist, hist_lo = o.hist_lo;
+    } else {
+      const uint16_t lo = std::min(hist_lo, o.hist_lo);
+      const size_t end = std::max(hist_lo + hist.size(), o.hist_lo + o.hist.size());
+      if (lo < hist_lo) hist.insert(hist.begin(), hist_lo - lo, 0u), hist_lo = lo;
+      if (end - lo > hist.size()) hist.resize(end - lo, 0u);
+      for (size_t k = 0; k < o.hist.size(); ++k) hist[o.hist_lo - lo + k] += o.hist[k];
+    }
   }
-  hist = std::move(merged);
   for (const auto& c : o.kinds) tally(kinds, c.idx, c.count, c.total, c.max);
   for (const auto& c : o.causes) tally(causes, c.idx, c.count, c.total, c.max);
 }

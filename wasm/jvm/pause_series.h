@@ -115,7 +115,16 @@ struct PauseBucket {
   uint64_t count = 0;
   uint32_t line = 0;  // the first pause's line (arrival order)
   uint32_t member = 0;
-  std::vector<std::pair<uint16_t, uint32_t>> hist;  // (bin, count), ascending bins
+  // Counts of the bins hist_lo, hist_lo + 1, …: a dense window (a bucket's pauses span a few
+  // octaves, so this is about as small as a sparse list, and an increment is one index). The report
+  // lists the non-zero bins only.
+  std::vector<uint32_t> hist;
+  uint16_t hist_lo = 0;
+  size_t hist_bins() const {
+    size_t n = 0;
+    for (uint32_t c : hist) n += c != 0;
+    return n;
+  }
   std::vector<PauseTally> kinds, causes;
 
   uint64_t n_events() const { return count; }
