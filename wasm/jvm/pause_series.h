@@ -111,7 +111,7 @@ struct PauseTally {
 
 struct PauseBucket {
   double t_first = std::numeric_limits<double>::quiet_NaN(), t_last = t_first, t_max = t_first;
-  double total = 0, min = std::numeric_limits<double>::infinity(), max = -1;
+  double total = 0, min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
   uint64_t count = 0;
   uint32_t line = 0;  // the first pause's line (arrival order)
   uint32_t member = 0;

@@ -163,9 +163,10 @@
   }
 
   // Every figure of the KPI header and the tables, for the range [t0, t1] (null: all): pauses are
-  // exact (one entry each); events and safepoints come in buckets (one event per bucket while the
-  // log has few events; past that, buckets of consecutive events), counted in the range of their
-  // first event.
+  // exact (one entry each) while the log has at most 2^20 of them, else buckets of consecutive
+  // pauses with histograms (approximate range percentiles); events and safepoints come in buckets
+  // (one event per bucket while the log has few events; past that, buckets of consecutive events).
+  // Buckets count in the range of their first event or pause.
   function compute(report, t0, t1) {
     const s = report.series;
     const ev = s.events, sp = s.safepoints;
