@@ -165,3 +165,68 @@ test('eden, survivor, old, humongous and metaspace: toggleable heap-chart series
   const col = await header.allInnerTexts();
   await expect(row.locator('td').nth(col.findIndex((h) => h.startsWith('Old after')))).toHaveText('6.00 MB');
 });
+
+// A log with more pauses than the aggregator keeps one by one (option jvm_exact_pauses, here 50
+// instead of 2^20): the pauses come as buckets of consecutive pauses (wasm/jvm/pause_series.h).
+// parallelgc.log: 4,666 pauses (GCToolKit: 4,638 PSYoungGen + 28 PSFull, corpus manifest).
+test('bucketed pauses (past the exact cap): whole-log figures as the exact job, a zoom sums whole buckets', async ({ page }) => {
+  const file = corpus('jvm/gctoolkit/unified/parallel/parallelgc.log');
+  await page.route('**/__e2e/parallelgc.log', (route) => route.fulfill({ path: file, contentType: 'text/plain' }));
+  await page.goto('/?sw=0#range=5.000,15.000');
+  await page.evaluate(async () => {
+    const blob = await (await fetch('/__e2e/parallelgc.log')).blob();
+    GCSCOPE.startJob([{ path: 'parallelgc.log', blob }], { jvm_exact_pauses: 50 });
+  });
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="jvm-gc-log"]');
+  await expect(job.locator('.jvm-range')).toHaveText('5.000 s – 15.000 s');
+  // The buckets whose first pause is in [5 s, 15 s], decoded here from the report (packed text:
+  // delta-coded microseconds for t_us, run-length "v*n" for the counts), independently of the view.
+  const expected = await page.evaluate(() => {
+    const p = document.querySelector('.job').gcscopeDoc.reports[0].series.pauses;
+    const ints = (text, delta) => {
+      const out = [];
+      let prev = 0;
+      for (const f of text.split(',')) {
+        const [v, run] = f.split('*').map(Number);
+        const value = delta ? (prev += v) : v;
+        for (let r = 0; r < (run || 1); r++) out.push(value);
+      }
+      return out;
+    };
+    const t = ints(p.t_us, true), n = ints(p.n, false);
+    let count = 0, buckets = 0;
+    for (let i = 0; i < t.length; i++) if (t[i] / 1e6 >= 5 && t[i] / 1e6 <= 15) { count += n[i]; buckets++; }
+    const c = GCSCOPE.views['jvm-gc-log'].compute(document.querySelector('.job').gcscopeDoc.reports[0], 5, 15);
+    return { encoding: p.encoding, nb: t.length, perBucket: p.per_bucket, count, buckets, text: GCSCOPE.ui.fmt.num(count),
+      computed: c.pauses.count, kindsSum: c.pauseKinds.reduce((s, k) => s + k.count, 0), p50: c.pauses.p50, p99: c.pauses.p99,
+      min: c.pauses.min, max: c.pauses.max };
+  });
+  expect(expected.encoding).toBe('buckets');
+  expect(expected.nb).toBeLessThanOrEqual(4096);
+  expect(expected.buckets).toBeGreaterThan(100);
+  expect(expected.computed).toBe(expected.count);
+  expect(expected.kindsSum).toBe(expected.count);  // every pause has its kind
+  // Approximate percentiles stay within the range's exact min and max, in order.
+  expect(expected.p50).toBeGreaterThanOrEqual(expected.min);
+  expect(expected.p99).toBeGreaterThanOrEqual(expected.p50);
+  expect(expected.p99).toBeLessThanOrEqual(expected.max);
+  await expect(kpi(report, 'Pauses')).toHaveText(expected.text);
+  await expect(kpi(report, 'p99 pause')).toHaveText(/^≈ /);
+  await expect(report.locator('.jvm-percentiles')).toContainText('histograms of its groups of pauses');
+  await expect(report.locator('.jvm-pause-chart')).toContainText('the longest of each group of up to ' + expected.perBucket);
+  await expect(report.locator('.jvm-pause-hist canvas').first()).toBeVisible();
+
+  // Whole log: the same KPIs as the exact analysis of the same file (a second job, default cap).
+  await report.getByRole('button', { name: 'Reset zoom' }).click();
+  await expect(kpi(report, 'Pauses')).toHaveText(await page.evaluate(() => GCSCOPE.ui.fmt.num(4666)));
+  await expect(kpi(report, 'p99 pause')).not.toHaveText(/≈/);
+  await chooseFiles(page, [file]);
+  const exactJob = await lastJob(page);
+  const exact = exactJob.locator('section.report[data-format="jvm-gc-log"]');
+  expect(await page.evaluate(() => document.querySelector('.job').gcscopeDoc.reports[0].series.pauses.encoding)).toBe('packed');
+  for (const label of ['Pauses', 'Paused total', 'Max pause', 'p99 pause', 'Throughput']) {
+    await expect(kpi(exact, label)).toHaveText(await kpi(report, label).innerText());
+  }
+  await expect(exact.locator('.jvm-percentiles')).toHaveText(await report.locator('.jvm-percentiles').innerText());
+});

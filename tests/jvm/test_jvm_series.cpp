@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jvm/aggregator.h"
+#include "packed_column.h"
 #include "support.h"
 
 using nlohmann::json;
@@ -17,30 +18,6 @@ namespace gcscope::test {
 namespace {
 
 json jvm_report(const std::string& path) { return report_of(analyze_paths({path}), "jvm-gc-log"); }
-
-// Decodes a packed column (comma-separated integers, empty = null; `delta`: differences to the
-// previous non-null value; "v*n": n copies of v), independently of the view's decoder.
-std::vector<std::optional<int64_t>> unpack(const std::string& text, size_t count, bool delta) {
-  std::vector<std::optional<int64_t>> out;
-  size_t p = 0;
-  int64_t prev = 0;
-  while (out.size() < count) {
-    size_t comma = text.find(',', p);
-    std::string field = text.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
-    p = comma == std::string::npos ? text.size() : comma + 1;
-    if (field.empty()) {
-      out.emplace_back();
-      continue;
-    }
-    size_t star = field.find('*');
-    int64_t v = std::stoll(field.substr(0, star));
-    if (delta) v += prev, prev = v;
-    int64_t run = star == std::string::npos ? 1 : std::stoll(field.substr(star + 1));
-    for (int64_t r = 0; r < run; ++r) out.emplace_back(v);
-  }
-  out.resize(count);
-  return out;
-}
 
 // Index of the event bucket whose first event has this GC id (exact series).
 size_t event_with_gc_id(const json& r, int64_t id) {

@@ -23,6 +23,8 @@ nlohmann::json kb_or_null(double v) { return (std::isnan(v) || v < 0) ? nlohmann
 
 // Rounds to microseconds so the report does not carry float noise (0.30000000000000004).
 double round6(double v) { return std::round(v * 1e6) / 1e6; }
+// The same rounding as an integer (the packed columns and the duration histogram).
+int64_t micros(double s) { return static_cast<int64_t>(std::llround(s * 1e6)); }
 
 const char* tri_json(Tri t) { return t == Tri::kTrue ? "true" : t == Tri::kFalse ? "false" : "null"; }
 
@@ -37,32 +39,6 @@ double kb(int64_t v) { return v >= 0 ? static_cast<double>(v) : kUnknown; }
 bool is_young_type(GcType t) {
   return t == GcType::Young || t == GcType::PSYoungGen || t == GcType::DefNew || t == GcType::ParNew ||
          t == GcType::G1GCYoungInitialMark || t == GcType::Mixed;
-}
-
-// Merges pairs of neighbouring buckets of the same member until at most `cap` remain, doubling
-// `per` each round (a pair merges when its events fit one bucket of the new size).
-template <typename B>
-void halve(std::vector<B>& buckets, uint64_t& per, size_t cap) {
-  while (buckets.size() > cap) {
-    per *= 2;
-    size_t out = 0;
-    bool merged = false;
-    for (size_t i = 0; i < buckets.size();) {
-      if (i + 1 < buckets.size() && buckets[i].member == buckets[i + 1].member &&
-          buckets[i].n_events() + buckets[i + 1].n_events() <= per) {
-        buckets[i].absorb(buckets[i + 1]);
-        merged = true;
-        if (out != i) buckets[out] = std::move(buckets[i]);
-        i += 2;
-      } else {
-        if (out != i) buckets[out] = std::move(buckets[i]);
-        ++i;
-      }
-      ++out;
-    }
-    buckets.resize(out);
-    if (!merged && per > (uint64_t{1} << 40)) break;  // only distinct members left: nothing to merge
-  }
 }
 
 }  // namespace
@@ -206,11 +182,18 @@ void GcAggregator::on_event(const GcEvent& e) {
   // Pauses: the event itself when stop-the-world, and the pauses inside a concurrent cycle.
   double paused = 0;
   auto add_pause = [&](double pt, double d, uint32_t name, uint64_t line) {
-    pause_t_.push_back(pt);
-    pause_dur_.push_back(d);
-    pause_name_.push_back(name);
-    pause_cause_.push_back(cause);
-    pause_line_.push_back(static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX)));
+    const auto line32 = static_cast<uint32_t>(std::min<uint64_t>(line, UINT32_MAX));
+    if (pauses_bucketed_ || pause_count_ >= exact_pause_cap_) {
+      add_bucketed_pause(pt, d, name, cause, line32, e.member);
+    } else {
+      pause_t_.push_back(pt);
+      pause_dur_.push_back(d);
+      pause_name_.push_back(name);
+      pause_cause_.push_back(cause);
+      pause_line_.push_back(line32);
+    }
+    ++pause_count_;
+    pause_max_ = std::max(pause_max_, d);
     pause_total_ += d;
     paused += d;
     if (line && (!min_pause_line_ || line < min_pause_line_)) min_pause_line_ = line;
@@ -308,6 +291,49 @@ void GcAggregator::on_event(const GcEvent& e) {
       it->max = std::max(it->max, s);
     }
   }
+}
+
+// ---- bucketed pauses ----
+
+void GcAggregator::bucket_pauses() {
+  if (pauses_bucketed_) return;
+  pauses_bucketed_ = true;
+  // The exact pauses in arrival order, each with its member (segments of pause_members_).
+  const size_t n = pause_dur_.size();
+  size_t seg = 0;
+  for (size_t i = 0; i < n; ++i) {
+    while (seg + 1 < pause_members_.size() && pause_members_[seg + 1].first <= i) ++seg;
+    const uint32_t member = pause_members_.empty() ? 0 : pause_members_[seg].second;
+    add_bucketed_pause(pause_t_[i], pause_dur_[i], pause_name_[i], pause_cause_[i], pause_line_[i], member);
+  }
+  pause_t_.clear();
+  pause_dur_.clear();
+  pause_name_.clear();
+  pause_cause_.clear();
+  pause_line_.clear();
+  pause_members_.clear();
+  pause_members_.shrink_to_fit();
+}
+
+void GcAggregator::add_bucketed_pause(double t, double d, uint32_t name, int32_t cause, uint32_t line, uint32_t member) {
+  if (!pauses_bucketed_) bucket_pauses();
+  pause_hist_.add(micros(d), line);
+  if (pause_buckets_.empty() || pause_buckets_.back().count >= pause_per_bucket_ || pause_buckets_.back().member != member) {
+    if (pause_buckets_.size() >= kMaxBuckets) halve(pause_buckets_, pause_per_bucket_, kMaxBuckets / 2);
+    if (pause_buckets_.empty() || pause_buckets_.back().count >= pause_per_bucket_ || pause_buckets_.back().member != member) {
+      pause_buckets_.emplace_back();
+      pause_buckets_.back().member = member;
+    }
+  }
+  pause_buckets_.back().add(t, d, name, cause, line);
+}
+
+GcAggregator::PauseSeriesSize GcAggregator::pause_series_size() const {
+  PauseSeriesSize z{pauses_bucketed_, static_cast<size_t>(pause_count_), pause_dur_.size(), pause_buckets_.size(),
+                    pause_hist_.distinct(), 0};
+  z.bytes = pause_dur_.size() * (2 * sizeof(double) + 3 * sizeof(uint32_t)) + pause_hist_.bytes();
+  for (const auto& b : pause_buckets_) z.bytes += b.bytes();
+  return z;
 }
 
 void GcAggregator::on_safepoint(const SafepointEvent& e) {
@@ -446,13 +472,40 @@ void GcAggregator::merge_from(const GcAggregator& o) {
   for (double t : o.system_gc_times_)
     if (system_gc_times_.size() < kMaxSystemGcTimes) system_gc_times_.push_back(t);
 
-  const size_t pause_offset = pause_t_.size();
-  pause_t_.append(o.pause_t_);
-  pause_dur_.append(o.pause_dur_);
-  pause_line_.append(o.pause_line_);
-  for (size_t i = 0; i < o.pause_name_.size(); ++i) pause_name_.push_back(phase_map[o.pause_name_[i]]);
-  for (size_t i = 0; i < o.pause_cause_.size(); ++i) pause_cause_.push_back(map_cause(o.pause_cause_[i]));
-  for (const auto& [start, member] : o.pause_members_) pause_members_.emplace_back(start + pause_offset, member);
+  // Pauses: exact while both sides are and the sum stays under the cap; bucketed otherwise (an
+  // exact side's pauses are bucketed one by one, a bucketed side's buckets appended and halved).
+  exact_pause_cap_ = std::min(exact_pause_cap_, o.exact_pause_cap_);
+  if (!pauses_bucketed_ && !o.pauses_bucketed_ && pause_count_ + o.pause_count_ <= exact_pause_cap_) {
+    const size_t pause_offset = pause_t_.size();
+    pause_t_.append(o.pause_t_);
+    pause_dur_.append(o.pause_dur_);
+    pause_line_.append(o.pause_line_);
+    for (size_t i = 0; i < o.pause_name_.size(); ++i) pause_name_.push_back(phase_map[o.pause_name_[i]]);
+    for (size_t i = 0; i < o.pause_cause_.size(); ++i) pause_cause_.push_back(map_cause(o.pause_cause_[i]));
+    for (const auto& [start, member] : o.pause_members_) pause_members_.emplace_back(start + pause_offset, member);
+  } else {
+    bucket_pauses();
+    if (!o.pauses_bucketed_) {
+      size_t seg = 0;
+      for (size_t i = 0; i < o.pause_dur_.size(); ++i) {
+        while (seg + 1 < o.pause_members_.size() && o.pause_members_[seg + 1].first <= i) ++seg;
+        const uint32_t member = o.pause_members_.empty() ? 0 : o.pause_members_[seg].second;
+        add_bucketed_pause(o.pause_t_[i], o.pause_dur_[i], phase_map[o.pause_name_[i]], map_cause(o.pause_cause_[i]),
+                           o.pause_line_[i], member);
+      }
+    } else {
+      pause_hist_.merge(o.pause_hist_);
+      for (PauseBucket b : o.pause_buckets_) {
+        for (auto& k : b.kinds) k.idx = static_cast<int32_t>(phase_map[static_cast<size_t>(k.idx)]);
+        for (auto& c : b.causes) c.idx = map_cause(c.idx);
+        pause_buckets_.push_back(std::move(b));
+      }
+      pause_per_bucket_ = std::max(pause_per_bucket_, o.pause_per_bucket_);
+      halve(pause_buckets_, pause_per_bucket_, kMaxBuckets);
+    }
+  }
+  pause_count_ += o.pause_count_;
+  pause_max_ = std::max(pause_max_, o.pause_max_);
   pause_total_ += o.pause_total_;
   if (o.min_pause_line_ && (!min_pause_line_ || o.min_pause_line_ < min_pause_line_)) min_pause_line_ = o.min_pause_line_;
 
@@ -543,8 +596,6 @@ class PackedColumn {
   bool delta_, first_ = true;
 };
 
-int64_t micros(double s) { return static_cast<int64_t>(std::llround(s * 1e6)); }
-
 // Positions `ranks` (ascending) of `v` as if it were sorted, in O(n) per rank.
 void select_ranks(std::vector<double>& v, const std::vector<size_t>& ranks) {
   // After placing rank r, everything right of it is >= v[r]: the next rank is searched there only
@@ -565,6 +616,79 @@ size_t rank_of(size_t n, double q) {
 }
 
 }  // namespace
+
+// The bucketed pause series (see wasm/jvm/README.md): buckets in time order within each member,
+// members in rank order; every column packed, the nested per-bucket lists flattened with a count
+// per bucket ("n").
+void GcAggregator::write_bucketed_pauses(nlohmann::json& out) const {
+  auto rank = [&](uint32_t m) -> uint32_t { return m < member_rank_.size() ? member_rank_[m] : m; };
+  const size_t nb = pause_buckets_.size();
+  std::vector<uint32_t> order(nb);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const PauseBucket &x = pause_buckets_[a], &y = pause_buckets_[b];
+    if (rank(x.member) != rank(y.member)) return rank(x.member) < rank(y.member);
+    if (std::isnan(x.t_first) || std::isnan(y.t_first)) return false;
+    return x.t_first < y.t_first;
+  });
+  PackedColumn t(nb, true), t_last(nb, true), t_max(nb, true), n(nb, false), total(nb, false), min(nb, false),
+      max(nb, false), line(nb, true), member(nb, false);
+  PackedColumn hist_n(nb, false), hist_bin(nb * 16, true), hist_count(nb * 16, false);
+  struct Tallies {
+    PackedColumn n, idx, count, total, max;
+    explicit Tallies(size_t nb) : n(nb, false), idx(nb, false), count(nb, false), total(nb, false), max(nb, false) {}
+    void add(const std::vector<PauseTally>& cells) {
+      n.add(static_cast<int64_t>(cells.size()));
+      for (const auto& c : cells) {
+        idx.add(c.idx);
+        count.add(c.count);
+        total.add(micros(c.total));
+        max.add(micros(c.max));
+      }
+    }
+    nlohmann::json take(const char* idx_name) {
+      return {{"n", n.take()}, {idx_name, idx.take()}, {"count", count.take()}, {"total_us", total.take()}, {"max_us", max.take()}};
+    }
+  } kinds(nb), causes(nb);
+  auto time = [](PackedColumn& c, double v) {
+    if (std::isnan(v)) c.add_null();
+    else c.add(micros(v));
+  };
+  for (uint32_t k : order) {
+    const PauseBucket& b = pause_buckets_[k];
+    time(t, b.t_first);
+    time(t_last, b.t_last);
+    time(t_max, b.t_max);
+    n.add(static_cast<int64_t>(b.count));
+    total.add(micros(b.total));
+    min.add(micros(b.min));
+    max.add(micros(b.max));
+    line.add(b.line);
+    member.add(b.member);
+    hist_n.add(static_cast<int64_t>(b.hist_bins()));
+    for (size_t k = 0; k < b.hist.size(); ++k)
+      if (b.hist[k]) hist_bin.add(static_cast<int64_t>(b.hist_lo + k)), hist_count.add(b.hist[k]);
+    kinds.add(b.kinds);
+    causes.add(b.causes);
+  }
+  out = {{"count", pause_count_},
+         {"encoding", "buckets"},
+         {"buckets", nb},
+         {"per_bucket", pause_per_bucket_},
+         {"bins_per_octave", kBinsPerOctave},
+         {"t_us", t.take()},
+         {"t_last_us", t_last.take()},
+         {"t_max_us", t_max.take()},
+         {"n", n.take()},
+         {"total_us", total.take()},
+         {"min_us", min.take()},
+         {"max_us", max.take()},
+         {"line", line.take()},
+         {"member", member.take()},
+         {"hist", {{"n", hist_n.take()}, {"bin", hist_bin.take()}, {"count", hist_count.take()}}},
+         {"kinds", kinds.take("name")},
+         {"causes", causes.take("cause")}};
+}
 
 void GcAggregator::write_report(nlohmann::json& r) const {
   using nlohmann::json;
@@ -591,10 +715,24 @@ void GcAggregator::write_report(nlohmann::json& r) const {
     if (type_counts_[i]) by_type[gc_type_name(static_cast<GcType>(i))] = type_counts_[i];
   r["events"] = {{"by_type", by_type}, {"total", events_total_}};
 
-  // ---- pauses: exact percentiles by selection (nearest rank), no full sort ----
-  const size_t np = pause_dur_.size();
+  // ---- pauses: exact percentiles by selection (nearest rank), no full sort; bucketed: the same
+  // ranks read from the histogram of durations in microseconds ----
+  const size_t np = static_cast<size_t>(pause_count_);
   double p50 = 0, p90 = 0, p99 = 0, p999 = 0, pmax = 0, median = 0;
-  if (np) {
+  if (np && pauses_bucketed_) {
+    const std::vector<DurationHistogram::Entry> h = pause_hist_.sorted();
+    // Value of rank r (0-based) of the sorted durations: walk the cumulative counts once, the
+    // ranks in ascending order.
+    std::pair<size_t, double*> wanted[] = {{rank_of(np, 0.50), &p50}, {np / 2, &median}, {rank_of(np, 0.90), &p90},
+                                           {rank_of(np, 0.99), &p99}, {rank_of(np, 0.999), &p999}, {np - 1, &pmax}};
+    std::sort(std::begin(wanted), std::end(wanted), [](const auto& a, const auto& b) { return a.first < b.first; });
+    uint64_t below = 0;
+    size_t k = 0;
+    for (const auto& e : h) {
+      below += e.count;
+      while (k < std::size(wanted) && wanted[k].first < below) *wanted[k++].second = static_cast<double>(e.us) / 1e6;
+    }
+  } else if (np) {
     std::vector<double> d(np);
     for (size_t i = 0; i < np; ++i) d[i] = pause_dur_[i];
     std::vector<size_t> ranks = {rank_of(np, 0.50), np / 2, rank_of(np, 0.90), rank_of(np, 0.99), rank_of(np, 0.999), np - 1};
@@ -748,45 +886,50 @@ void GcAggregator::write_report(nlohmann::json& r) const {
                         {"total_s", pt.take()}, {"max_s", pm.take()}};
   }
 
-  // Pauses, exact, in time order within each member, members in rank order: packed text columns.
-  std::vector<uint32_t> porder(np);
-  std::iota(porder.begin(), porder.end(), 0u);
-  {
-    std::vector<std::pair<size_t, uint32_t>> segs = pause_members_;
-    std::stable_sort(segs.begin(), segs.end(), [&](const auto& a, const auto& b) { return rank(a.second) < rank(b.second); });
-    std::vector<uint32_t> out;
-    out.reserve(np);
-    for (size_t s = 0; s < segs.size(); ++s) {
-      // A segment runs to the next one in arrival order.
-      size_t begin = segs[s].first, end = np;
-      for (const auto& other : pause_members_)
-        if (other.first > begin && other.first < end) end = other.first;
-      size_t from = out.size();
-      for (size_t i = begin; i < end; ++i) out.push_back(static_cast<uint32_t>(i));
-      auto by_t = [&](uint32_t a, uint32_t b) {
-        double ta = pause_t_[a], tb = pause_t_[b];
-        if (std::isnan(ta) || std::isnan(tb)) return false;
-        return ta < tb;
-      };
-      if (!std::is_sorted(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t))
-        std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t);
+  json pauses;
+  if (pauses_bucketed_) {
+    write_bucketed_pauses(pauses);
+  } else {
+    // Pauses, exact, in time order within each member, members in rank order: packed text columns.
+    std::vector<uint32_t> porder(np);
+    std::iota(porder.begin(), porder.end(), 0u);
+    {
+      std::vector<std::pair<size_t, uint32_t>> segs = pause_members_;
+      std::stable_sort(segs.begin(), segs.end(), [&](const auto& a, const auto& b) { return rank(a.second) < rank(b.second); });
+      std::vector<uint32_t> out;
+      out.reserve(np);
+      for (size_t s = 0; s < segs.size(); ++s) {
+        // A segment runs to the next one in arrival order.
+        size_t begin = segs[s].first, end = np;
+        for (const auto& other : pause_members_)
+          if (other.first > begin && other.first < end) end = other.first;
+        size_t from = out.size();
+        for (size_t i = begin; i < end; ++i) out.push_back(static_cast<uint32_t>(i));
+        auto by_t = [&](uint32_t a, uint32_t b) {
+          double ta = pause_t_[a], tb = pause_t_[b];
+          if (std::isnan(ta) || std::isnan(tb)) return false;
+          return ta < tb;
+        };
+        if (!std::is_sorted(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t))
+          std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(), by_t);
+      }
+      porder = std::move(out);
     }
-    porder = std::move(out);
+    PackedColumn pt(np, true), pd(np, false), pn(np, false), pc(np, false);
+    for (uint32_t k : porder) {
+      if (std::isnan(pause_t_[k])) pt.add_null();
+      else pt.add(micros(pause_t_[k]));
+      pd.add(micros(pause_dur_[k]));
+      pn.add(pause_name_[k]);
+      pc.add(pause_cause_[k]);
+    }
+    pauses = {{"count", np},
+              {"encoding", "packed"},
+              {"t_us", pt.take()},
+              {"duration_us", pd.take()},
+              {"name", pn.take()},
+              {"cause", pc.take()}};
   }
-  PackedColumn pt(np, true), pd(np, false), pn(np, false), pc(np, false);
-  for (uint32_t k : porder) {
-    if (std::isnan(pause_t_[k])) pt.add_null();
-    else pt.add(micros(pause_t_[k]));
-    pd.add(micros(pause_dur_[k]));
-    pn.add(pause_name_[k]);
-    pc.add(pause_cause_[k]);
-  }
-  json pauses = {{"count", np},
-                 {"encoding", "packed"},
-                 {"t_us", pt.take()},
-                 {"duration_us", pd.take()},
-                 {"name", pn.take()},
-                 {"cause", pc.take()}};
 
   // Safepoint buckets.
   json safepoints = json::object();

@@ -3,9 +3,13 @@
 // (count-based decimation: while the log has at most kMaxBuckets events a bucket is one event, so
 // small logs keep exact per-event data; past that, neighbouring buckets merge pairwise and keep the
 // min/max/sum of each figure, so heap spikes and long pauses survive), and every summary figure is
-// a running tally. Only the pauses are kept one by one (start, duration, kind, cause, line: 28 bytes
-// each), because the exact percentiles and the view's range recompute need them; they go out as
-// packed integer text (see write_report), not as a JSON tree.
+// a running tally. The pauses are kept one by one (start, duration, kind, cause, line: 28 bytes
+// each) while the log has at most kExactPauses of them, so the view recomputes every figure of a
+// zoomed range exactly; they go out as packed integer text (see write_report), not as a JSON tree.
+// Past that cap the pause series switches to its bounded form (pause_series.h): at most kMaxBuckets
+// buckets of consecutive pauses with their histograms and per-kind/per-cause tallies, plus a
+// histogram of the exact durations (microseconds) that keeps the global count, total, max and
+// percentiles exact.
 //
 // At the end it writes the report: event counts, pause statistics and percentiles, throughput, heap,
 // rates, causes, phases, safepoints, findings, unparsed-line samples and the series the web view
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "jvm/gc_event.h"
+#include "jvm/pause_series.h"
 
 namespace gcscope::jvm {
 
@@ -48,6 +53,11 @@ class BlockColumn {
   void append(const BlockColumn& o) {
     for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
   }
+  void clear() {  // and give the memory back
+    head_ = std::vector<T>();
+    blocks_ = std::vector<std::unique_ptr<T[]>>();
+    size_ = 0;
+  }
 
  private:
   static constexpr size_t kBlock = size_t{1} << 16;
@@ -58,8 +68,10 @@ class BlockColumn {
 
 class GcAggregator final : public GcEventSink {
  public:
-  // Event buckets (and safepoint buckets) kept at most; a power of two.
+  // Event buckets (and safepoint and pause buckets) kept at most; a power of two.
   static constexpr size_t kMaxBuckets = 4096;
+  // Pauses kept one by one before the pause series switches to buckets (28 MiB of columns).
+  static constexpr size_t kExactPauses = size_t{1} << 20;
 
   GcAggregator() { std::fill(std::begin(type_pause_name_), std::end(type_pause_name_), UINT32_MAX); }
 
@@ -90,6 +102,16 @@ class GcAggregator final : public GcEventSink {
   void set_with_series(bool on) { with_series_ = on; }
 
   size_t event_count() const { return static_cast<size_t>(events_total_); }
+
+  // Pauses kept one by one at most (option jvm_exact_pauses; default kExactPauses). Set before the
+  // first event.
+  void set_exact_pause_cap(size_t n) { exact_pause_cap_ = n; }
+  // What the pause series holds: for the tests' bounds and the benchmark notes.
+  struct PauseSeriesSize {
+    bool bucketed;
+    size_t pauses, exact_columns, buckets, distinct_durations, bytes;
+  };
+  PauseSeriesSize pause_series_size() const;
 
   // Pools with per-event figures in the series, in this order.
   enum Pool { kYoung, kEden, kSurvivor, kOld, kHumongous, kMetaspace, kPoolCount };
@@ -149,6 +171,13 @@ class GcAggregator final : public GcEventSink {
   SafepointBucket& open_safepoint_bucket();
   void write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
                       double safepoint_total) const;
+  // Pauses longer than `limit` seconds: how many, the earliest line, the longest (findings).
+  void pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const;
+  // Bucketed pauses: the switch (the exact columns move into buckets and the histogram, then are
+  // freed) and one more pause.
+  void bucket_pauses();
+  void add_bucketed_pause(double t, double d, uint32_t name, int32_t cause, uint32_t line, uint32_t member);
+  void write_bucketed_pauses(nlohmann::json& out) const;
 
   // ---- events: buckets and running tallies ----
   std::vector<Bucket> buckets_;
@@ -171,7 +200,17 @@ class GcAggregator final : public GcEventSink {
   uint64_t stw_events_ = 0;
   std::vector<double> system_gc_times_;  // uptimes of System.gc() collections (the hourly RMI pattern)
 
-  // ---- pauses (STW events and the pauses inside concurrent cycles), one entry each ----
+  // ---- pauses (STW events and the pauses inside concurrent cycles) ----
+  // Exact mode: one entry each in the columns below while there are at most exact_pause_cap_.
+  // Bucketed mode (pauses_bucketed_): the columns are empty; pause_buckets_ and pause_hist_ hold
+  // everything. pause_count_, pause_total_ and pause_max_ run in both.
+  size_t exact_pause_cap_ = kExactPauses;
+  bool pauses_bucketed_ = false;
+  uint64_t pause_count_ = 0;
+  double pause_max_ = 0;
+  std::vector<PauseBucket> pause_buckets_;
+  uint64_t pause_per_bucket_ = 1;
+  DurationHistogram pause_hist_;
   BlockColumn<double> pause_t_, pause_dur_;
   BlockColumn<uint32_t> pause_name_;  // phase-name index
   BlockColumn<int32_t> pause_cause_;  // the event's cause, -1 none

@@ -1,7 +1,8 @@
 // Findings: what a GC expert would point out in a log, each with the first line that shows it.
 // Thresholds are conservative: a finding should be worth reading on a real production log.
-// Everything here reads running tallies and the bounded buckets of the aggregator (no per-event
-// columns): each tally holds a count and the line of the earliest occurrence.
+// Everything here reads running tallies and the bounded buckets of the aggregator: each tally holds
+// a count and the line of the earliest occurrence. Only the pause outliers read the pauses (the
+// exact columns, or past the cap the histogram of durations: pauses_above).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +26,30 @@ std::string fmt2(const char* f, double a, double b) {
 }
 
 }  // namespace
+
+// Exact mode: every pause. Bucketed: the histogram of durations in microseconds, whose entries keep
+// the earliest line; the durations (and the median the limit derives from) are then the rounded
+// ones, so a pause within half a microsecond of the limit may count differently than it would
+// exactly. The longest outlier is the longest pause, kept exactly in both modes.
+void GcAggregator::pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const {
+  count = 0, first_line = 0, worst = 0;
+  if (pauses_bucketed_) {
+    for (const auto& e : pause_hist_.sorted()) {
+      const double d = static_cast<double>(e.us) / 1e6;
+      if (!(d > limit)) continue;
+      if (!count || e.first_line < first_line) first_line = e.first_line;
+      count += e.count;
+    }
+    if (count) worst = pause_max_;
+    return;
+  }
+  for (size_t k = 0; k < pause_dur_.size(); ++k)
+    if (pause_dur_[k] > limit) {
+      if (!count || pause_line_[k] < first_line) first_line = pause_line_[k];
+      ++count;
+      worst = std::max(worst, pause_dur_[k]);
+    }
+}
 
 void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
                                   double safepoint_total) const {
@@ -86,16 +111,11 @@ void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double 
         "too small for the live data, or objects are promoted too early.", full_stw_.first_line);
 
   // 7. Pause outliers: pauses far above the typical one.
-  if (pause_dur_.size() >= 10) {
+  if (pause_count_ >= 10) {
     double limit = std::max(10 * pause_median, 0.020);
     uint64_t outliers = 0, first = 0;
     double worst = 0;
-    for (size_t k = 0; k < pause_dur_.size(); ++k)
-      if (pause_dur_[k] > limit) {
-        if (!outliers || pause_line_[k] < first) first = pause_line_[k];
-        ++outliers;
-        worst = std::max(worst, pause_dur_[k]);
-      }
+    pauses_above(limit, outliers, first, worst);
     if (outliers)
       add("pause_outliers", "warning",
           std::to_string(outliers) + " pause(s) longer than 10x the median (" + fmt("%.3f ms", pause_median * 1e3) +

@@ -12,6 +12,7 @@
 // single-member case is exactly one aggregator and no merge/copy at all, and a dropped run costs
 // its columns only until finish(). Every event keeps its arrival member index; the member rank
 // from plan.order orders the series.
+#include <charconv>
 #include <memory>
 #include <string>
 #include <vector>
@@ -136,6 +137,19 @@ class JvmAnalyzer final : public Analyzer {
         const auto& v = options["all_runs"];
         all_runs_ = v == true || v == "true" || v == 1;
       }
+      // --set jvm_exact_pauses=N: pauses kept one by one before the pause series is bucketed
+      // (default GcAggregator::kExactPauses; small values let tests exercise the bucketed form).
+      if (options.contains("jvm_exact_pauses")) {
+        const auto& v = options["jvm_exact_pauses"];
+        if (v.is_number_unsigned()) {
+          exact_pauses_ = v.get<uint64_t>();
+        } else if (v.is_string()) {
+          const std::string& text = v.get_ref<const std::string&>();
+          uint64_t n = 0;
+          auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+          if (ec == std::errc() && end == text.data() + text.size()) exact_pauses_ = n;
+        }
+      }
     }
   }
 
@@ -148,6 +162,7 @@ class JvmAnalyzer final : public Analyzer {
     decided_ = false;
     dialect_ = LogDialect::kUnknown;
     sinks_.push_back(std::make_unique<MemberSink>());
+    sinks_.back()->aggregator.set_exact_pause_cap(static_cast<size_t>(exact_pauses_));
     heads_.emplace_back();
     heads_.back().name = path;
     dialects_.push_back("unknown");
@@ -358,6 +373,7 @@ class JvmAnalyzer final : public Analyzer {
   bool legacy_unparsed_ = false;
   bool with_series_ = true;
   bool all_runs_ = false;
+  uint64_t exact_pauses_ = GcAggregator::kExactPauses;
   bool have_legacy_diary_ = false;
   LogDialect dialect_ = LogDialect::kUnknown;
   uint32_t member_ = 0;

@@ -44,6 +44,24 @@
     return out;
   }
 
+  // {p50, p90, p99, p999} of n pauses given as counts per histogram bin (bucketed pauses): the
+  // nearest-rank bin's middle, kept within the range's exact [min, max]; off by at most half a bin
+  // (1.6 % with 32 bins per power of two).
+  function binPercentiles(bins, n, perOctave, min, max) {
+    const out = { p50: 0, p90: 0, p99: 0, p999: 0 };
+    if (!n) return out;
+    const wanted = [['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999]].map(([k, q]) => [k, rankOf(n, q)]);
+    let below = 0, w = 0;
+    for (let b = 0; b < bins.length && w < wanted.length; b++) {
+      below += bins[b];
+      while (w < wanted.length && wanted[w][1] < below) {
+        out[wanted[w][0]] = Math.min(Math.max(binMiddle(b, perOctave), min), max);
+        w++;
+      }
+    }
+    return out;
+  }
+
   // Packed integer column of the report (wasm/jvm/aggregator.cpp, PackedColumn): comma-separated
   // integers, an empty field for null; with `delta` each is the difference to the previous non-null
   // one, without it "v*n" stands for n copies of v. `scale` divides (microseconds → seconds).
@@ -80,13 +98,59 @@
     return out;
   }
 
-  // The exact pauses of a report, decoded once: {t (NaN when the log has no uptime), duration_s, name, cause}.
+  // Bins of the bucketed pause histograms (wasm/jvm/pause_series.h): bin 0 is below 1 µs; bin
+  // 1 + B·e + k covers [2^e (1 + k/B), 2^e (1 + (k+1)/B)) µs, B = bins per power of two. Middle of a
+  // bin, in seconds.
+  function binMiddle(bin, perOctave) {
+    if (bin <= 0) return 0.5e-6;
+    const e = Math.floor((bin - 1) / perOctave), k = (bin - 1) % perOctave;
+    return (2 ** e * (1 + (k + 0.5) / perOctave)) / 1e6;
+  }
+
+  // A report's bucketed pauses (past the aggregator's exact cap), decoded once: per bucket of
+  // consecutive pauses its first/last time, the time of its longest pause, count, total, min, max,
+  // first line and member, plus the flattened per-bucket lists (histogram bins, per-kind and
+  // per-cause tallies) with each bucket's start offset in them.
+  function bucketedPauses(z) {
+    const nb = z.buckets;
+    const ints = (text, n, delta) => unpack(text, n, delta, 0, Float64Array);
+    const list = (cols, idxKey) => {
+      const n = ints(cols.n, nb, false);
+      const start = new Int32Array(nb + 1);
+      for (let i = 0; i < nb; i++) start[i + 1] = start[i] + n[i];
+      const m = start[nb];
+      return {
+        start, idx: unpack(cols[idxKey], m, false, 0, Int32Array), count: ints(cols.count, m, false),
+        total: unpack(cols.total_us, m, false, 1e6), max: unpack(cols.max_us, m, false, 1e6),
+      };
+    };
+    const hn = ints(z.hist.n, nb, false);
+    const hStart = new Int32Array(nb + 1);
+    for (let i = 0; i < nb; i++) hStart[i + 1] = hStart[i] + hn[i];
+    const hBin = unpack(z.hist.bin, hStart[nb], true, 0, Int32Array);
+    let maxBin = 0;
+    for (let j = 0; j < hBin.length; j++) if (hBin[j] > maxBin) maxBin = hBin[j];
+    return {
+      bucketed: true, buckets: nb, perBucket: z.per_bucket, perOctave: z.bins_per_octave,
+      t: unpack(z.t_us, nb, true, 1e6), tLast: unpack(z.t_last_us, nb, true, 1e6), tMax: unpack(z.t_max_us, nb, true, 1e6),
+      count: ints(z.n, nb, false), total: unpack(z.total_us, nb, false, 1e6),
+      min: unpack(z.min_us, nb, false, 1e6), max: unpack(z.max_us, nb, false, 1e6),
+      line: ints(z.line, nb, true), member: ints(z.member, nb, false),
+      hist: { start: hStart, bin: hBin, count: ints(z.hist.count, hStart[nb], false), maxBin },
+      kinds: list(z.kinds, 'name'), causes: list(z.causes, 'cause'),
+    };
+  }
+
+  // The pauses of a report, decoded once: exact, {t (NaN when the log has no uptime), duration_s,
+  // name, cause}; or bucketed (bucketedPauses).
   const pauseCache = new WeakMap();
   function pausesOf(report) {
     let p = pauseCache.get(report);
     if (p) return p;
     const z = report.series.pauses;
-    if (z.encoding === 'packed') {
+    if (z.encoding === 'buckets') {
+      p = bucketedPauses(z);
+    } else if (z.encoding === 'packed') {
       p = {
         t: unpack(z.t_us, z.count, true, 1e6), duration_s: unpack(z.duration_us, z.count, false, 1e6),
         name: unpack(z.name, z.count, false, 0, Int32Array), cause: unpack(z.cause, z.count, false, 0, Int32Array),
@@ -99,9 +163,10 @@
   }
 
   // Every figure of the KPI header and the tables, for the range [t0, t1] (null: all): pauses are
-  // exact (one entry each); events and safepoints come in buckets (one event per bucket while the
-  // log has few events; past that, buckets of consecutive events), counted in the range of their
-  // first event.
+  // exact (one entry each) while the log has at most 2^20 of them, else buckets of consecutive
+  // pauses with histograms (approximate range percentiles); events and safepoints come in buckets
+  // (one event per bucket while the log has few events; past that, buckets of consecutive events).
+  // Buckets count in the range of their first event or pause.
   function compute(report, t0, t1) {
     const s = report.series;
     const ev = s.events, sp = s.safepoints;
@@ -111,22 +176,54 @@
     const nk = s.names.length, nc = s.causes.length;
     const kCount = new Float64Array(nk), kTotal = new Float64Array(nk), kMax = new Float64Array(nk);
     const cCount = new Float64Array(nc), cTotal = new Float64Array(nc);
-    const all = new Float64Array(pz.t.length);
-    let m = 0, total = 0;
-    for (let i = 0; i < pz.t.length; i++) {
-      if (!inRange(pz.t[i])) continue;
-      const d = pz.duration_s[i];
-      all[m++] = d;
-      total += d;
-      const k = pz.name[i];
-      kCount[k]++; kTotal[k] += d; if (d > kMax[k]) kMax[k] = d;
-      const c = pz.cause[i];
-      if (c >= 0) { cCount[c]++; cTotal[c] += d; }
+    let m = 0, total = 0, dmin = Infinity, dmax = 0, pct, durs = null, bins = null, approx = false;
+    if (pz.bucketed) {
+      // Buckets of consecutive pauses, counted in the range of their first pause: count, total,
+      // min, max and the tables are exact sums over whole buckets; the percentiles of the whole log
+      // are the report's exact ones, those of a range come from the buckets' histograms (≈).
+      bins = new Float64Array(pz.hist.maxBin + 1);
+      for (let i = 0; i < pz.buckets; i++) {
+        if (!inRange(pz.t[i])) continue;
+        m += pz.count[i];
+        total += pz.total[i];
+        if (pz.min[i] < dmin) dmin = pz.min[i];
+        if (pz.max[i] > dmax) dmax = pz.max[i];
+        for (let j = pz.hist.start[i]; j < pz.hist.start[i + 1]; j++) bins[pz.hist.bin[j]] += pz.hist.count[j];
+        const ks = pz.kinds;
+        for (let j = ks.start[i]; j < ks.start[i + 1]; j++) {
+          const k = ks.idx[j];
+          kCount[k] += ks.count[j]; kTotal[k] += ks.total[j]; if (ks.max[j] > kMax[k]) kMax[k] = ks.max[j];
+        }
+        const cs = pz.causes;
+        for (let j = cs.start[i]; j < cs.start[i + 1]; j++) {
+          const c = cs.idx[j];
+          if (c >= 0) { cCount[c] += cs.count[j]; cTotal[c] += cs.total[j]; }
+        }
+      }
+      if (t0 === null && report.pauses) {
+        const g = report.pauses;
+        pct = { p50: g.p50_s, p90: g.p90_s, p99: g.p99_s, p999: g.p999_s };
+        total = g.total_s;  // the exact sum (the buckets' totals are each rounded to the µs)
+      } else {
+        pct = binPercentiles(bins, m, pz.perOctave, dmin, dmax);
+        approx = m > 0;
+      }
+    } else {
+      const all = new Float64Array(pz.t.length);
+      for (let i = 0; i < pz.t.length; i++) {
+        if (!inRange(pz.t[i])) continue;
+        const d = pz.duration_s[i];
+        all[m++] = d;
+        total += d;
+        const k = pz.name[i];
+        kCount[k]++; kTotal[k] += d; if (d > kMax[k]) kMax[k] = d;
+        const c = pz.cause[i];
+        if (c >= 0) { cCount[c]++; cTotal[c] += d; }
+      }
+      durs = all.subarray(0, m);
+      for (let i = 0; i < m; i++) { if (durs[i] < dmin) dmin = durs[i]; if (durs[i] > dmax) dmax = durs[i]; }
+      pct = percentiles(durs);
     }
-    const durs = all.subarray(0, m);
-    let dmin = Infinity, dmax = 0;
-    for (let i = 0; i < m; i++) { if (durs[i] < dmin) dmin = durs[i]; if (durs[i] > dmax) dmax = durs[i]; }
-    const pct = percentiles(durs);
     const byName = new Map(), causes = new Map(), phases = new Map();
     const phaseRow = (name) => {
       let row = phases.get(name);
@@ -181,6 +278,9 @@
       pauses: {
         count: m, total, max: m ? dmax : 0, min: m ? dmin : 0, mean: m ? total / m : 0,
         p50: pct.p50, p90: pct.p90, p99: pct.p99, p999: pct.p999, values: durs,
+        // Bucketed pauses: the merged histogram bins of the range (values is null then), and
+        // whether the percentiles are approximate (a zoomed range).
+        bins, perOctave: pz.bucketed ? pz.perOctave : 0, approx,
       },
       runtime, percentPaused: paused, throughput: paused === null ? null : 100 - paused,
       heap: { maxCommitted, maxAfter, maxBefore },
@@ -194,7 +294,8 @@
     const tp = c.throughput;
     return [
       { label: 'Throughput', value: tp === null ? '—' : fmt.pct(tp), severity: tp === null ? '' : tp < 90 ? 'error' : tp < 95 ? 'warning' : 'ok', hint: '100 % − time paused / runtime' },
-      { label: 'p99 pause', value: fmt.seconds(c.pauses.p99) },
+      { label: 'p99 pause', value: (c.pauses.approx ? '≈ ' : '') + fmt.seconds(c.pauses.p99),
+        hint: c.pauses.approx ? 'approximate: from the histograms of the pause groups in the range' : undefined },
       { label: 'Max pause', value: fmt.seconds(c.pauses.max) },
       { label: 'Pauses', value: fmt.num(c.pauses.count) },
       { label: 'Paused total', value: fmt.seconds(c.pauses.total) },
@@ -217,6 +318,25 @@
       // The first bucket with ms <= hi = 2^e: e = ceil(log2(ms)).
       const e = Math.ceil(Math.log2(Math.max(d * 1e3, 1e-3)));
       buckets[Math.min(Math.max(e - lo, 0), buckets.length - 1)].count++;
+    }
+    return buckets;
+  }
+
+  // The same buckets from the histogram bins of bucketed pauses: each bin counts in the bucket of
+  // its middle (kept within the range's [min, max]).
+  function pauseBucketsFromBins(bins, perOctave, min, max) {
+    let n = 0;
+    for (let b = 0; b < bins.length; b++) n += bins[b];
+    if (!n) return [];
+    const lo = Math.floor(Math.log2(Math.max(min * 1e3, 1e-3)));
+    const hi = Math.ceil(Math.log2(Math.max(max * 1e3, 1e-3)));
+    const buckets = [];
+    for (let e = lo; e <= Math.max(hi, lo + 1); e++) buckets.push({ lo: 2 ** (e - 1), hi: 2 ** e, count: 0 });
+    for (let b = 0; b < bins.length; b++) {
+      if (!bins[b]) continue;
+      const d = Math.min(Math.max(binMiddle(b, perOctave), min), max);
+      const e = Math.ceil(Math.log2(Math.max(d * 1e3, 1e-3)));
+      buckets[Math.min(Math.max(e - lo, 0), buckets.length - 1)].count += bins[b];
     }
     return buckets;
   }
@@ -299,13 +419,21 @@
     // The pause chart draws at most ~8000 points: past that, the longest pause of each run of
     // consecutive pauses (so every spike stays visible); the numbers use all pauses.
     const pauseX = [], pauseY = [];
-    {
+    if (pzAll.bucketed) {
+      // Bucketed pauses (at most 4,096 groups): each group's longest pause, at its own time.
+      for (let i = 0; i < pzAll.buckets; i++) {
+        const x = Number.isNaN(pzAll.tMax[i]) ? pzAll.t[i] : pzAll.tMax[i];
+        if (!Number.isNaN(x)) { pauseX.push(x); pauseY.push(pzAll.max[i] * 1e3); }
+      }
+    } else {
       const n = pzAll.t.length, step = Math.max(1, Math.ceil(n / 8000));
       for (let i = 0; i < n; i += step) {
         let best = -1;
         for (let j = i; j < Math.min(n, i + step); j++) if (!Number.isNaN(pzAll.t[j]) && (best < 0 || pzAll.duration_s[j] > pzAll.duration_s[best])) best = j;
         if (best >= 0) { pauseX.push(pzAll.t[best]); pauseY.push(pzAll.duration_s[best] * 1e3); }
       }
+    }
+    {
       // uPlot needs x ascending.
       for (let i = 1; i < pauseX.length; i++) if (pauseX[i] < pauseX[i - 1]) { const o = pauseX.map((x, k) => k).sort((a, b) => pauseX[a] - pauseX[b]); const xs = o.map((k) => pauseX[k]), ys = o.map((k) => pauseY[k]); pauseX.splice(0, pauseX.length, ...xs); pauseY.splice(0, pauseY.length, ...ys); break; }
     }
@@ -341,8 +469,9 @@
     }
     if (charts && pauseX.length) {
       pausePlot = charts.line(pauseBox, {
-        title: 'Pause durations (ms)', x: pauseX, xLabel: 'uptime (s)', yLabel: 'ms', syncKey: 'jvm',
-        series: [{ label: 'pause', values: pauseY, points: 'only' }], onZoom,
+        title: pzAll.bucketed ? `Pause durations (ms): the longest of each group of up to ${pzAll.perBucket} consecutive pauses` : 'Pause durations (ms)',
+        x: pauseX, xLabel: 'uptime (s)', yLabel: 'ms', syncKey: 'jvm',
+        series: [{ label: pzAll.bucketed ? 'longest pause of the group' : 'pause', values: pauseY, points: 'only' }], onZoom,
       });
     }
     resetBtn.addEventListener('click', () => {
@@ -411,13 +540,16 @@
       resetBtn.hidden = t0 === null;
       kpiBox.textContent = '';
       kpiBox.appendChild(GCSCOPE.ui.kpis(kpiItems(report, c)));
+      const ap = c.pauses.approx ? '≈ ' : '';
       const pct = el('p', { class: 'muted jvm-percentiles', text:
-        `p50 ${fmt.seconds(c.pauses.p50)} · p90 ${fmt.seconds(c.pauses.p90)} · p99 ${fmt.seconds(c.pauses.p99)} · p99.9 ${fmt.seconds(c.pauses.p999)} · mean ${fmt.seconds(c.pauses.mean)}` });
+        `p50 ${ap}${fmt.seconds(c.pauses.p50)} · p90 ${ap}${fmt.seconds(c.pauses.p90)} · p99 ${ap}${fmt.seconds(c.pauses.p99)} · p99.9 ${ap}${fmt.seconds(c.pauses.p999)} · mean ${fmt.seconds(c.pauses.mean)}` +
+        (c.pauses.approx ? ' (percentiles of a range of a long log are read from the histograms of its groups of pauses: within about 2 %)' : '') });
       kpiBox.appendChild(pct);
 
       histBox.textContent = '';
       if (charts && c.pauses.count) {
-        const buckets = pauseBuckets(c.pauses.values, c.pauses.min, c.pauses.max);
+        const buckets = c.pauses.bins ? pauseBucketsFromBins(c.pauses.bins, c.pauses.perOctave, c.pauses.min, c.pauses.max)
+          : pauseBuckets(c.pauses.values, c.pauses.min, c.pauses.max);
         const at = (v) => { const k = buckets.findIndex((b) => v * 1e3 <= b.hi); return k < 0 ? buckets.length - 1 : k; };
         hist = charts.histogram(histBox, {
           title: 'Pause duration histogram (ms)', buckets, xLabel: 'ms', yLabel: 'pauses',
@@ -540,11 +672,20 @@
   }
 
   // Pause counts in power-of-two millisecond buckets [2^k, 2^(k+1)) (sub-0.001 ms in the lowest).
+  // Bucketed pauses: each histogram bin counts in the bucket of its middle.
   function pauseLog2Buckets(report) {
     const m = new Map();
-    for (const d of pausesOf(report).duration_s) {
-      const ms = d * 1e3;
-      const k = Math.floor(Math.log2(Math.max(ms, 1 / 1024)));
+    const key = (d) => Math.floor(Math.log2(Math.max(d * 1e3, 1 / 1024)));
+    const pz = pausesOf(report);
+    if (pz.bucketed) {
+      for (let j = 0; j < pz.hist.bin.length; j++) {
+        const k = key(binMiddle(pz.hist.bin[j], pz.perOctave));
+        m.set(k, (m.get(k) || 0) + pz.hist.count[j]);
+      }
+      return m;
+    }
+    for (const d of pz.duration_s) {
+      const k = key(d);
       m.set(k, (m.get(k) || 0) + 1);
     }
     return m;
