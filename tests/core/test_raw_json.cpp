@@ -65,3 +65,17 @@ TEST_CASE("raw json: typed writers match the tree's numbers") {
   w.integer(1);
   CHECK(raw::dump_document(json{{"b", w.take()}}) == R"({"b":[1]})");
 }
+
+TEST_CASE("raw json: plain strings are written as is, anything JSON escapes falls back to a string") {
+  json doc = {{"packed", raw::plain_string("12,-3,7*40,")}, {"quoted", raw::plain_string("a\"b")},
+              {"ctrl", raw::plain_string("a\nb")}, {"utf8", raw::plain_string("caf\xc3\xa9")}, {"empty", raw::plain_string("")}};
+  CHECK(raw::is_raw(doc["packed"]));
+  CHECK(raw::is_raw(doc["empty"]));
+  CHECK_FALSE(raw::is_raw(doc["quoted"]));
+  CHECK_FALSE(raw::is_raw(doc["ctrl"]));
+  CHECK_FALSE(raw::is_raw(doc["utf8"]));
+  json tree = {{"packed", "12,-3,7*40,"}, {"quoted", "a\"b"}, {"ctrl", "a\nb"}, {"utf8", "caf\xc3\xa9"}, {"empty", ""}};
+  CHECK(raw::dump_document(doc) == tree.dump());
+  raw::resolve(doc);
+  CHECK(doc == tree);
+}

@@ -71,6 +71,18 @@ json ArrayWriter::take() {
   return out;
 }
 
+nlohmann::json plain_string(std::string text) {
+  for (unsigned char c : text)
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::move(text));
+  std::string out;
+  out.reserve(kMarker.size() + text.size() + 2);
+  out.append(kMarker);
+  out += '"';
+  out += text;
+  out += '"';
+  return json(std::move(out));
+}
+
 namespace {
 
 // Objects and arrays are walked here; every other value goes to nlohmann's own serializer, so the

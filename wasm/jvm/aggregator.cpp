@@ -566,9 +566,10 @@ class PackedColumn {
     if (!first_) text_.push_back(',');
     first_ = false;
   }
-  std::string take() {
+  // A JSON string value (digits, commas, '-' and '*': written as is, see raw_json::plain_string).
+  nlohmann::json take() {
     flush_run();
-    return std::move(text_);
+    return raw_json::plain_string(std::move(text_));
   }
 
  private:
@@ -577,7 +578,7 @@ class PackedColumn {
     first_ = false;
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
-    text_.append(buf, r.ptr);
+    text_.append(buf, static_cast<size_t>(r.ptr - buf));
   }
   void flush_run() {
     if (!run_) return;
@@ -586,7 +587,7 @@ class PackedColumn {
       char buf[24];
       auto r = std::to_chars(buf, buf + sizeof buf, run_);
       text_.push_back('*');
-      text_.append(buf, r.ptr);
+      text_.append(buf, static_cast<size_t>(r.ptr - buf));
     }
     run_ = 0;
   }
