@@ -21,6 +21,14 @@ inline const char* read_digits(const char* d, const char* end, uint64_t& v, int&
   return d;
 }
 
+namespace detail {
+// The cold halves of log_decimal / parse_size_kb, kept out of line so that the hot halves inline into
+// the parsers (an out-of-line call passes p and the result through memory, which costs most in wasm).
+[[gnu::noinline]] inline bool long_decimal(std::string_view s, size_t& p, double& out) {
+  return text::parse_decimal(s, p, out, true);
+}
+}  // namespace detail
+
 // The decimals of GC logs ("0.0169706", "1207,770"): unsigned, '.' or ',' separator, no exponent.
 // Digits are accumulated as one integer and divided once (the general text::parse_decimal does more
 // per digit); more than 18 digits in all go to text::parse_decimal.
@@ -32,13 +40,14 @@ inline bool log_decimal(std::string_view s, size_t& p, double& out) {
   uint64_t v = 0;
   int digits = 0;
   const char* q = read_digits(begin + p, end, v, digits);
-  if (digits == 0 || digits > 18) return text::parse_decimal(s, p, out, true);
+  if (digits == 0 || digits > 18) return detail::long_decimal(s, p, out);
   int frac = 0;
   if (end - q >= 2 && (*q == '.' || *q == ',') && static_cast<unsigned>(q[1] - '0') < 10) {
     q = read_digits(q + 1, end, v, frac);
-    if (digits + frac > 18) return text::parse_decimal(s, p, out, true);
+    if (digits + frac > 18) return detail::long_decimal(s, p, out);
   }
-  out = static_cast<double>(v) / kPow10[frac];
+  // v < 10^18 < 2^63: the signed conversion is exact and a single instruction (unsigned is not, in wasm).
+  out = static_cast<double>(static_cast<int64_t>(v)) / kPow10[frac];
   p = static_cast<size_t>(q - begin);
   return true;
 }
@@ -105,18 +114,9 @@ inline bool parse_iso_timestamp(std::string_view s, size_t& p, double& epoch_ms,
   return true;
 }
 
-// A size at s[p] → KiB: "209792K" (fast path), "12.5M", "0.0B", "1G", "135282 K", "6MB"; advances p.
-inline bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
-  {  // fast path: the generational collectors print whole KiB ("209792K")
-    uint64_t v = 0;
-    int digits = 0;
-    const size_t q = static_cast<size_t>(read_digits(s.data() + p, s.data() + s.size(), v, digits) - s.data());
-    if (digits > 0 && q < s.size() && s[q] == 'K' && (q + 1 >= s.size() || s[q + 1] != 'B')) {
-      kb = static_cast<int64_t>(v);
-      p = q + 1;
-      return true;
-    }
-  }
+namespace detail {
+// "12.5M", "0.0B", "135282 K", "6MB": the sizes with a unit other than a plain "K".
+[[gnu::noinline]] inline bool size_with_unit(std::string_view s, size_t& p, int64_t& kb) {
   size_t q = p;
   double v;
   if (!log_decimal(s, q, v)) return false;
@@ -137,5 +137,22 @@ inline bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
   p = q;
   return true;
 }
+}  // namespace detail
+
+// A size at s[p] → KiB: "209792K" (fast path), "12.5M", "0.0B", "1G", "135282 K", "6MB"; advances p.
+inline bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
+  {  // fast path: the generational collectors print whole KiB ("209792K")
+    uint64_t v = 0;
+    int digits = 0;
+    const size_t q = static_cast<size_t>(read_digits(s.data() + p, s.data() + s.size(), v, digits) - s.data());
+    if (digits > 0 && q < s.size() && s[q] == 'K' && (q + 1 >= s.size() || s[q + 1] != 'B')) {
+      kb = static_cast<int64_t>(v);
+      p = q + 1;
+      return true;
+    }
+  }
+  return detail::size_with_unit(s, p, kb);
+}
+
 
 }  // namespace gcscope::jvm::log_text
