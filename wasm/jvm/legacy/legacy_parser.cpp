@@ -16,6 +16,57 @@ using text::starts_with;
 
 namespace {
 
+// Comparisons with string literals of a length known at compile time: in wasm a memcmp is a call into a
+// byte loop (5 % of the parser's time in V8; the record path makes a dozen such compares per line), so
+// there they are inline byte compares. These overloads are chosen over text::starts_with/ends_with
+// whenever the word is a literal.
+template <size_t N>
+inline bool same_bytes(const char* p, const char (&word)[N]) {
+#if defined(__wasm__)
+  // Word-sized loads (wasm loads need no alignment), the last one overlapping: no loop, no call.
+  constexpr size_t n = N - 1;
+  if constexpr (n >= 8) {
+    uint64_t a, b, c, d;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      std::memcpy(&a, p + i, 8);
+      std::memcpy(&b, word + i, 8);
+      if (a != b) return false;
+    }
+    std::memcpy(&c, p + n - 8, 8);
+    std::memcpy(&d, word + n - 8, 8);
+    return c == d;
+  } else if constexpr (n >= 4) {
+    uint32_t a, b, c, d;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, word, 4);
+    std::memcpy(&c, p + n - 4, 4);
+    std::memcpy(&d, word + n - 4, 4);
+    return a == b && c == d;
+  } else {
+    for (size_t i = 0; i < n; ++i)
+      if (p[i] != word[i]) return false;
+    return true;
+  }
+#else
+  return std::memcmp(p, word, N - 1) == 0;  // natively a memcmp of a constant length is a few wide loads
+#endif
+}
+template <size_t N>
+inline bool starts_with(std::string_view s, const char (&word)[N]) {
+  return s.size() >= N - 1 && same_bytes(s.data(), word);
+}
+template <size_t N>
+inline bool ends_with(std::string_view s, const char (&word)[N]) {
+  return s.size() >= N - 1 && same_bytes(s.data() + s.size() - (N - 1), word);
+}
+// The literal `word` at s[i] (i <= s.size()).
+template <size_t N>
+inline bool at(std::string_view s, size_t i, const char (&word)[N]) {
+  return s.size() - i >= N - 1 && same_bytes(s.data() + i, word);
+}
+using text::ends_with;  // for words that are not literals
+using text::starts_with;
+
 using log_text::log_decimal;
 using log_text::parse_size_kb;
 
@@ -167,7 +218,7 @@ bool find_transition(std::string_view s, PoolSizes& out) {
 
 // The number right before the last " secs" (or " ms") of s, in seconds.
 double last_secs(std::string_view s) {
-  size_t at = text::ends_with(s, " secs") ? s.size() - 5 : s.rfind(" secs");
+  size_t at = ends_with(s, " secs") ? s.size() - 5 : s.rfind(" secs");
   double scale = 1.0;
   if (at == std::string_view::npos) {
     at = s.rfind(" ms");
@@ -184,21 +235,26 @@ double last_secs(std::string_view s) {
 
 // " [Times: user=0.08 sys=0.03, real=0.02 secs]" anywhere in s.
 bool parse_times(std::string_view s, GcEvent& e) {
-  size_t at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && s.compare(1, 13, "[Times: user=") == 0)
+  size_t times_at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && same_bytes(s.data() + 1, "[Times: user="))
                   ? 1
                   : s.find("[Times: user=");
-  if (at == std::string_view::npos) return false;
-  size_t p = at + 13;
+  if (times_at == std::string_view::npos) return false;
+  size_t p = times_at + 13;
   double v;
   if (log_decimal(s, p, v)) e.user_s = v;
-  size_t q = s.find("sys=", p);
+  // The first "sys=" and "real=" after the user time; the JVM's " sys=…, real=…" is checked in place
+  // first (find() compares at every 's' and 'r' on the way).
+  const bool sys_next = at(s, p, " sys=");
+  size_t q = sys_next ? p + 1 : s.find("sys=", p);
+  size_t real = std::string_view::npos;
   if (q != std::string_view::npos) {
     q += 4;
     if (log_decimal(s, q, v)) e.sys_s = v;
+    if (sys_next && at(s, q, ", real=")) real = q + 2;  // nothing but " sys=<number>" since p
   }
-  q = s.find("real=", p);
-  if (q != std::string_view::npos) {
-    q += 5;
+  if (real == std::string_view::npos) real = s.find("real=", p);
+  if (real != std::string_view::npos) {
+    q = real + 5;
     if (log_decimal(s, q, v)) e.real_s = v;
   }
   return true;
@@ -261,9 +317,6 @@ struct Markers {
          heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos;
 };
 
-inline bool at(std::string_view s, size_t i, std::string_view word) {
-  return s.size() - i >= word.size() && std::memcmp(s.data() + i, word.data(), word.size()) == 0;
-}
 
 struct InterestingBytes {
   bool table[256] = {};
@@ -471,10 +524,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
   }
   // -XX:+PrintFLSStatistics prints "Before GC:" / "After GC:" at the end of a record line, then its block.
-  if (line.back() == ':' && (text::ends_with(line, "Before GC:") || text::ends_with(line, "After GC:")) &&
+  if (line.back() == ':' && (ends_with(line, "Before GC:") || ends_with(line, "After GC:")) &&
       line.size() > 10) {
     ev_.fls = true;
-    size_t cut = line.size() - (text::ends_with(line, "Before GC:") ? 10 : 9);
+    size_t cut = line.size() - (ends_with(line, "Before GC:") ? 10 : 9);
     process(line.substr(0, cut), depth_guard + 1);
     return;
   }
@@ -749,7 +802,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     std::string_view name = rec.substr(16);
     size_t stop = name.find_first_of(":]");
     std::string_view phase = name.substr(0, stop);
-    if (text::ends_with(phase, "-start")) return;
+    if (ends_with(phase, "-start")) return;
     if (phase == "mark") e.type = GcType::ConcurrentMark;
     else if (phase == "preclean") e.type = GcType::Concurrent_Preclean;
     else if (phase == "abortable-preclean") e.type = GcType::Abortable_Preclean;
@@ -767,7 +820,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     std::string_view name = rec.substr(15);  // after "[GC concurrent-"
     size_t stop = name.find_first_of(",]");
     std::string_view phase = name.substr(0, stop);
-    if (text::ends_with(phase, "-start")) return;
+    if (ends_with(phase, "-start")) return;
     ev_.g1 = true;
     if (phase == "root-region-scan-end") e.type = GcType::ConcurrentRootRegionScan;
     else if (phase == "mark-end" || phase == "mark-abort") e.type = GcType::G1GCConcurrentMark;
@@ -978,7 +1031,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     for (const char* hit = bytes::find_any<'{', 'H'>(data + rec_end, rec_stop); hit;
          hit = bytes::find_any<'{', 'H'>(hit + 1, rec_stop)) {
       const size_t i = static_cast<size_t>(hit - data);
-      if (at(rec, i, *hit == '{' ? std::string_view("{Heap before") : std::string_view("Heap after "))) return false;
+      if (*hit == '{' ? at(rec, i, "{Heap before") : at(rec, i, "Heap after ")) return false;
     }
   }
   if (rec_end == std::string_view::npos) {
@@ -1299,7 +1352,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
 // ", start" records only announce a phase. Each phase is a Shenandoah event named in its phases.
 bool LegacyGcLogParser::parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line) {
   ev_.shenandoah = true;
-  if (text::ends_with(text::trim_right(flat), ", start")) return true;
+  if (ends_with(text::trim_right(flat), ", start")) return true;
   GcEvent e;
   e.type = GcType::Shenandoah;
   e.uptime_s = uptime_s;
