@@ -12,7 +12,7 @@ namespace gcscope::jvm::log_text {
 // The run of decimal digits at [d, end): accumulates them into v (v = v * 10^k + digits), adds their
 // number to count and returns the first byte after them. (An 8-bytes-at-a-time SWAR version measured
 // more instructions than this loop on the 1-9 digit numbers of GC logs.)
-inline const char* read_digits(const char* d, const char* end, uint64_t& v, int& count) {
+[[gnu::always_inline]] inline const char* read_digits(const char* d, const char* end, uint64_t& v, int& count) {
   const char* const start = d;
   uint64_t x = v;
   for (unsigned digit; d < end && (digit = static_cast<unsigned>(*d - '0')) < 10; ++d) x = x * 10 + digit;
@@ -32,7 +32,7 @@ namespace detail {
 // The decimals of GC logs ("0.0169706", "1207,770"): unsigned, '.' or ',' separator, no exponent.
 // Digits are accumulated as one integer and divided once (the general text::parse_decimal does more
 // per digit); more than 18 digits in all go to text::parse_decimal.
-inline bool log_decimal(std::string_view s, size_t& p, double& out) {
+[[gnu::always_inline]] inline bool log_decimal(std::string_view s, size_t& p, double& out) {
   static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
                                       1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   const char* const begin = s.data();
@@ -140,7 +140,7 @@ namespace detail {
 }  // namespace detail
 
 // A size at s[p] → KiB: "209792K" (fast path), "12.5M", "0.0B", "1G", "135282 K", "6MB"; advances p.
-inline bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
+[[gnu::always_inline]] inline bool parse_size_kb(std::string_view s, size_t& p, int64_t& kb) {
   {  // fast path: the generational collectors print whole KiB ("209792K")
     uint64_t v = 0;
     int digits = 0;
