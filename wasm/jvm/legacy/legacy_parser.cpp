@@ -67,6 +67,77 @@ inline bool at(std::string_view s, size_t i, const char (&word)[N]) {
 using text::ends_with;  // for words that are not literals
 using text::starts_with;
 
+// The positions of the bytes Cs in [begin, end), in order. One 16-byte compare per block gives a bit mask
+// whose bits are visited one by one, instead of restarting a search after every hit (a record has ~8
+// brackets); the last partial block is read as the 16 bytes ending at `end` with the bytes already seen
+// masked off, so no byte is compared one at a time unless the whole text is shorter than 16 bytes.
+template <char... Cs>
+class ByteHits {
+ public:
+  ByteHits(const char* begin, const char* end) : end_(end) {
+    if (end - begin >= 16) {
+      block_ = begin;
+      bits_ = block_mask(begin);
+    } else {  // short text: one mask built byte by byte
+      block_ = begin;
+      for (const char* p = begin; p < end; ++p)
+        if (((*p == Cs) || ...)) bits_ |= 1u << (p - begin);
+      last_ = true;
+    }
+  }
+  // The next hit, or nullptr.
+  const char* next() {
+    while (bits_ == 0) {
+      if (last_) return nullptr;
+      const char* following = block_ + 16;
+      if (end_ - following >= 16) {
+        block_ = following;
+        bits_ = block_mask(block_);
+      } else {
+        if (following >= end_) return nullptr;
+        const unsigned seen = static_cast<unsigned>(16 - (end_ - following));  // bytes of the last block read before
+        block_ = end_ - 16;
+        bits_ = (block_mask(block_) >> seen) << seen;
+        last_ = true;
+      }
+    }
+    const char* hit = block_ + __builtin_ctz(bits_);
+    bits_ &= bits_ - 1;
+    return hit;
+  }
+
+ private:
+  static uint32_t block_mask(const char* p) {
+#if defined(__wasm_simd128__)
+    const v128_t block = wasm_v128_load(p);
+    v128_t eq = wasm_i8x16_splat(0);
+    ((eq = wasm_v128_or(eq, wasm_i8x16_eq(block, wasm_i8x16_splat(Cs)))), ...);
+    return wasm_i8x16_bitmask(eq);
+#elif defined(__SSE2__)
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i eq = _mm_setzero_si128();
+    ((eq = _mm_or_si128(eq, _mm_cmpeq_epi8(block, _mm_set1_epi8(Cs)))), ...);
+    return static_cast<uint32_t>(_mm_movemask_epi8(eq));
+#else
+    uint32_t m = 0;
+    for (int i = 0; i < 16; ++i)
+      if (((p[i] == Cs) || ...)) m |= 1u << i;
+    return m;
+#endif
+  }
+
+  const char* end_;
+  const char* block_ = nullptr;
+  uint32_t bits_ = 0;
+  bool last_ = false;
+};
+
+// Whether any of the bytes Cs is in [begin, end) (the same blocks, the last one overlapping).
+template <char... Cs>
+bool has_any(const char* begin, const char* end) {
+  return ByteHits<Cs...>(begin, end).next() != nullptr;
+}
+
 using log_text::log_decimal;
 using log_text::parse_size_kb;
 
@@ -261,13 +332,13 @@ bool parse_times(std::string_view s, GcEvent& e) {
 }
 
 // Index just past the bracket that opens at s[open] (the matching ']'), or npos.
-// (Jumps from bracket to bracket: the " [Times: …]" after every record was a byte loop of ~40 bytes.)
+// (Visits the brackets only: the " [Times: …]" after every record was a byte loop of ~40 bytes.)
 size_t match_bracket(std::string_view s, size_t open) {
   int depth = 0;
   const char* const data = s.data();
   const char* const end = data + s.size();
-  for (const char* hit = bytes::find_any<'[', ']'>(data + std::min(open, s.size()), end); hit;
-       hit = bytes::find_any<'[', ']'>(hit + 1, end)) {
+  ByteHits<'[', ']'> hits(data + std::min(open, s.size()), end);
+  for (const char* hit = hits.next(); hit; hit = hits.next()) {
     if (*hit == '[') ++depth;
     else if (--depth == 0) return static_cast<size_t>(hit - data) + 1;
   }
@@ -988,10 +1059,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   // One pass finds the brackets and, for plain_only, the '{'/'H' of a heap block cut into the record (the
   // line-level cases handle those, so the line goes there: "{Heap before", "Heap after "); '[' and ']'
   // markers of the other line-level cases are checked as they come.
-  auto next_hit = [&](const char* from) -> const char* {
-    return plain_only ? bytes::find_any<'[', ']', '{', 'H'>(from, rec_stop) : bytes::find_any<'[', ']'>(from, rec_stop);
-  };
-  for (const char* hit = next_hit(data); hit; hit = next_hit(hit + 1)) {
+  ByteHits<'[', ']', '{', 'H'> hits(data, rec_stop);
+  for (const char* hit = hits.next(); hit; hit = hits.next()) {
     const size_t i = static_cast<size_t>(hit - data);
     const char next = i + 1 < rec.size() ? data[i + 1] : 0;
     const char c = *hit;
@@ -1008,11 +1077,11 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       continue;
     }
     if (c == '{') {
-      if (at(rec, i, "{Heap before")) return false;
+      if (plain_only && at(rec, i, "{Heap before")) return false;
       continue;
     }
     if (c == 'H') {
-      if (at(rec, i, "Heap after ")) return false;
+      if (plain_only && at(rec, i, "Heap after ")) return false;
       continue;
     }
     if (plain_only && next == 'C' && at(rec, i + 1, "CMSCollector shouldConcurrentCollect: ")) return false;
@@ -1028,8 +1097,9 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   }
   if (plain_only && rec_end != std::string_view::npos) {
     // The walk stopped at the record's end: the rest of the line may still hold a heap block.
-    for (const char* hit = bytes::find_any<'{', 'H'>(data + rec_end, rec_stop); hit;
-         hit = bytes::find_any<'{', 'H'>(hit + 1, rec_stop)) {
+    // (The same hits, continued past the record's end; its brackets do not matter there.)
+    for (const char* hit = hits.next(); hit; hit = hits.next()) {
+      if (*hit != '{' && *hit != 'H') continue;
       const size_t i = static_cast<size_t>(hit - data);
       if (*hit == '{' ? at(rec, i, "{Heap before") : at(rec, i, "Heap after ")) return false;
     }
@@ -1097,7 +1167,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   // One pass over the record rules most of them out: each contains a byte that a plain ParNew/DefNew/
   // PSYoungGen record does not ('=' of "icms_dc=", 'p' of "promotion failed", 'm' of "concurrent mode",
   // 'f' of "[SoftReference"), and flat and the sub-records are made of the record's bytes.
-  const bool rare = bytes::find_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size()) != nullptr;
+  const bool rare = has_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size());
   if (rare && flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
   if (rare && max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
   if (full && (contains(flat, "GC time would exceed GCTimeLimit") || contains(flat, "GC time is exceeding GCTimeLimit")))
