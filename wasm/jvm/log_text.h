@@ -10,12 +10,33 @@
 namespace gcscope::jvm::log_text {
 
 // The run of decimal digits at [d, end): accumulates them into v (v = v * 10^k + digits), adds their
-// number to count and returns the first byte after them. (An 8-bytes-at-a-time SWAR version measured
-// more instructions than this loop on the 1-9 digit numbers of GC logs.)
+// number to count and returns the first byte after them. (8-bytes-at-a-time SWAR versions measured
+// slower natively and no faster in V8 on the 1-9 digit numbers of GC logs; two digits per step measured
+// ~7 % faster natively for the whole legacy parser.)
 [[gnu::always_inline]] inline const char* read_digits(const char* d, const char* end, uint64_t& v, int& count) {
   const char* const start = d;
   uint64_t x = v;
-  for (unsigned digit; d < end && (digit = static_cast<unsigned>(*d - '0')) < 10; ++d) x = x * 10 + digit;
+  // Two digits per step (half the loop's compares and branches), the odd last byte of the text alone.
+  for (;;) {
+    if (end - d >= 2) {
+      const unsigned a = static_cast<unsigned>(d[0] - '0');
+      if (a >= 10) break;
+      const unsigned b = static_cast<unsigned>(d[1] - '0');
+      if (b >= 10) {
+        x = x * 10 + a;
+        ++d;
+        break;
+      }
+      x = x * 100 + (a * 10 + b);
+      d += 2;
+      continue;
+    }
+    if (d < end) {
+      const unsigned a = static_cast<unsigned>(*d - '0');
+      if (a < 10) x = x * 10 + a, ++d;
+    }
+    break;
+  }
   v = x;
   count += static_cast<int>(d - start);
   return d;

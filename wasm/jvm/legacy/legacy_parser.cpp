@@ -159,7 +159,8 @@ size_t parse_prefix(std::string_view s, size_t p, Prefix& out) {
   for (int round = 0; round < 3; ++round) {
     size_t q = p;
     double wall;
-    if (q < s.size() && is_digit(s[q]) && parse_datestamp(s, q, wall)) {
+    // (parse_datestamp needs "YYYY-" and 19 bytes: checked here first, as most lines start with an uptime)
+    if (q + 19 <= s.size() && s[q + 4] == '-' && is_digit(s[q]) && parse_datestamp(s, q, wall)) {
       if (q + 1 < s.size() && s[q] == ':' && s[q + 1] == ' ') {
         out.wall_ms = wall;
         p = q + 2;
@@ -297,7 +298,12 @@ double last_secs(std::string_view s) {
     scale = 0.001;
   }
   size_t q = at;
-  while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2])))) --q;
+  while (q > 0) {
+    const char c = s[q - 1];
+    if (is_digit(c) || c == '.') --q;
+    else if (c == ',' && q >= 2 && is_digit(s[q - 2])) --q;
+    else break;
+  }
   double v;
   size_t p = q;
   if (p == at || !log_decimal(s, p, v)) return kUnknown;
