@@ -16,6 +16,128 @@ using text::starts_with;
 
 namespace {
 
+// Comparisons with string literals of a length known at compile time: in wasm a memcmp is a call into a
+// byte loop (5 % of the parser's time in V8; the record path makes a dozen such compares per line), so
+// there they are inline byte compares. These overloads are chosen over text::starts_with/ends_with
+// whenever the word is a literal.
+template <size_t N>
+inline bool same_bytes(const char* p, const char (&word)[N]) {
+#if defined(__wasm__)
+  // Word-sized loads (wasm loads need no alignment), the last one overlapping: no loop, no call.
+  constexpr size_t n = N - 1;
+  if constexpr (n >= 8) {
+    uint64_t a, b, c, d;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+      std::memcpy(&a, p + i, 8);
+      std::memcpy(&b, word + i, 8);
+      if (a != b) return false;
+    }
+    std::memcpy(&c, p + n - 8, 8);
+    std::memcpy(&d, word + n - 8, 8);
+    return c == d;
+  } else if constexpr (n >= 4) {
+    uint32_t a, b, c, d;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, word, 4);
+    std::memcpy(&c, p + n - 4, 4);
+    std::memcpy(&d, word + n - 4, 4);
+    return a == b && c == d;
+  } else {
+    for (size_t i = 0; i < n; ++i)
+      if (p[i] != word[i]) return false;
+    return true;
+  }
+#else
+  return std::memcmp(p, word, N - 1) == 0;  // natively a memcmp of a constant length is a few wide loads
+#endif
+}
+template <size_t N>
+inline bool starts_with(std::string_view s, const char (&word)[N]) {
+  return s.size() >= N - 1 && same_bytes(s.data(), word);
+}
+template <size_t N>
+inline bool ends_with(std::string_view s, const char (&word)[N]) {
+  return s.size() >= N - 1 && same_bytes(s.data() + s.size() - (N - 1), word);
+}
+// The literal `word` at s[i] (i <= s.size()).
+template <size_t N>
+inline bool at(std::string_view s, size_t i, const char (&word)[N]) {
+  return s.size() - i >= N - 1 && same_bytes(s.data() + i, word);
+}
+using text::ends_with;  // for words that are not literals
+using text::starts_with;
+
+// The positions of the bytes Cs in [begin, end), in order. One 16-byte compare per block gives a bit mask
+// whose bits are visited one by one, instead of restarting a search after every hit (a record has ~8
+// brackets); the last partial block is read as the 16 bytes ending at `end` with the bytes already seen
+// masked off, so no byte is compared one at a time unless the whole text is shorter than 16 bytes.
+template <char... Cs>
+class ByteHits {
+ public:
+  ByteHits(const char* begin, const char* end) : end_(end) {
+    if (end - begin >= 16) {
+      block_ = begin;
+      bits_ = block_mask(begin);
+    } else {  // short text: one mask built byte by byte
+      block_ = begin;
+      for (const char* p = begin; p < end; ++p)
+        if (((*p == Cs) || ...)) bits_ |= 1u << (p - begin);
+      last_ = true;
+    }
+  }
+  // The next hit, or nullptr.
+  const char* next() {
+    while (bits_ == 0) {
+      if (last_) return nullptr;
+      const char* following = block_ + 16;
+      if (end_ - following >= 16) {
+        block_ = following;
+        bits_ = block_mask(block_);
+      } else {
+        if (following >= end_) return nullptr;
+        const unsigned seen = static_cast<unsigned>(16 - (end_ - following));  // bytes of the last block read before
+        block_ = end_ - 16;
+        bits_ = (block_mask(block_) >> seen) << seen;
+        last_ = true;
+      }
+    }
+    const char* hit = block_ + __builtin_ctz(bits_);
+    bits_ &= bits_ - 1;
+    return hit;
+  }
+
+ private:
+  static uint32_t block_mask(const char* p) {
+#if defined(__wasm_simd128__)
+    const v128_t block = wasm_v128_load(p);
+    v128_t eq = wasm_i8x16_splat(0);
+    ((eq = wasm_v128_or(eq, wasm_i8x16_eq(block, wasm_i8x16_splat(Cs)))), ...);
+    return wasm_i8x16_bitmask(eq);
+#elif defined(__SSE2__)
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i eq = _mm_setzero_si128();
+    ((eq = _mm_or_si128(eq, _mm_cmpeq_epi8(block, _mm_set1_epi8(Cs)))), ...);
+    return static_cast<uint32_t>(_mm_movemask_epi8(eq));
+#else
+    uint32_t m = 0;
+    for (int i = 0; i < 16; ++i)
+      if (((p[i] == Cs) || ...)) m |= 1u << i;
+    return m;
+#endif
+  }
+
+  const char* end_;
+  const char* block_ = nullptr;
+  uint32_t bits_ = 0;
+  bool last_ = false;
+};
+
+// Whether any of the bytes Cs is in [begin, end) (the same blocks, the last one overlapping).
+template <char... Cs>
+bool has_any(const char* begin, const char* end) {
+  return ByteHits<Cs...>(begin, end).next() != nullptr;
+}
+
 using log_text::log_decimal;
 using log_text::parse_size_kb;
 
@@ -37,7 +159,8 @@ size_t parse_prefix(std::string_view s, size_t p, Prefix& out) {
   for (int round = 0; round < 3; ++round) {
     size_t q = p;
     double wall;
-    if (q < s.size() && is_digit(s[q]) && parse_datestamp(s, q, wall)) {
+    // (parse_datestamp needs "YYYY-" and 19 bytes: checked here first, as most lines start with an uptime)
+    if (q + 19 <= s.size() && s[q + 4] == '-' && is_digit(s[q]) && parse_datestamp(s, q, wall)) {
       if (q + 1 < s.size() && s[q] == ':' && s[q + 1] == ' ') {
         out.wall_ms = wall;
         p = q + 2;
@@ -167,7 +290,7 @@ bool find_transition(std::string_view s, PoolSizes& out) {
 
 // The number right before the last " secs" (or " ms") of s, in seconds.
 double last_secs(std::string_view s) {
-  size_t at = text::ends_with(s, " secs") ? s.size() - 5 : s.rfind(" secs");
+  size_t at = ends_with(s, " secs") ? s.size() - 5 : s.rfind(" secs");
   double scale = 1.0;
   if (at == std::string_view::npos) {
     at = s.rfind(" ms");
@@ -175,7 +298,12 @@ double last_secs(std::string_view s) {
     scale = 0.001;
   }
   size_t q = at;
-  while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2])))) --q;
+  while (q > 0) {
+    const char c = s[q - 1];
+    if (is_digit(c) || c == '.') --q;
+    else if (c == ',' && q >= 2 && is_digit(s[q - 2])) --q;
+    else break;
+  }
   double v;
   size_t p = q;
   if (p == at || !log_decimal(s, p, v)) return kUnknown;
@@ -184,32 +312,41 @@ double last_secs(std::string_view s) {
 
 // " [Times: user=0.08 sys=0.03, real=0.02 secs]" anywhere in s.
 bool parse_times(std::string_view s, GcEvent& e) {
-  size_t at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && s.compare(1, 13, "[Times: user=") == 0)
+  size_t times_at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && same_bytes(s.data() + 1, "[Times: user="))
                   ? 1
                   : s.find("[Times: user=");
-  if (at == std::string_view::npos) return false;
-  size_t p = at + 13;
+  if (times_at == std::string_view::npos) return false;
+  size_t p = times_at + 13;
   double v;
   if (log_decimal(s, p, v)) e.user_s = v;
-  size_t q = s.find("sys=", p);
+  // The first "sys=" and "real=" after the user time; the JVM's " sys=…, real=…" is checked in place
+  // first (find() compares at every 's' and 'r' on the way).
+  const bool sys_next = at(s, p, " sys=");
+  size_t q = sys_next ? p + 1 : s.find("sys=", p);
+  size_t real = std::string_view::npos;
   if (q != std::string_view::npos) {
     q += 4;
     if (log_decimal(s, q, v)) e.sys_s = v;
+    if (sys_next && at(s, q, ", real=")) real = q + 2;  // nothing but " sys=<number>" since p
   }
-  q = s.find("real=", p);
-  if (q != std::string_view::npos) {
-    q += 5;
+  if (real == std::string_view::npos) real = s.find("real=", p);
+  if (real != std::string_view::npos) {
+    q = real + 5;
     if (log_decimal(s, q, v)) e.real_s = v;
   }
   return true;
 }
 
 // Index just past the bracket that opens at s[open] (the matching ']'), or npos.
+// (Visits the brackets only: the " [Times: …]" after every record was a byte loop of ~40 bytes.)
 size_t match_bracket(std::string_view s, size_t open) {
   int depth = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    if (s[i] == '[') ++depth;
-    else if (s[i] == ']' && --depth == 0) return i + 1;
+  const char* const data = s.data();
+  const char* const end = data + s.size();
+  ByteHits<'[', ']'> hits(data + std::min(open, s.size()), end);
+  for (const char* hit = hits.next(); hit; hit = hits.next()) {
+    if (*hit == '[') ++depth;
+    else if (--depth == 0) return static_cast<size_t>(hit - data) + 1;
   }
   return std::string_view::npos;
 }
@@ -257,9 +394,6 @@ struct Markers {
          heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos;
 };
 
-inline bool at(std::string_view s, size_t i, std::string_view word) {
-  return s.size() - i >= word.size() && std::memcmp(s.data() + i, word.data(), word.size()) == 0;
-}
 
 struct InterestingBytes {
   bool table[256] = {};
@@ -467,10 +601,10 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
   }
   // -XX:+PrintFLSStatistics prints "Before GC:" / "After GC:" at the end of a record line, then its block.
-  if (line.back() == ':' && (text::ends_with(line, "Before GC:") || text::ends_with(line, "After GC:")) &&
+  if (line.back() == ':' && (ends_with(line, "Before GC:") || ends_with(line, "After GC:")) &&
       line.size() > 10) {
     ev_.fls = true;
-    size_t cut = line.size() - (text::ends_with(line, "Before GC:") ? 10 : 9);
+    size_t cut = line.size() - (ends_with(line, "Before GC:") ? 10 : 9);
     process(line.substr(0, cut), depth_guard + 1);
     return;
   }
@@ -745,7 +879,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     std::string_view name = rec.substr(16);
     size_t stop = name.find_first_of(":]");
     std::string_view phase = name.substr(0, stop);
-    if (text::ends_with(phase, "-start")) return;
+    if (ends_with(phase, "-start")) return;
     if (phase == "mark") e.type = GcType::ConcurrentMark;
     else if (phase == "preclean") e.type = GcType::Concurrent_Preclean;
     else if (phase == "abortable-preclean") e.type = GcType::Abortable_Preclean;
@@ -763,7 +897,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     std::string_view name = rec.substr(15);  // after "[GC concurrent-"
     size_t stop = name.find_first_of(",]");
     std::string_view phase = name.substr(0, stop);
-    if (text::ends_with(phase, "-start")) return;
+    if (ends_with(phase, "-start")) return;
     ev_.g1 = true;
     if (phase == "root-region-scan-end") e.type = GcType::ConcurrentRootRegionScan;
     else if (phase == "mark-end" || phase == "mark-abort") e.type = GcType::G1GCConcurrentMark;
@@ -931,10 +1065,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   // One pass finds the brackets and, for plain_only, the '{'/'H' of a heap block cut into the record (the
   // line-level cases handle those, so the line goes there: "{Heap before", "Heap after "); '[' and ']'
   // markers of the other line-level cases are checked as they come.
-  auto next_hit = [&](const char* from) -> const char* {
-    return plain_only ? bytes::find_any<'[', ']', '{', 'H'>(from, rec_stop) : bytes::find_any<'[', ']'>(from, rec_stop);
-  };
-  for (const char* hit = next_hit(data); hit; hit = next_hit(hit + 1)) {
+  ByteHits<'[', ']', '{', 'H'> hits(data, rec_stop);
+  for (const char* hit = hits.next(); hit; hit = hits.next()) {
     const size_t i = static_cast<size_t>(hit - data);
     const char next = i + 1 < rec.size() ? data[i + 1] : 0;
     const char c = *hit;
@@ -951,11 +1083,11 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       continue;
     }
     if (c == '{') {
-      if (at(rec, i, "{Heap before")) return false;
+      if (plain_only && at(rec, i, "{Heap before")) return false;
       continue;
     }
     if (c == 'H') {
-      if (at(rec, i, "Heap after ")) return false;
+      if (plain_only && at(rec, i, "Heap after ")) return false;
       continue;
     }
     if (plain_only && next == 'C' && at(rec, i + 1, "CMSCollector shouldConcurrentCollect: ")) return false;
@@ -971,10 +1103,11 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   }
   if (plain_only && rec_end != std::string_view::npos) {
     // The walk stopped at the record's end: the rest of the line may still hold a heap block.
-    for (const char* hit = bytes::find_any<'{', 'H'>(data + rec_end, rec_stop); hit;
-         hit = bytes::find_any<'{', 'H'>(hit + 1, rec_stop)) {
+    // (The same hits, continued past the record's end; its brackets do not matter there.)
+    for (const char* hit = hits.next(); hit; hit = hits.next()) {
+      if (*hit != '{' && *hit != 'H') continue;
       const size_t i = static_cast<size_t>(hit - data);
-      if (at(rec, i, *hit == '{' ? std::string_view("{Heap before") : std::string_view("Heap after "))) return false;
+      if (*hit == '{' ? at(rec, i, "{Heap before") : at(rec, i, "Heap after ")) return false;
     }
   }
   if (rec_end == std::string_view::npos) {
@@ -1040,7 +1173,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   // One pass over the record rules most of them out: each contains a byte that a plain ParNew/DefNew/
   // PSYoungGen record does not ('=' of "icms_dc=", 'p' of "promotion failed", 'm' of "concurrent mode",
   // 'f' of "[SoftReference"), and flat and the sub-records are made of the record's bytes.
-  const bool rare = bytes::find_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size()) != nullptr;
+  const bool rare = has_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size());
   if (rare && flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
   if (rare && max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
   if (full && (contains(flat, "GC time would exceed GCTimeLimit") || contains(flat, "GC time is exceeding GCTimeLimit")))
@@ -1295,7 +1428,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
 // ", start" records only announce a phase. Each phase is a Shenandoah event named in its phases.
 bool LegacyGcLogParser::parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line) {
   ev_.shenandoah = true;
-  if (text::ends_with(text::trim_right(flat), ", start")) return true;
+  if (ends_with(text::trim_right(flat), ", start")) return true;
   GcEvent e;
   e.type = GcType::Shenandoah;
   e.uptime_s = uptime_s;
