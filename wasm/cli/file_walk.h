@@ -58,7 +58,9 @@ bool read_file_chunks(const std::string& path, Sink&& sink, std::string& error) 
         mapped_all = false;
         break;
       }
-      ::madvise(p, len, MADV_SEQUENTIAL | MADV_WILLNEED);
+      // Two calls: madvise's advice values are not flags (SEQUENTIAL | WILLNEED is WILLNEED alone).
+      ::madvise(p, len, MADV_SEQUENTIAL);
+      ::madvise(p, len, MADV_WILLNEED);
       const auto* bytes = static_cast<const unsigned char*>(p);
       for (size_t at = 0; at < len; at += kChunk) sink(bytes + at, std::min(kChunk, len - at));
       ::munmap(p, len);

@@ -40,8 +40,10 @@ void LegacyFindingsAccumulator::add(const GcEvent& e) {
     ++young_;
   // A ParNew promotion failure is its own event (ParNewPromotionFailed) followed by the old collection of the
   // same record, which carries the flag too: count the record once.
-  bool parnew_record = e.young_pool && std::strcmp(e.young_pool, "ParNew") == 0;
-  if ((e.flags & kPromotionFailed) && e.type != GcType::ParNewPromotionFailed && !parnew_record) promotion_failed_.note(e);
+  if ((e.flags & kPromotionFailed) && e.type != GcType::ParNewPromotionFailed) {
+    const bool parnew_record = e.young_pool && std::strcmp(e.young_pool, "ParNew") == 0;
+    if (!parnew_record) promotion_failed_.note(e);
+  }
   if (e.flags & kGcLocker) gc_locker_.note(e);
   if (e.flags & (kToSpaceExhausted | kEvacuationFailure)) evacuation_failure_.note(e);
   if (e.flags & kGcOverheadLimit) overhead_limit_.note(e);
