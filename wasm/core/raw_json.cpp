@@ -15,38 +15,32 @@ bool is_raw(const json& v) {
 
 ArrayWriter::ArrayWriter(size_t expected_items) {
   text_.reserve(kMarker.size() + 2 + expected_items * 8);
-  text_ = kMarker;
-  text_ += '[';
+  text_.put(kMarker);
+  text_.put('[');
 }
 
 void ArrayWriter::null() {
   separator();
-  text_ += "null";
+  text_.put("null");
 }
 
 void ArrayWriter::integer(int64_t v) {
   separator();
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, static_cast<size_t>(r.ptr - buf));  // (pointer, length): libc++ appends an iterator range byte by byte
+  text_.put_int(v);
 }
 
 void ArrayWriter::unsigned_integer(uint64_t v) {
   separator();
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, static_cast<size_t>(r.ptr - buf));  // (pointer, length): libc++ appends an iterator range byte by byte
+  text_.put_int(v);
 }
 
 void ArrayWriter::number(double v) {
   separator();
   if (!std::isfinite(v)) {
-    text_ += "null";
+    text_.put("null");
     return;
   }
-  char buf[64];
-  char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
-  text_.append(buf, static_cast<size_t>(end - buf));
+  text_.put_with(64, [v](char* first, char* last) { return nlohmann::detail::to_chars(first, last, v); });
 }
 
 void ArrayWriter::value(const json& v) {
@@ -57,28 +51,29 @@ void ArrayWriter::value(const json& v) {
     case json::value_t::number_float: number(v.get<double>()); break;
     default:
       separator();
-      text_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+      text_.put(v.dump(-1, ' ', false, json::error_handler_t::replace));
       break;
   }
 }
 
 json ArrayWriter::take() {
-  text_ += ']';
-  json out(std::move(text_));
-  text_.assign(kMarker);
-  text_ += '[';
+  text_.put(']');
+  json out(std::string(text_.view()));
+  text_.clear();
+  text_.put(kMarker);
+  text_.put('[');
   first_ = true;
   return out;
 }
 
-nlohmann::json plain_string(std::string text) {
+nlohmann::json plain_string(std::string_view text) {
   for (unsigned char c : text)
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::move(text));
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::string(text));
   std::string out;
   out.reserve(kMarker.size() + text.size() + 2);
   out.append(kMarker);
   out += '"';
-  out += text;
+  out.append(text);
   out += '"';
   return json(std::move(out));
 }

@@ -563,35 +563,33 @@ class PackedColumn {
   }
   void add_null() {
     flush_run();
-    if (!first_) text_.push_back(',');
+    if (!first_) text_.put(',');
     first_ = false;
   }
   // A JSON string value (digits, commas, '-' and '*': written as is, see raw_json::plain_string).
   nlohmann::json take() {
     flush_run();
-    return raw_json::plain_string(std::move(text_));
+    nlohmann::json out = raw_json::plain_string(text_.view());
+    text_.clear();
+    return out;
   }
 
  private:
   void put(int64_t v) {
-    if (!first_) text_.push_back(',');
+    if (!first_) text_.put(',');
     first_ = false;
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    text_.append(buf, static_cast<size_t>(r.ptr - buf));
+    text_.put_int(v);
   }
   void flush_run() {
     if (!run_) return;
     put(run_value_);
     if (run_ > 1) {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, run_);
-      text_.push_back('*');
-      text_.append(buf, static_cast<size_t>(r.ptr - buf));
+      text_.put('*');
+      text_.put_int(run_);
     }
     run_ = 0;
   }
-  std::string text_;
+  TextBuffer text_;
   int64_t prev_ = 0, run_value_ = 0;
   uint64_t run_ = 0;
   bool delta_, first_ = true;
