@@ -542,7 +542,13 @@ class PackedColumn {
   bool delta_, first_ = true;
 };
 
-int64_t micros(double s) { return static_cast<int64_t>(std::llround(s * 1e6)); }
+// Clamped to ±2^53 µs (285 years): beyond that llround has no int64 answer and a corrupt stamp
+// would overflow the delta coding (fuzz find); the page reads the values as exact doubles.
+int64_t micros(double s) {
+  constexpr double kMax = 9007199254740992.0;
+  double us = s * 1e6;
+  return static_cast<int64_t>(std::llround(us > kMax ? kMax : us < -kMax ? -kMax : us));
+}
 
 // Positions `ranks` (ascending) of `v` as if it were sorted, in O(n) per rank.
 void select_ranks(std::vector<double>& v, const std::vector<size_t>& ranks) {
