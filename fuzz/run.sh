@@ -4,7 +4,7 @@
 #   fuzz/run.sh long [SECS]  SECS per target (default 600), then merges what was found into the
 #                            minimized corpus kept in the repo, fuzz/corpus/<target>/ (commit it)
 # Environment: JOBS=N runs N targets at a time in long mode (default 1; each target is one process);
-# FUZZ_TARGETS="fuzz_any fuzz_stackprof" runs only those.
+# FUZZ_TARGETS="fuzz_any fuzz_stackprof" runs only those; BUILD_JOBS=N for the build (default 2).
 # New interesting inputs go to build/fuzz/work/<target>/ (never into the seed folders); a crash is
 # written to build/fuzz/crashes/ and fails the run. Prints executions per target for FUZZING.md and
 # appends them, with the date and the command, to build/fuzz/runs.log.
@@ -20,7 +20,7 @@ for f in jvm-gc-log tunemygc-payload stackprof ruby-heap-dump rbkit-capture bpft
   targets="$targets fuzz_$f"
 done
 targets=${FUZZ_TARGETS:-$targets}
-cmake --build build/fuzz -j2 --target $targets >/dev/null
+cmake --build build/fuzz -j"${BUILD_JOBS:-2}" --target $targets >/dev/null
 # ASan's defaults keep 256 MB of freed memory in quarantine and fill every new block: each input
 # here makes thousands of small allocations (the report), so those defaults cost ~390 MB RSS per
 # target and page faults on every run. A 16 MB quarantine still catches use-after-free of the
