@@ -61,3 +61,19 @@ TEST_CASE("jvm decorations: the default-decoration fast path and the general loo
     CHECK(parser->diary().last_uptime_s == Approx(1.502));
   }
 }
+
+TEST_CASE("jvm decorations: a line that ends right after [info] (fuzz find: read past the line)") {
+  // The fast path stepped one past the end of "[0.006s][info]" and compared 8 bytes there (ASan:
+  // heap-buffer-overflow in the fuzz build). The bare line is a decoration-only line; the pause
+  // around it is read as usual.
+  Sink sink;
+  auto parser = make_unified_parser(sink, 0);
+  parser->feed_line("[1.500s][info][gc,start] GC(0) Pause Young (Normal) (G1 Evacuation Pause)", 1);
+  parser->feed_line("[0.006s][info]", 2);
+  parser->feed_line("[1.502s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 2.000ms", 3);
+  parser->finish();
+  REQUIRE(sink.events.size() == 1);
+  CHECK(sink.events[0].uptime_s == Approx(1.5));
+  CHECK(sink.events[0].duration_s == Approx(0.002));
+  CHECK(sink.events[0].heap.after_kb == 4 * 1024);
+}

@@ -121,6 +121,29 @@ TEST_CASE("jvm series: a corrupt region count is not a figure (fuzz find: count 
   CHECK(r["events"]["total"] == report_of(analyze_paths({fixture("jvm/jdk17-g1.log")}), "jvm-gc-log")["events"]["total"]);
 }
 
+TEST_CASE("jvm series: a pause stamped past 2^53 us is clamped, the delta column does not overflow (fuzz find)", "[jvm][series]") {
+  // timemillis decorations only: uptime is taken relative to the first line. The second stamp is
+  // a corrupt 18-digit value (5.07e17 ms, ~5.07e14 s after the first line): s x 1e6 has no int64
+  // value (llround gave INT64_MIN and the next delta overflowed, UBSan in the fuzz build). It is
+  // written as 2^53 us, the largest the page reads exactly; the pauses around it are exact.
+  const std::string log =
+      "[1795264040013ms][info][gc] GC(0) Pause Young (Allocation Failure) 19M->11M(30M) 0.942ms\n"
+      "[507263995264040309ms][info][gc] GC(1) Pause Young (Allocation Failure) 20M->12M(30M) 0.974ms\n"
+      "[1795264041013ms][info][gc] GC(2) Pause Young (Allocation Failure) 12M->10M(30M) 0.617ms\n";
+  json r = report_of(analyze_bytes({{"corrupt-stamp.log", log}}), "jvm-gc-log");
+  const json& p = r["series"]["pauses"];
+  REQUIRE(p["count"] == 3);
+  auto t = unpack(p["t_us"].get<std::string>(), 3, true);
+  auto d = unpack(p["duration_us"].get<std::string>(), 3, false);
+  // Pause start = line time - duration: -942 us, 1 s - 617 us, and the clamped stamp.
+  CHECK(*t[0] == -942);
+  CHECK(*t[1] == 1000000 - 617);
+  CHECK(*t[2] == int64_t(1) << 53);
+  CHECK(*d[0] == 942);
+  CHECK(*d[1] == 617);
+  CHECK(*d[2] == 974);
+}
+
 TEST_CASE("jvm series: a log with more events than buckets is decimated, nothing is lost", "[jvm][series]") {
   // GCToolKit's end-to-end figures for this log (manifest, gctoolkit.integration): 19,114 DefNew +
   // 26 initial marks + 26 remarks = 19,166 pauses, 208.922 s in total.

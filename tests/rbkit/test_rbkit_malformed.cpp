@@ -450,3 +450,18 @@ TEST_CASE("rbkit: a pre-2.0 snapshot whose root pseudo-objects reference objects
     }
   CHECK(found);
 }
+
+TEST_CASE("rbkit complaints: 20 listed per kind, the rest counted", "[rbkit]") {
+  // 30 positive fixints (0x05): 30 top-level values that are not rbkit messages. Each one is a
+  // "rejected" complaint; the first 20 are listed with their offsets, the other 10 are summed up in
+  // one warning (the decoder no longer builds their messages). Hand count of the bytes.
+  std::string capture(30, '\x05');
+  json doc = analyze_bytes({{"ints.rbkit", capture}}, json{{"format", "rbkit-capture"}});
+  const json& r = report_of(doc, "rbkit-capture");
+  CHECK(r["rejected_messages"] == 30);
+  CHECK(r["rejection_reasons"] == json({{"top-level value is an unsigned integer, not a map", 30}}));
+  CHECK(count_errors(doc, "top-level value at offset ", true) == 20);
+  CHECK(count_errors(doc, "top-level value at offset 19 is an unsigned integer", true) == 1);
+  CHECK(count_errors(doc, "top-level value at offset 20 ", true) == 0);
+  CHECK(count_errors(doc, "10 more 'rejected' diagnostic(s) not listed", true) == 1);
+}

@@ -263,10 +263,11 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
   uint64_t bytes = 0, with_site = 0, without_gen = 0;
   Group by_type[kTypeCount];
   std::vector<Group> by_class(m.strings.size());
-  U64Map loc_index(1024);
+  // Tables sized for the objects there are (they grow): a small dump does not zero 32 KiB for them.
+  U64Map loc_index(std::min<size_t>(n, 1024));
   std::vector<Group> loc_groups;
   std::vector<uint64_t> loc_keys;
-  U64Map gen_index(64);
+  U64Map gen_index(std::min<size_t>(n, 64));
   std::vector<Group> gen_groups;
   std::vector<uint64_t> gen_keys;
   std::vector<uint32_t> dup_count(m.strings.size(), 0);
@@ -491,7 +492,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
   out["retained_by_class"] = retained_rows([&](uint32_t v) { return m.class_id[v]; }, m.strings.size(),
                                            [&](uint32_t id, json& row) { row["class"] = utf8(m.strings.get(id)); });
   {
-    U64Map loc_index(1024);
+    U64Map loc_index(std::min<size_t>(n, 1024));
     std::vector<uint64_t> loc_keys;
     std::vector<uint32_t> loc_of(n, kNoIndex);
     for (uint32_t i = 0; i < n; ++i)
@@ -587,7 +588,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     // path_tree rows {address, class, parent (-1 = held by a root), root}; dominator_tree.path[i] is
     // the row of node i (-1 when the forest's bound was reached).
     json paddr = json::array(), pcls = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
-    U64Map prow(4096);
+    U64Map prow(std::min<size_t>(n, 4096));  // keys are objects: at most n of them
     std::vector<uint32_t> chain;
     const size_t max_rows = lim.tree_nodes * 12;
     for (size_t k = 0; k < addr.size(); ++k) path_col.push_back(-1);

@@ -24,7 +24,13 @@ nlohmann::json kb_or_null(double v) { return (std::isnan(v) || v < 0) ? nlohmann
 // Rounds to microseconds so the report does not carry float noise (0.30000000000000004).
 double round6(double v) { return std::round(v * 1e6) / 1e6; }
 // The same rounding as an integer (the packed columns and the duration histogram).
-int64_t micros(double s) { return static_cast<int64_t>(std::llround(s * 1e6)); }
+// Clamped to ±2^53 µs (285 years): beyond that llround has no int64 answer and a corrupt stamp
+// would overflow the delta coding (fuzz find); the page reads the values as exact doubles.
+int64_t micros(double s) {
+  constexpr double kMax = 9007199254740992.0;
+  double us = s * 1e6;
+  return static_cast<int64_t>(std::llround(us > kMax ? kMax : us < -kMax ? -kMax : us));
+}
 
 const char* tri_json(Tri t) { return t == Tri::kTrue ? "true" : t == Tri::kFalse ? "false" : "null"; }
 

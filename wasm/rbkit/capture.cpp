@@ -87,10 +87,13 @@ void CaptureDecoder::begin_top(const Token& t) {
     return;
   }
   ++rejected_messages_;
-  rejection_reasons_[std::string("top-level value is ") + token_kind_name(t) + ", not a map"]++;
+  reason_scratch_.assign("top-level value is ").append(token_kind_name(t)).append(", not a map");
+  rejection_reasons_[reason_scratch_]++;
   complaints_.complain(false, "rejected", t.offset,
-                       std::string("top-level value at offset ") + std::to_string(t.offset) + " is " +
-                           token_kind_name(t) + ", expected an rbkit message (a map with integer keys); skipped");
+                       !complaints_.listing("rejected")
+                           ? std::string()
+                           : std::string("top-level value at offset ") + std::to_string(t.offset) + " is " +
+                                 token_kind_name(t) + ", expected an rbkit message (a map with integer keys); skipped");
   if (is_container(t) && t.u > 0) {
     push(Role::Skip, t, 0);
   } else {
@@ -161,10 +164,13 @@ void CaptureDecoder::on_value(Frame& f, const Token& t) {
         return;
       }
       ++rejected_events_;
-      rejection_reasons_[std::string("event is ") + token_kind_name(t) + ", not a map"]++;
+      reason_scratch_.assign("event is ").append(token_kind_name(t)).append(", not a map");
+      rejection_reasons_[reason_scratch_]++;
       complaints_.complain(false, "rejected", t.offset,
-                           std::string("event at offset ") + std::to_string(t.offset) + " is " + token_kind_name(t) +
-                               ", expected a map; skipped");
+                           !complaints_.listing("rejected")
+                               ? std::string()
+                               : std::string("event at offset ") + std::to_string(t.offset) + " is " +
+                                     token_kind_name(t) + ", expected a map; skipped");
       if (is_container(t) && t.u > 0) push(Role::Skip, t, f.level);
       else item_done();
       return;
@@ -566,8 +572,10 @@ void CaptureDecoder::reject(const EventScratch& e, uint8_t level, const std::str
   else ++rejected_events_;
   rejection_reasons_[why]++;
   complaints_.complain(false, "rejected", e.offset,
-                       std::string(level == 0 ? "message" : "event") + " at offset " + std::to_string(e.offset) +
-                           " rejected: " + why);
+                       !complaints_.listing("rejected")
+                           ? std::string()
+                           : std::string(level == 0 ? "message" : "event") + " at offset " + std::to_string(e.offset) +
+                                 " rejected: " + why);
 }
 
 void CaptureDecoder::finish_event(uint8_t level) {
@@ -580,8 +588,10 @@ void CaptureDecoder::finish_event(uint8_t level) {
   if (e.type < 0 || e.type >= kEventTypeCount) {
     ++unknown_types_[e.type];
     complaints_.complain(false, "unknown", e.offset,
-                         "event at offset " + std::to_string(e.offset) + " has unknown event_type " +
-                             std::to_string(e.type) + "; skipped");
+                         !complaints_.listing("unknown")
+                             ? std::string()
+                             : "event at offset " + std::to_string(e.offset) + " has unknown event_type " +
+                                   std::to_string(e.type) + "; skipped");
     return;
   }
   const int type = static_cast<int>(e.type);

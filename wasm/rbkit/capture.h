@@ -46,6 +46,9 @@ inline constexpr size_t kMaxDepth = 64;
 struct Complaints {
   virtual ~Complaints() = default;
   virtual void complain(bool is_error, const char* kind, uint64_t offset, std::string message) = 0;
+  // Whether the next complaint of `kind` will be listed: past the cap only its count is kept, so
+  // the decoder does not build its message (a damaged capture has one complaint per byte).
+  virtual bool listing(const char* kind) const = 0;
 };
 
 struct GcCycle {
@@ -188,6 +191,7 @@ class CaptureDecoder {
   uint64_t top_level_by_type_[kEventTypeCount] = {};
   std::map<int64_t, uint64_t> unknown_types_;
   std::map<std::string, uint64_t> rejection_reasons_;
+  std::string reason_scratch_;  // rejection_reasons_ key being built (no allocation per rejected token)
   double ts_min_ = 0, ts_max_ = 0;
   bool has_ts_ = false;
   uint64_t ts_in_seconds_ = 0, ts_from_ext_ = 0;

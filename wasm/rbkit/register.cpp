@@ -33,18 +33,28 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
   // At most kPerKind diagnostics of each kind: a damaged 1 GB capture must not produce millions.
   static constexpr uint64_t kPerKind = 20;
   void complain(bool is_error, const char* kind, uint64_t offset, std::string message) override {
-    uint64_t& n = counts_[kind];
+    auto it = counts_.find(kind);
+    if (it == counts_.end()) it = counts_.emplace(kind, 0).first;
+    uint64_t& n = it->second;
     if (++n > kPerKind) {
-      ++suppressed_[kind];
+      auto sit = suppressed_.find(kind);
+      if (sit == suppressed_.end()) sit = suppressed_.emplace(kind, 0).first;
+      ++sit->second;
       return;
     }
     if (is_error) error(-1, static_cast<int64_t>(offset), std::move(message));
     else warning(-1, static_cast<int64_t>(offset), std::move(message));
   }
 
+  bool listing(const char* kind) const override {
+    auto it = counts_.find(kind);
+    return it == counts_.end() || it->second < kPerKind;
+  }
+
   rbkit::CaptureDecoder decoder_{*this};
   uint64_t bytes_ = 0;
-  std::map<std::string, uint64_t> counts_, suppressed_;
+  // std::less<>: looked up by the kind's literal without making a string per complaint.
+  std::map<std::string, uint64_t, std::less<>> counts_, suppressed_;
 };
 
 }  // namespace

@@ -458,7 +458,7 @@ nlohmann::json TraceData::histograms_json(nlohmann::json& maps_out) const {
           nlohmann::json hj = {{"name", m.name},
                                {"key", key},
                                {"snapshot", snap},
-                               {"buckets", buckets},
+                               {"buckets", std::move(buckets)},
                                {"total", u64_json(h.total)},
                                {"p50", bucket_pair(h, percentile_bucket(h, 50))},
                                {"p90", bucket_pair(h, percentile_bucket(h, 90))},
@@ -477,16 +477,16 @@ nlohmann::json TraceData::histograms_json(nlohmann::json& maps_out) const {
           if (h.headerless) hj["headerless"] = true;
           if (e.line >= 0) hj["line"] = e.line;
           value = {{"total", u64_json(h.total)}, {"histogram", hists.size()}};
-          hists.push_back(hj);
+          hists.push_back(std::move(hj));
           break;
         }
       }
       entries.push_back({{"key", key}, {"value", value}});
     }
-    nlohmann::json mj = {{"name", m.name}, {"kind", m.kind}, {"snapshot", snap}, {"entries", entries}};
+    nlohmann::json mj = {{"name", m.name}, {"kind", m.kind}, {"snapshot", snap}, {"entries", std::move(entries)}};
     if (m.line >= 0) mj["line"] = m.line;
     if (m.partial) mj["partial"] = true;
-    maps_out.push_back(mj);
+    maps_out.push_back(std::move(mj));
   }
   return hists;
 }
@@ -547,7 +547,7 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
     }
     probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", cls}});
   }
-  report["probes"] = probes;
+  report["probes"] = std::move(probes);
 
   nlohmann::json maps_out = nlohmann::json::array();
   nlohmann::json hists = histograms_json(maps_out);
@@ -763,16 +763,17 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
       o["fires_per_s"] = nullptr;
       o["overhead_pct"] = nullptr;
     }
-    report["overhead"] = o;
+    report["overhead"] = std::move(o);
   }
 
   if (stacks.truncated() > 0)
     hint("strlen", "Some stack strings were cut by bpftrace's string limit (64 bytes by default before 0.23, "
                    "max 200 in 0.17): rerun with BPFTRACE_STRLEN=200 (0.17) or --strlen/BPFTRACE_MAX_STRLEN (>= 0.23).");
 
-  report["maps"] = maps_out;
-  report["histograms"] = hists;
-  report["stats"] = stats;
+  // The report's parts are moved in, not copied (a deep copy of every map entry per report).
+  report["maps"] = std::move(maps_out);
+  report["histograms"] = std::move(hists);
+  report["stats"] = std::move(stats);
   report["events"] = events;
   report["printf_count"] = printf_count;
   if (printf_count) {
@@ -781,11 +782,11 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   }
   nlohmann::json types = nlohmann::json::object();
   for (const auto& [k, v] : event_types) types[k] = v;
-  report["event_types"] = types;
+  report["event_types"] = std::move(types);
   if (!other_events.empty()) report["other_events"] = other_events;
   report["stderr_lines"] = stderr_lines;
-  report["latency"] = latency;
-  report["rates"] = rates;
+  report["latency"] = std::move(latency);
+  report["rates"] = std::move(rates);
   report["stacks"] = stacks.to_json(stack_weight_unit);
   report["tables"] = tables;
   report["hints"] = hints;

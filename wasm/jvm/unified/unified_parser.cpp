@@ -262,7 +262,9 @@ class UnifiedParser final : public LogParser {
         if (line.size() - p >= 6 && std::memcmp(line.data() + p, "[info]", 6) == 0) {
           level_ = std::string_view(line.data() + p + 1, 4);
           p += 6;
-          q = p + 1;
+          // A line may end right after "[info]" (fuzz find: q ran one past the end and the padding
+          // check below read beyond the line).
+          q = p < line.size() ? p + 1 : p;
           while (q < line.size() && is_tag_char(line[q])) ++q;
           const size_t tag_end = q;
           // JDK 17 pads the tags to a common width ("[gc,heap        ]"): eight spaces at a time.
