@@ -37,6 +37,44 @@ test('identifies a gzip\'d unified G1 log fed in chunks', async () => {
   assert.strictEqual(doc.inputs[0].identification.collector, 'G1');
 });
 
+test('finishInPlace (the worker\'s way) gives the same report text as finish()', async () => {
+  // Two sessions over the same bytes: one returns the text through Embind, the other leaves it in
+  // the wasm heap for TextDecoder. A report with non-ASCII text (the G1 log's diary has none, so a
+  // folded-stacks capture with UTF-8 frame names is added) must come out identical.
+  const log = fs.readFileSync(path.join(fixtures, 'jvm/jdk17-g1.log'));
+  const folded = Buffer.from('main;caf\u00e9;\u65e5\u672c 3\nmain;x 2\n', 'utf8');
+  const M = await createGcscope();
+  const run = (inPlace) => {
+    const session = new M.Session('{}');
+    const ptr = M.allocBytes(1 << 16) >>> 0;
+    for (const [name, bytes] of [['gc.log', log], ['stacks.folded', folded]]) {
+      session.beginFile(name);
+      for (let off = 0; off < bytes.length; off += 1 << 16) {
+        const part = bytes.subarray(off, Math.min(off + (1 << 16), bytes.length));
+        M.HEAPU8.set(part, ptr);
+        session.feed(ptr, part.length);
+      }
+      session.endFile();
+    }
+    let text;
+    if (inPlace) {
+      const at = session.finishInPlace() >>> 0;
+      text = new TextDecoder().decode(M.HEAPU8.subarray(at, at + session.reportLength()));
+    } else {
+      text = session.finish();
+    }
+    M.freeBytes(ptr);
+    session.delete();
+    return text;
+  };
+  const viaEmbind = run(false), inPlace = run(true);
+  assert.ok(viaEmbind.length > 10000);
+  assert.strictEqual(inPlace, viaEmbind);
+  const doc = JSON.parse(inPlace);
+  const frames = doc.reports.find((r) => r.format === 'folded-stacks').stacks.frames;
+  assert.ok(frames.includes('caf\u00e9') && frames.includes('\u65e5\u672c'), frames.join(','));
+});
+
 test('a corrupt gzip is an error with an offset; the other file is still analyzed', async () => {
   const gz = Buffer.from(fs.readFileSync(path.join(fixtures, 'jvm/jdk17-g1-gconly.log.gz')));
   gz[20] ^= 0xff; gz[21] ^= 0xff;
