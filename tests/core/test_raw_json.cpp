@@ -1,11 +1,13 @@
 // core/raw_json.h: a document with raw (pre-serialized) arrays is written byte for byte as nlohmann's
 // dump writes the same document built as a tree, and resolve() turns it back into that tree.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "core/raw_json.h"
+#include "support.h"
 
 using nlohmann::json;
 namespace raw = gcscope::raw_json;
@@ -78,4 +80,27 @@ TEST_CASE("raw json: plain strings are written as is, anything JSON escapes fall
   CHECK(raw::dump_document(doc) == tree.dump());
   raw::resolve(doc);
   CHECK(doc == tree);
+}
+
+TEST_CASE("raw json: input text never passes for a raw value (fuzz find: a frame name spelling the old marker was written as JSON)") {
+  // Raw values were once strings starting with "\x01gcscope:raw-json\x01": a folded-stacks frame named
+  // that, followed by broken JSON, went into the report unescaped and resolve() threw. Now raw values
+  // are binary values of their own subtype, which no parser makes.
+  const std::string hostile = std::string("\x01gcscope:raw-json\x01") + "]},{\"injected\":true";
+  json doc = {{"frames", json::array({hostile})}, {"name", hostile}};
+  CHECK_FALSE(raw::is_raw(doc["name"]));
+  const std::string text = raw::dump_document(doc);
+  CHECK(text == doc.dump());
+  json back = json::parse(text);
+  CHECK(back["name"] == hostile);
+  raw::resolve(doc);
+  CHECK(doc["frames"][0] == hostile);
+  // The same through the whole pipeline: the frame name comes back as the text it was.
+  std::string folded = "main;" + hostile + " 3\nmain 2\n";
+  json analyzed = gcscope::test::analyze_bytes({{"x.folded", folded}});
+  const std::string written = raw::dump_document(analyzed);
+  json reread = json::parse(written);
+  const auto& frames = reread["reports"][0]["stacks"]["frames"];
+  CHECK(std::find(frames.begin(), frames.end(), json(hostile)) != frames.end());
+  CHECK_FALSE(reread["reports"][0].contains("injected"));
 }

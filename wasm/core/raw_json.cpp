@@ -2,21 +2,29 @@
 
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 namespace gcscope::raw_json {
 
 using nlohmann::json;
 
+namespace {
+json raw_value(std::string_view text) {
+  return json::binary(std::vector<std::uint8_t>(text.begin(), text.end()), kRawSubtype);
+}
+std::string_view raw_text(const json& v) {
+  const auto& b = v.get_binary();
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+}  // namespace
+
 bool is_raw(const json& v) {
-  if (!v.is_string()) return false;
-  const auto& s = v.get_ref<const std::string&>();
-  return s.size() >= kMarker.size() && std::string_view(s).substr(0, kMarker.size()) == kMarker;
+  return v.is_binary() && v.get_binary().has_subtype() && v.get_binary().subtype() == kRawSubtype;
 }
 
 ArrayWriter::ArrayWriter(size_t expected_items) {
-  text_.reserve(kMarker.size() + 2 + expected_items * 8);
-  text_.put(kMarker);
-  text_.put('[');
+  text_.reserve(2 + expected_items * 8);
+  start();
 }
 
 void ArrayWriter::null() {
@@ -58,24 +66,20 @@ void ArrayWriter::value(const json& v) {
 
 json ArrayWriter::take() {
   text_.put(']');
-  json out(std::string(text_.view()));
-  text_.clear();
-  text_.put(kMarker);
-  text_.put('[');
-  first_ = true;
+  json out = raw_value(text_.view());
+  start();
   return out;
 }
 
 nlohmann::json plain_string(std::string_view text) {
   for (unsigned char c : text)
     if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::string(text));
-  std::string out;
-  out.reserve(kMarker.size() + text.size() + 2);
-  out.append(kMarker);
-  out += '"';
-  out.append(text);
-  out += '"';
-  return json(std::move(out));
+  std::string quoted;
+  quoted.reserve(text.size() + 2);
+  quoted += '"';
+  quoted.append(text);
+  quoted += '"';
+  return raw_value(quoted);
 }
 
 namespace {
@@ -110,7 +114,7 @@ class DocumentWriter {
       }
       out_ += ']';
     } else if (is_raw(v)) {
-      out_.append(std::string_view(v.get_ref<const std::string&>()).substr(kMarker.size()));
+      out_.append(raw_text(v));
     } else {
       ser_.dump(v, false, false, 0);
     }
@@ -139,7 +143,7 @@ void resolve(json& doc) {
   if (doc.is_object() || doc.is_array()) {
     for (auto& v : doc) resolve(v);
   } else if (is_raw(doc)) {
-    doc = json::parse(std::string_view(doc.get_ref<const std::string&>()).substr(kMarker.size()));
+    doc = json::parse(raw_text(doc));
   }
 }
 

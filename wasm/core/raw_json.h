@@ -5,9 +5,12 @@
 // ~40 ms natively and ~200 ms in wasm (V8) for a 200 MB log, 12-23 % of the whole analysis. Written
 // straight to text, with the number formatting of nlohmann's dump, they cost a fraction of that.
 //
-// A raw value is kept in the document as a string: kMarker, then the value's JSON text. Whatever writes
-// a document goes through dump_document(), which writes raw values verbatim; code that reads a document
-// in memory (tests, the CLI's pretty output) calls resolve() first, which parses them in place.
+// A raw value is kept in the document as a nlohmann binary value with its own subtype, holding the
+// value's JSON text: no parser of gcscope ever makes a binary value, so no input can pass for one (a
+// marker string could: a fuzzer found that a frame name spelling the marker injected its text into
+// the report). Whatever writes a document goes through dump_document(), which writes raw values
+// verbatim; code that reads a document in memory (tests, the CLI's pretty output) calls resolve()
+// first, which parses them in place.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,7 +22,7 @@
 
 namespace gcscope::raw_json {
 
-inline constexpr std::string_view kMarker{"\x01gcscope:raw-json\x01"};
+inline constexpr std::uint8_t kRawSubtype = 0x67;  // the binary subtype of raw values ('g')
 
 bool is_raw(const nlohmann::json& v);
 
@@ -36,6 +39,11 @@ class ArrayWriter {
   nlohmann::json take();
 
  private:
+  void start() {
+    text_.clear();
+    text_.put('[');
+    first_ = true;
+  }
   void separator() {
     if (!first_) text_.put(',');
     first_ = false;
