@@ -87,3 +87,15 @@ TEST_CASE("jvm log_text: decimals and sizes of GC log lines", "[jvm][log_text]")
     CHECK(q == s.end);
   }
 }
+
+TEST_CASE("jvm log_text: a size no heap can hold is not a size (fuzz find: 1.9e22 KiB cast to int64)", "[jvm][log_text]") {
+  // The CI fuzz smoke fed "...T" sizes of ~10^22 KiB: the double-to-int64 conversion was undefined.
+  size_t q = 0;
+  int64_t kb = -2;
+  CHECK_FALSE(log_text::parse_size_kb("17387000000000.5T", q, kb));
+  CHECK(q == 0);
+  CHECK(kb == -2);
+  // The largest sizes a log can print still parse: 8 TiB = 8,589,934,592 KiB (hand count: 8 x 1024^3).
+  CHECK(log_text::parse_size_kb("8T", q, kb));
+  CHECK(kb == 8589934592LL);
+}

@@ -163,7 +163,10 @@ namespace detail {
   }
   ++q;
   if (q < s.size() && s[q] == 'B') ++q;  // "KB"/"MB" in some Shenandoah lines
-  kb = static_cast<int64_t>(v * mult + 0.5);
+  // No heap holds 2^63 KiB: a larger figure is a corrupt line, not a size (and would not fit int64).
+  const double rounded = v * mult + 0.5;
+  if (!(rounded >= 0 && rounded < 9.0e18)) return false;
+  kb = static_cast<int64_t>(rounded);
   p = q;
   return true;
 }
