@@ -257,6 +257,16 @@ TEST_CASE("jvm pause buckets: the cap is inclusive, and a log under it is report
   CHECK(summary(over) == summary(def));
   // As a string too (what --set KEY=VALUE gives when the value is quoted).
   CHECK(jvm({path}, json{{"jvm_exact_pauses", "26"}})["series"]["pauses"]["encoding"] == "buckets");
+  // A value that is not a whole number is said once, as a warning at the input, and the default is used.
+  for (const json& bad : {json("many"), json(-3), json(2.5)}) {
+    const json doc = analyze_paths({path}, json{{"jvm_exact_pauses", bad}});
+    INFO(bad.dump());
+    CHECK(report_of(doc, "jvm-gc-log")["series"]["pauses"] == def["series"]["pauses"]);
+    REQUIRE(doc["errors"].size() == 1);
+    CHECK(doc["errors"][0]["severity"] == "warning");
+    CHECK(doc["errors"][0]["message"].get<std::string>().find("jvm_exact_pauses=") == 0);
+    CHECK(doc["errors"][0]["path"] == path);
+  }
 }
 
 TEST_CASE("jvm pause buckets: rotating sets merge exact and bucketed members", "[jvm][pause-buckets]") {

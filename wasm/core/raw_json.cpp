@@ -74,12 +74,12 @@ json ArrayWriter::take() {
 nlohmann::json plain_string(std::string_view text) {
   for (unsigned char c : text)
     if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::string(text));
-  std::string quoted;
+  std::vector<std::uint8_t> quoted;  // the binary value's bytes, built in place (the text can be MBs)
   quoted.reserve(text.size() + 2);
-  quoted += '"';
-  quoted.append(text);
-  quoted += '"';
-  return raw_value(quoted);
+  quoted.push_back('"');
+  quoted.insert(quoted.end(), text.begin(), text.end());
+  quoted.push_back('"');
+  return json::binary(std::move(quoted), kRawSubtype);
 }
 
 namespace {

@@ -148,6 +148,11 @@ class JvmAnalyzer final : public Analyzer {
           uint64_t n = 0;
           auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
           if (ec == std::errc() && end == text.data() + text.size()) exact_pauses_ = n;
+          else option_warning_ = "jvm_exact_pauses=" + text + " is not a whole number of pauses; the default (" +
+                                 std::to_string(GcAggregator::kExactPauses) + ") is used";
+        } else {
+          option_warning_ = "jvm_exact_pauses=" + v.dump() + " is not a whole number of pauses; the default (" +
+                            std::to_string(GcAggregator::kExactPauses) + ") is used";
         }
       }
     }
@@ -155,6 +160,10 @@ class JvmAnalyzer final : public Analyzer {
 
   void begin_member(const std::string& path) override {
     Analyzer::begin_member(path);
+    if (!option_warning_.empty()) {  // said once, at the first input
+      warning(-1, -1, option_warning_);
+      option_warning_.clear();
+    }
     path_ = path;
     head_.clear();
     parser_.reset();
@@ -374,6 +383,7 @@ class JvmAnalyzer final : public Analyzer {
   bool with_series_ = true;
   bool all_runs_ = false;
   uint64_t exact_pauses_ = GcAggregator::kExactPauses;
+  std::string option_warning_;  // a --set value that could not be used, said at the first input
   bool have_legacy_diary_ = false;
   LogDialect dialect_ = LogDialect::kUnknown;
   uint32_t member_ = 0;
