@@ -16,6 +16,30 @@ test('a file chosen with the picker is identified', async ({ page }) => {
   await expect(row.locator('.why')).toContainText('collector: G1');
 });
 
+test('jobs run the page\'s compiled wasm module, with the same report as a worker that compiles its own', async ({ page }) => {
+  await page.goto('/');
+  for (let n = 1; n <= 2; n++) {
+    await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+    await expect(page.locator('.job .job-status.done')).toHaveCount(n);
+  }
+  // Both jobs (the warm spare and the one started after the first job) instantiated the page's module.
+  expect(await page.locator('.job').evaluateAll((cards) => cards.map((c) => c.dataset.wasmModule))).toEqual(['shared', 'shared']);
+  const shared = await page.locator('.job').first().evaluate((c) => JSON.stringify(c.gcscopeDoc));
+  // A worker given no module fetches and compiles its own; the report is the same document.
+  const own = await page.evaluate(async () => {
+    const blob = await (await fetch('samples/jdk17-g1.log')).blob();
+    const w = new Worker('worker.js');
+    const m = await new Promise((resolve) => {
+      w.onmessage = (e) => { if (e.data.type === 'result' || e.data.type === 'error') resolve(e.data); };
+      w.postMessage({ type: 'analyze', files: [{ path: 'jdk17-g1.log', blob }], options: {} });
+    });
+    w.terminate();
+    return { module: m.stats && m.stats.module, json: JSON.stringify(JSON.parse(m.json)) };
+  });
+  expect(own.module).toBe('own');
+  expect(own.json).toBe(shared);
+});
+
 test('files dropped with a synthetic drop event are identified', async ({ page }) => {
   await page.goto('/');
   await dropFiles(page, [

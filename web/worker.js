@@ -9,6 +9,7 @@ importScripts('gcscope.js');
 const CHUNK = 8 * 1024 * 1024;
 const MB = 1024 * 1024;
 let modulePromise = null;
+let moduleSource = 'own';  // 'shared' once the page's compiled module is instantiated here
 
 // Out of memory: the wasm heap grows through WebAssembly.Memory.prototype.grow (emscripten's
 // resize_heap calls it and turns a refusal into a failed malloc, so C++ sees std::bad_alloc). Every
@@ -40,8 +41,20 @@ function oomMessage(M, why) {
     (refused ? ` to ${Math.round(refused.wanted / MB)} MB` : '') + ` (${limit})` + (why ? ` [${why}]` : '') + '.';
 }
 
-function loadModule() {
-  if (!modulePromise) modulePromise = createGcscope();
+// compiled: the page's WebAssembly.Module (see newAnalysisWorker in app.js), instantiated here so that
+// this worker runs the code V8 has already optimized for earlier jobs; without one (or if it cannot be
+// instantiated) the module is fetched and compiled here.
+function loadModule(compiled) {
+  if (!modulePromise) {
+    modulePromise = !(compiled instanceof WebAssembly.Module) ? createGcscope() : new Promise((resolve, reject) => {
+      createGcscope({
+        instantiateWasm(imports, receive) {
+          WebAssembly.instantiate(compiled, imports).then((instance) => { moduleSource = 'shared'; receive(instance, compiled); }, reject);
+          return {};
+        },
+      }).then(resolve, reject);
+    }).catch(() => createGcscope());
+  }
   return modulePromise;
 }
 
@@ -124,7 +137,7 @@ async function analyze(msg) {
   const started = performance.now();
   const limits = msg.limits || {};
   if (Number.isFinite(limits.maxMemoryBytes) && limits.maxMemoryBytes > 0) memoryLimit = limits.maxMemoryBytes;
-  const M = await loadModule();
+  const M = await loadModule(msg.module);
   const files = msg.files;
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
   let done = 0;
@@ -180,7 +193,8 @@ async function analyze(msg) {
     }
     // Peak wasm memory: the heap only grows, so its size now is its peak. analysis_ms: from the job's
     // message to its report text, in this worker (module loading, reading, parsing, writing the report).
-    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started } });
+    // module: whether this worker runs the page's compiled module ('shared') or compiled its own.
+    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource } });
   } finally {
     M.freeBytes(ptr);
     session.delete();
@@ -196,7 +210,7 @@ self.onmessage = (e) => {
       postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });
     });
   } else if (msg.type === 'ping') {
-    loadModule().then((M) => postMessage({ type: 'pong', version: M.version() }),
+    loadModule(msg.module).then((M) => postMessage({ type: 'pong', version: M.version() }),
       (err) => postMessage({ type: 'error', message: 'the analyzer could not start: ' + err }));
   }
 };

@@ -280,7 +280,7 @@
       // The second profile goes through its own worker, like any other job, then a differential graph.
       const compareWith = (file) => {
         compareStatus.textContent = 'Analyzing ' + file.name + '…';
-        const worker = new Worker('worker.js');
+        const worker = GCSCOPE.newAnalysisWorker();
         worker.onmessage = (e) => {
           const m = e.data;
           if (m.type === 'progress') return;
@@ -297,7 +297,7 @@
           fg = GCSCOPE.flamegraph.create(fgBox, profile, { mode: 'diff', compare: otherProfile, durationUnit: 'µs', onSelect: (f) => { if (f >= 0) showMethod(f); } });
         };
         worker.onerror = () => { compareStatus.textContent = 'The comparison failed.'; worker.terminate(); };
-        worker.postMessage({ type: 'analyze', files: [{ path: file.name, blob: file }], options: {} });
+        worker.send({ type: 'analyze', files: [{ path: file.name, blob: file }], options: {} });
       };
     } else {
       fgBox.appendChild(el('p', { class: 'muted', text: 'This profile has no raw samples (StackProf.run without raw: true), so there is no flame graph. The tables below come from the aggregated frames.' }));
