@@ -1,13 +1,14 @@
 // The analysis worker's two ways of reading a job's bytes (web/worker.js openSliceSource): a reader
 // worker of its own for big inputs (web/reader.js, transferred slices), or reads in the analysis worker.
-// Both must hand the parser the same bytes in the same order: a 21 MB folded-stacks file (three slices,
-// with lines cut at the 8 MiB slice borders) gives the hand-counted figures either way, and when
+// Both must hand the parser the same bytes in the same order: a 36 MB folded-stacks file (five slices,
+// with lines cut at the 8 MiB slice borders; the reader has three out at a time, so the last two are
+// read into buffers given back by the analysis worker) gives the hand-counted figures either way, and when
 // reader.js cannot be fetched the job falls back to reading in the analysis worker.
 const { test, expect } = require('@playwright/test');
 
-// 700,000 copies of three stacks: weights 3, 5 and 7, so 2,100,000 lines and a total weight of
-// 15 x 700,000 = 10,500,000 (hand count).
-const COPIES = 700000;
+// 1,200,000 copies of three stacks: weights 3, 5 and 7, so 3,600,000 lines and a total weight of
+// 15 x 1,200,000 = 18,000,000 (hand count).
+const COPIES = 1200000;
 const UNIT = 'main;a;b 3\nmain;a;c 5\nmain;d 7\n';
 
 async function analyzeInWorker(page, how) {
@@ -27,12 +28,17 @@ async function analyzeInWorker(page, how) {
   }, { unit: UNIT, copies: COPIES, how });
 }
 
-for (const how of ['reader', 'here', undefined]) {
-  test(`a 21 MB input read ${how === 'reader' ? 'by the reader worker' : how === 'here' ? 'in the analysis worker' : 'the default way'} gives the hand-counted figures`, async ({ page }) => {
+const WAYS = {
+  reader: 'by the reader worker (a file stream read into its own buffers)',
+  'reader-pieces': 'by the reader worker from the stream\'s own pieces',
+  here: 'in the analysis worker',
+};
+for (const how of ['reader', 'reader-pieces', 'here', undefined]) {
+  test(`a 36 MB input read ${WAYS[how] || 'the default way'} gives the hand-counted figures`, async ({ page }) => {
     await page.goto('/');
     const r = await analyzeInWorker(page, how);
     expect(r.error).toBeUndefined();
-    expect(r.bytes).toBe(UNIT.length * COPIES);  // 21,000,000 bytes: more than two 8 MiB slices
+    expect(r.bytes).toBe(UNIT.length * COPIES);  // 36,000,000 bytes: more than four 8 MiB slices
     expect(r.format).toBe('folded-stacks');
     expect(r.lines).toBe(3 * COPIES);
     expect(r.total).toBe(15 * COPIES);

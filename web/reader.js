@@ -4,13 +4,14 @@
 // delivers its bytes through the event loop of the thread that asked for them, so a read-ahead started
 // in the analysis worker only progresses between two feeds: reading and parsing took turns, about a
 // fifth of the time on a 200 MB log. Here the reads run beside the parse, and each slice is handed
-// over as a transferred ArrayBuffer. At most `ahead` slices are out at a
-// time; the analysis worker returns a credit for each slice it takes, so memory stays bounded however
-// large the file is.
+// over as a transferred ArrayBuffer. At most `ahead` slices are out at a time; the analysis worker
+// returns a credit for each slice it takes (with the slice's buffer, for the next read), so memory
+// stays bounded however large the file is.
 //
-// Messages in:  {type: 'read', blobs: [Blob…], chunk, ahead}, then {type: 'credit'} per slice taken.
-// Messages out: {type: 'slice', file, offset, buf} (buf transferred), {type: 'end', file} after each
-//               file's last slice (also for an empty file), {type: 'error', file, offset, message}.
+// Messages in:  {type: 'read', blobs: [Blob…], chunk, ahead, byob?}, then {type: 'credit', buf?} per slice taken.
+// Messages out: {type: 'slice', file, offset, buf, length} (buf transferred; its first `length` bytes
+//               are the slice), {type: 'end', file} after each file's last slice (also for an empty
+//               file), {type: 'error', file, offset, message}.
 'use strict';
 
 let blobs = [];
@@ -22,22 +23,50 @@ let failed = false;
 
 let reading = false;
 let stream = null;  // the reader of blobs[file].stream(), opened at its first byte
-let held = null;    // stream bytes received but not yet copied into a slice (a Uint8Array)
+let byob = true;    // whether the stream reads into buffers of ours (a byte stream), else its own pieces
+let held = null;    // default reader: bytes received but not yet copied into a slice (a Uint8Array)
+const pool = [];    // slice buffers the analysis worker has given back, reused by the next reads
 
-// The next `chunk` bytes of blobs[file] (fewer at its end) in a new ArrayBuffer, read from the file's
-// stream. Why a stream, not Blob.slice().arrayBuffer() per slice: measured in Chromium on a 200 MB
-// file, one stream costs about 0.45 s of CPU across the browser and this renderer, 8 MiB slices 0.7-1.1 s,
-// and on a 2-core machine that CPU is taken from the parse. The stream's pieces (~0.3-1 MB each) are
-// copied into slices of the job's size here, so the analysis worker keeps one feed per slice.
+// Why a stream, not Blob.slice().arrayBuffer() per slice: measured in Chromium on a 200 MB file, 8 MiB
+// slices cost 0.7-1.1 s of CPU across the browser and this renderer, one stream read into our own
+// buffers (a "BYOB" reader) 0.3-0.5 s, and one stream giving its own pieces 0.5-0.6 s (each piece is
+// a fresh buffer, whose pages the kernel must first hand out). On a 2-core machine that CPU is taken
+// from the parse. So: a BYOB reader filling `chunk`-sized buffers that go back and forth between this
+// worker and the analysis worker (transferred both ways, so never copied and never new), and where a
+// browser has no byte streams for files, the pieces of a default reader copied into slices.
+function openStream(blob) {
+  if (byob) {
+    try {
+      return blob.stream().getReader({ mode: 'byob' });
+    } catch (e) {
+      byob = false;
+    }
+  }
+  return blob.stream().getReader();
+}
+
+// The next `chunk` bytes of blobs[file] (fewer at its end): {buf, length}.
 async function nextSlice(blob) {
-  if (!stream) stream = blob.stream().getReader();
+  if (!stream) stream = openStream(blob);
   const want = Math.min(chunk, blob.size - offset);
+  if (byob) {
+    let buf = pool.pop() || new ArrayBuffer(chunk);
+    let have = 0;
+    while (have < want) {
+      const { done, value } = await stream.read(new Uint8Array(buf, have, want - have));
+      if (!value) return { buf: new ArrayBuffer(0), length: 0 };  // the stream was cancelled
+      buf = value.buffer;  // the read transferred it: this is the same memory under a new name
+      if (done) break;     // the file is shorter than it said: the slice ends here
+      have += value.length;
+    }
+    return { buf, length: have };
+  }
   const out = new Uint8Array(want);
   let have = 0;
   while (have < want) {
     if (!held || held.length === 0) {
       const { done, value } = await stream.read();
-      if (done) break;  // the file is shorter than it said: the slice ends here
+      if (done) break;
       held = value;
     }
     const n = Math.min(want - have, held.length);
@@ -45,7 +74,7 @@ async function nextSlice(blob) {
     held = held.subarray(n);
     have += n;
   }
-  return have === want ? out.buffer : out.slice(0, have).buffer;
+  return { buf: out.buffer, length: have };
 }
 
 // Reads while there are credits. This thread has nothing else to do, so the stream's reads here
@@ -64,23 +93,23 @@ async function pump() {
         held = null;
         continue;
       }
-      let buf;
+      let slice;
       try {
-        buf = await nextSlice(blob);
+        slice = await nextSlice(blob);
       } catch (err) {
         // The file went away or changed on disk while it was read: say where, and stop.
         failed = true;
         postMessage({ type: 'error', file, offset, message: String((err && err.message) || err) });
         return;
       }
-      const length = buf.byteLength;  // before the transfer detaches buf
-      if (length === 0) {
+      if (slice.length === 0) {
         // The file ended early (it shrank while being read): end it where its bytes ended.
+        if (slice.buf.byteLength === chunk) pool.push(slice.buf);
         offset = blob.size;
         continue;
       }
-      postMessage({ type: 'slice', file, offset, buf }, [buf]);
-      offset += length;
+      postMessage({ type: 'slice', file, offset, buf: slice.buf, length: slice.length }, [slice.buf]);
+      offset += slice.length;
       credits--;
     }
   } finally {
@@ -93,9 +122,12 @@ self.onmessage = (e) => {
   if (msg.type === 'read') {
     blobs = msg.blobs || [];
     if (msg.chunk > 0) chunk = msg.chunk;
+    if (msg.byob === false) byob = false;
     credits = msg.ahead > 0 ? msg.ahead : 2;
     pump();
   } else if (msg.type === 'credit') {
+    // A slice was taken; its buffer comes back with the credit once its bytes are in the wasm heap.
+    if (msg.buf instanceof ArrayBuffer && msg.buf.byteLength === chunk && pool.length < 4) pool.push(msg.buf);
     credits++;
     pump();
   }

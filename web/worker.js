@@ -59,20 +59,22 @@ function loadModule(compiled) {
 }
 
 // Where a job's bytes come from, one slice at a time in order: next() resolves to {type: 'slice',
-// file, offset, buf} or, after each file's last slice, {type: 'end', file}.
+// file, offset, buf, length?} (the first `length` bytes of buf, all of it when read here) or, after
+// each file's last slice, {type: 'end', file}; taken(slice) says its bytes were copied out.
 //
 // Inputs of more than READER_MIN_BYTES are read by a reader worker of their own (reader.js): there the
 // reads run while this thread parses, instead of taking turns with it. Smaller inputs are read here, one
 // slice ahead (starting a thread would cost more than it saves). If the reader cannot start or fails
 // (reader.js not reachable, a browser without nested workers), reading carries on here from the first
-// byte not yet received, so a job never fails for that. `how` ('reader' | 'here', from the job's
-// limits) forces one way: the tests compare them.
+// byte not yet received, so a job never fails for that. `how` ('reader' | 'reader-pieces' | 'here',
+// from the job's limits) forces one way: the tests compare them ('reader-pieces': the reader's way
+// for browsers whose file streams cannot read into buffers of ours).
 const READER_MIN_BYTES = 2 * CHUNK;
 const READ_AHEAD = 3;  // slices the reader may have out: ~24 MiB
 
 function openSliceSource(files, how) {
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
-  const wantReader = how === 'reader' || (how !== 'here' && total > READER_MIN_BYTES);
+  const wantReader = how === 'reader' || how === 'reader-pieces' || (how !== 'here' && total > READER_MIN_BYTES);
   let file = 0, offset = 0;  // the next byte this job has not received yet
   let pending = null;        // this thread's read-ahead: {file, offset, promise}
 
@@ -99,7 +101,7 @@ function openSliceSource(files, how) {
   if (wantReader && typeof Worker === 'function') {
     try { reader = new Worker('reader.js'); } catch (e) { reader = null; }
   }
-  if (!reader) return { next: readHere, close() {} };
+  if (!reader) return { next: readHere, taken() {}, close() {} };
 
   const queue = [];
   let wake = null;
@@ -107,7 +109,7 @@ function openSliceSource(files, how) {
   const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
   reader.onmessage = (e) => { queue.push(e.data); notify(); };
   reader.onerror = (e) => { e.preventDefault(); readerFailed = (e && e.message) || 'the reader worker stopped'; notify(); };
-  reader.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD });
+  reader.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD, byob: how !== 'reader-pieces' });
   return {
     async next() {
       for (;;) {
@@ -115,8 +117,7 @@ function openSliceSource(files, how) {
           const m = queue.shift();
           if (m.type === 'error') throw new Error(`reading ${files[m.file].path} at byte ${m.offset}: ${m.message}`);
           if (m.type === 'slice') {
-            reader.postMessage({ type: 'credit' });
-            offset = m.offset + m.buf.byteLength;
+            offset = m.offset + m.length;
           } else {
             file = m.file + 1; offset = 0;
           }
@@ -128,6 +129,11 @@ function openSliceSource(files, how) {
         }
         await new Promise((resolve) => { wake = resolve; });
       }
+    },
+    // A slice's bytes are in the wasm heap: its buffer goes back to the reader with the credit for
+    // the next slice (the reader reads into it again instead of a new buffer).
+    taken(m) {
+      if (reader && m.length !== undefined) reader.postMessage({ type: 'credit', buf: m.buf }, [m.buf]);
     },
     close() { if (reader) reader.terminate(); reader = null; },
   };
@@ -151,11 +157,13 @@ async function analyze(msg) {
         const f = files[i];
         session.beginFile(f.path);
         for (let m; (m = await source.next()).type === 'slice';) {
+          const length = m.length !== undefined ? m.length : m.buf.byteLength;
           // HEAPU8 must be re-read every time: memory growth replaces the buffer.
-          M.HEAPU8.set(new Uint8Array(m.buf), ptr);
+          M.HEAPU8.set(new Uint8Array(m.buf, 0, length), ptr);
+          source.taken(m);
           cursor.path = f.path; cursor.offset = m.offset;
-          session.feed(ptr, m.buf.byteLength);
-          done += m.buf.byteLength;
+          session.feed(ptr, length);
+          done += length;
           const now = Date.now();
           if (now - lastPost > 100 || done === total) {
             lastPost = now;
