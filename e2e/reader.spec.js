@@ -11,10 +11,18 @@ const { test, expect } = require('@playwright/test');
 const COPIES = 1200000;
 const UNIT = 'main;a;b 3\nmain;a;c 5\nmain;d 7\n';
 
-async function analyzeInWorker(page, how) {
-  return page.evaluate(async ({ unit, copies, how }) => {
+// warm: ping the worker first, as the page does with its spare worker (the worker then starts its
+// reader before any job).
+async function analyzeInWorker(page, how, warm) {
+  return page.evaluate(async ({ unit, copies, how, warm }) => {
     const blob = new Blob([unit.repeat(copies)]);
     const w = new Worker('worker.js');
+    if (warm) {
+      await new Promise((resolve) => {
+        w.onmessage = (e) => { if (e.data.type === 'pong') resolve(); };
+        w.postMessage({ type: 'ping' });
+      });
+    }
     const result = await new Promise((resolve) => {
       w.onmessage = (e) => { if (e.data.type === 'result' || e.data.type === 'error') resolve(e.data); };
       w.postMessage({ type: 'analyze', files: [{ path: 'big.folded', blob }], options: {}, limits: how ? { reader: how } : {} });
@@ -25,7 +33,7 @@ async function analyzeInWorker(page, how) {
     const r = doc.reports[0];
     return { bytes: blob.size, format: r.format, lines: r.folded_lines, total: r.stacks.total_weight, weights: r.stacks.weights,
       unique: r.stacks.unique, errors: doc.errors.length };
-  }, { unit: UNIT, copies: COPIES, how });
+  }, { unit: UNIT, copies: COPIES, how, warm });
 }
 
 const WAYS = {
@@ -48,12 +56,22 @@ for (const how of ['reader', 'reader-pieces', 'here', undefined]) {
   });
 }
 
-test('when reader.js cannot be fetched the job reads in the analysis worker and still completes', async ({ page }) => {
-  const asked = [];
-  await page.context().route('**/reader.js', (route) => { asked.push(route.request().url()); return route.fulfill({ status: 404, body: '' }); });
+for (const warm of [false, true]) {
+  test(`when reader.js cannot be fetched the job reads in the analysis worker and still completes${warm ? ' (reader started by a ping, before the job)' : ''}`, async ({ page }) => {
+    const asked = [];
+    await page.context().route('**/reader.js', (route) => { asked.push(route.request().url()); return route.fulfill({ status: 404, body: '' }); });
+    await page.goto('/');
+    const r = await analyzeInWorker(page, 'reader', warm);
+    expect(asked.length).toBeGreaterThan(0);  // the reader was really tried (and refused)
+    expect(r.error).toBeUndefined();
+    expect(r.lines).toBe(3 * COPIES);
+    expect(r.total).toBe(15 * COPIES);
+  });
+}
+
+test('a worker warmed by a ping reads a big input with the reader it started then', async ({ page }) => {
   await page.goto('/');
-  const r = await analyzeInWorker(page, 'reader');
-  expect(asked.length).toBeGreaterThan(0);  // the reader was really tried (and refused)
+  const r = await analyzeInWorker(page, undefined, true);
   expect(r.error).toBeUndefined();
   expect(r.lines).toBe(3 * COPIES);
   expect(r.total).toBe(15 * COPIES);

@@ -72,6 +72,24 @@ function loadModule(compiled) {
 const READER_MIN_BYTES = 2 * CHUNK;
 const READ_AHEAD = 3;  // slices the reader may have out: ~24 MiB
 
+// A reader worker with its messages and failure kept until a job takes it: started when this worker
+// is warmed (ping), so that a big job does not wait for a thread and its script (~50 ms) before its
+// first bytes.
+let warmReader = null;
+function startReader() {
+  if (typeof Worker !== 'function') return null;
+  let worker;
+  try {
+    worker = new Worker('reader.js');
+  } catch (e) {
+    return null;
+  }
+  const r = { worker, queue: [], failed: null, notify() {} };
+  worker.onmessage = (e) => { r.queue.push(e.data); r.notify(); };
+  worker.onerror = (e) => { e.preventDefault(); r.failed = (e && e.message) || 'the reader worker stopped'; r.notify(); };
+  return r;
+}
+
 function openSliceSource(files, how) {
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
   const wantReader = how === 'reader' || how === 'reader-pieces' || (how !== 'here' && total > READER_MIN_BYTES);
@@ -97,24 +115,22 @@ function openSliceSource(files, how) {
     });
   }
 
-  let reader = null;
-  if (wantReader && typeof Worker === 'function') {
-    try { reader = new Worker('reader.js'); } catch (e) { reader = null; }
+  let r = null;
+  if (wantReader) {
+    r = warmReader || startReader();
+    warmReader = null;
   }
-  if (!reader) return { next: readHere, taken() {}, close() {} };
+  if (!r) return { next: readHere, taken() {}, close() {} };
 
-  const queue = [];
+  let reader = r.worker;
   let wake = null;
-  let readerFailed = null;
-  const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-  reader.onmessage = (e) => { queue.push(e.data); notify(); };
-  reader.onerror = (e) => { e.preventDefault(); readerFailed = (e && e.message) || 'the reader worker stopped'; notify(); };
+  r.notify = () => { if (wake) { const w = wake; wake = null; w(); } };
   reader.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD, byob: how !== 'reader-pieces' });
   return {
     async next() {
       for (;;) {
-        if (reader && queue.length) {
-          const m = queue.shift();
+        if (reader && r.queue.length) {
+          const m = r.queue.shift();
           if (m.type === 'error') throw new Error(`reading ${files[m.file].path} at byte ${m.offset}: ${m.message}`);
           if (m.type === 'slice') {
             offset = m.offset + m.length;
@@ -123,7 +139,7 @@ function openSliceSource(files, how) {
           }
           return m;
         }
-        if (readerFailed || !reader) {
+        if (r.failed || !reader) {
           if (reader) { reader.terminate(); reader = null; }
           return readHere();
         }
@@ -218,6 +234,7 @@ self.onmessage = (e) => {
       postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });
     });
   } else if (msg.type === 'ping') {
+    if (!warmReader) warmReader = startReader();
     loadModule(msg.module).then((M) => postMessage({ type: 'pong', version: M.version() }),
       (err) => postMessage({ type: 'error', message: 'the analyzer could not start: ' + err }));
   }
