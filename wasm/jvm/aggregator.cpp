@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/raw_json.h"
+#include "core/text_scan.h"
 #include "jvm/aggregator_internal.h"
 
 namespace gcscope::jvm {
@@ -132,6 +133,14 @@ uint32_t GcAggregator::intern_phase(std::string_view name) {
   return idx;
 }
 
+uint32_t GcAggregator::intern_phase_at(std::vector<uint32_t>& seen, size_t k, std::string_view name) {
+  if (k < seen.size() && text::equals(name, phases_[seen[k]])) return seen[k];
+  const uint32_t idx = intern_phase(name);
+  if (k < seen.size()) seen[k] = idx;
+  else if (k == seen.size()) seen.push_back(idx);
+  return idx;
+}
+
 void GcAggregator::add_phase(uint32_t idx, double seconds) {
   auto& st = phase_stats_[idx];
   ++st.count;
@@ -150,7 +159,7 @@ void GcAggregator::on_event(const GcEvent& e) {
   // Consecutive events mostly share their cause: compare with the last one before hashing.
   int32_t cause = -1;
   if (!e.cause.empty()) {
-    if (last_cause_ < 0 || causes_[static_cast<size_t>(last_cause_)] != e.cause) last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
+    if (last_cause_ < 0 || !text::equals(e.cause, causes_[static_cast<size_t>(last_cause_)])) last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
     cause = last_cause_;
   }
   const uint16_t cclass = cause < 0 ? 0 : cause_class_[static_cast<size_t>(cause)];
@@ -207,7 +216,7 @@ void GcAggregator::on_event(const GcEvent& e) {
   if (pause_members_.empty() || pause_members_.back().second != e.member) pause_members_.emplace_back(pause_t_.size(), e.member);
   phase_scratch_.clear();
   for (const auto& ph : e.phases) {
-    uint32_t idx = intern_phase(ph.first);
+    uint32_t idx = intern_phase_at(phase_at_, phase_scratch_.size(), ph.first);
     phase_scratch_.push_back(idx);
     add_phase(idx, ph.second);
   }
@@ -218,8 +227,9 @@ void GcAggregator::on_event(const GcEvent& e) {
     // The pause itself is a phase row too ("Pause Young" etc. are named by type).
     add_phase(name, e.duration_s);
   }
-  for (const auto& p : e.pauses_within) {
-    uint32_t idx = intern_phase(p.name);
+  for (size_t k = 0; k < e.pauses_within.size(); ++k) {
+    const auto& p = e.pauses_within[k];
+    uint32_t idx = intern_phase_at(pause_within_at_, k, p.name);
     add_phase(idx, p.duration_s);
     if (!std::isnan(p.duration_s)) add_pause(p.uptime_s, p.duration_s, idx, p.line);
   }

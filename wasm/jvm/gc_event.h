@@ -139,9 +139,12 @@ struct Diary {
   double last_uptime_s = std::numeric_limits<double>::quiet_NaN();
   int64_t physical_memory_kb = -1;                   // legacy "Memory: 4k page, physical 16330620k(…)" header
 
-  void set_flag(const std::string& name, Tri value) {
+  // A string_view, not a std::string: the unified parser sets flags on every safepoint and cause
+  // line, and a std::string made from a name longer than the small-string buffer (10 bytes in wasm)
+  // was an allocation per line.
+  void set_flag(std::string_view name, Tri value) {
     for (auto& f : flags)
-      if (f.first == name) {
+      if (f.first.size() == name.size() && f.first == name) {
         if (f.second == Tri::kUnknown) f.second = value;
         return;
       }
