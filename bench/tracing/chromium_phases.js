@@ -5,6 +5,10 @@
 // whole run (from /proc: every process under this node process, i.e. Chromium's; the figure does not
 // depend on what else the machine is doing).
 //   [READ_PASSES=1] node bench/tracing/chromium_phases.js SITE_DIR REPS FILE   → one JSON line per rep, then the medians
+// Kept for the phase figures of bench/tracing/RESULTS.md, which it produced: it re-creates the worker
+// loop of that day (File slices read in the analysis worker, one ahead). web/worker.js has since read
+// big inputs through a reader worker (web/reader.js) and shares the page's compiled module, so for
+// current figures use bench/chromium_bench.js (its worker_ms is web/worker.js's own time).
 const http = require('http');
 const fs = require('fs');
 const path = require('path');
