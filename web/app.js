@@ -81,19 +81,17 @@
   }
   async function compileModule() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.compile !== 'function') return null;
-    const bytes = () => fetch('gcscope.wasm', { credentials: 'same-origin' }).then((r) => {
-      if (!r.ok) throw new Error('gcscope.wasm: HTTP ' + r.status);
-      return r;
-    });
     try {
+      const response = await fetch('gcscope.wasm', { credentials: 'same-origin' });
+      if (!response.ok) return null;
       if (typeof WebAssembly.compileStreaming === 'function') {
         try {
-          return await WebAssembly.compileStreaming(bytes());
+          return await WebAssembly.compileStreaming(response.clone());
         } catch (e) {
-          // Served without the application/wasm type: compile from the bytes below.
+          // Served without the application/wasm type: compile the same bytes below.
         }
       }
-      return await WebAssembly.compile(await (await bytes()).arrayBuffer());
+      return await WebAssembly.compile(await response.arrayBuffer());
     } catch (e) {
       return null;
     }

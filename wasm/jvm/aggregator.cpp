@@ -137,7 +137,7 @@ uint32_t GcAggregator::intern_phase_at(std::vector<uint32_t>& seen, size_t k, st
   if (k < seen.size() && text::equals(name, phases_[seen[k]])) return seen[k];
   const uint32_t idx = intern_phase(name);
   if (k < seen.size()) seen[k] = idx;
-  else if (k == seen.size()) seen.push_back(idx);
+  else seen.push_back(idx);  // positions fill in order: k == seen.size() here
   return idx;
 }
 

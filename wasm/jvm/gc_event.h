@@ -144,7 +144,7 @@ struct Diary {
   // was an allocation per line.
   void set_flag(std::string_view name, Tri value) {
     for (auto& f : flags)
-      if (f.first.size() == name.size() && f.first == name) {
+      if (f.first == name) {
         if (f.second == Tri::kUnknown) f.second = value;
         return;
       }

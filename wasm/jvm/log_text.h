@@ -62,16 +62,9 @@ namespace detail {
 // The decimals of GC logs ("0.0169706", "1207,770"): unsigned, '.' or ',' separator, no exponent.
 // Digits are accumulated as one integer and divided once (the general text::parse_decimal does more
 // per digit); more than 18 digits in all go to text::parse_decimal.
-// v / 10^frac for v < 10^18 and frac <= 18: how every fast path here turns digits into a double (the
-// same operations give the same double, whichever way the digits were read).
-GCSCOPE_SCAN_INLINE double decimal_value(uint64_t v, int frac) {
+GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out) {
   static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
                                       1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
-  // v < 10^18 < 2^63: the signed conversion is exact and a single instruction (unsigned is not, in wasm).
-  return static_cast<double>(static_cast<int64_t>(v)) / kPow10[frac];
-}
-
-GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out) {
   const char* const begin = s.data();
   const char* const end = begin + s.size();
   uint64_t v = 0;
@@ -83,7 +76,8 @@ GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out)
     q = read_digits(q + 1, end, v, frac);
     if (digits + frac > 18) return detail::long_decimal(s, p, out);
   }
-  out = decimal_value(v, frac);
+  // v < 10^18 < 2^63: the signed conversion is exact and a single instruction (unsigned is not, in wasm).
+  out = static_cast<double>(static_cast<int64_t>(v)) / kPow10[frac];
   p = static_cast<size_t>(q - begin);
   return true;
 }

@@ -310,31 +310,6 @@ double last_secs(std::string_view s) {
     if (at == std::string_view::npos) return kUnknown;
     scale = 0.001;
   }
-  // Fast path: "<digits>[.<digits>]" right before `at`, read backwards in one pass (this runs twice per
-  // young collection). It gives what the general path below gives (the same digits, the same
-  // log_text::decimal_value); anything else (more than 18 digits, two separators, a separator at an
-  // end) goes the general way.
-  {
-    uint64_t v = 0, place = 1;
-    int digits = 0, frac = -1;
-    size_t q = at;
-    while (q > 0 && digits <= 18) {
-      const unsigned d = static_cast<unsigned>(s[q - 1] - '0');
-      if (d < 10) {
-        v += d * place;
-        place *= 10;
-        ++digits;
-        --q;
-      } else if ((s[q - 1] == '.' || s[q - 1] == ',') && frac < 0 && digits > 0 && q >= 2 && is_digit(s[q - 2])) {
-        frac = digits;
-        --q;
-      } else {
-        break;
-      }
-    }
-    if (digits > 0 && digits <= 18 && (q == 0 || !(is_digit(s[q - 1]) || s[q - 1] == '.' || s[q - 1] == ',')))
-      return log_text::decimal_value(v, frac < 0 ? 0 : frac) * scale;
-  }
   size_t q = at;
   while (q > 0) {
     const char c = s[q - 1];
