@@ -1,4 +1,4 @@
-// Wasm in node: the site's module fed a file in 8 MiB chunks, exactly as the worker does.
+// Wasm in node: the site's module fed a file in 1 MiB chunks, exactly as the worker does (worker.js CHUNK).
 //   node bench/node_bench.js SITE_DIR FILE  → {"cpu_s", "wall_s", "wasm_heap_bytes", "reports"}
 const fs = require('fs');
 const path = require('path');
@@ -6,7 +6,7 @@ const [siteDir, file] = process.argv.slice(2);
 const createGcscope = require(path.resolve(siteDir, 'gcscope.js'));
 (async () => {
   const M = await createGcscope();
-  const CHUNK = 8 << 20;
+  const CHUNK = 1 << 20;
   const fd = fs.openSync(file, 'r');
   const buf = Buffer.alloc(CHUNK);
   const cpu0 = process.cpuUsage();

@@ -14,13 +14,15 @@ async function lastJob(page) {
   return card;
 }
 
-// A heap dump big enough to need more than the 32 MB the module starts with: twelve copies of a real
+// A heap dump big enough to need more than the 32 MB the module starts with: sixteen copies of a real
 // dump (corpus heap/dumps/variant_full_true.heap.json), each with its own addresses so that no object
-// is merged with another (~48 MB; measured in node: the analysis grows the heap to ~38 MB).
+// is merged with another (~64 MB; measured in node with 1 MiB slices: the analysis grows the heap to
+// 46 MiB, where twelve copies still fit in 32 MB).
+const COPIES = 16;
 function bigHeapDump() {
   const src = fs.readFileSync(corpus('heap/dumps/variant_full_true.heap.json'), 'utf8');
   const parts = [];
-  for (let r = 1; r <= 12; r++) parts.push(src.split('"0x').join('"0x' + r.toString(16)));
+  for (let r = 1; r <= COPIES; r++) parts.push(src.split('"0x').join('"0x' + r.toString(16)));
   return tempFile('big.heap.json', parts.join(''));
 }
 
@@ -51,9 +53,9 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   await expect(msg).toContainText('The analysis ran out of memory while analyzing big.heap.json at byte ');
   await expect(msg).toContainText('(the limit of 32 MB set by max_memory_mb)');
   await expect(msg).toContainText(/the analyzer's memory \(32 MB\) could not grow to \d+ MB/);
-  // The byte offset is where the 8 MiB slice that needed the memory starts (worker.js CHUNK).
+  // The byte offset is where the 1 MiB slice that needed the memory starts (worker.js CHUNK).
   const at = Number(/at byte (\d+)/.exec(await msg.textContent())[1]);
-  expect(at % (8 * 1024 * 1024)).toBe(0);
+  expect(at % (1024 * 1024)).toBe(0);
   expect(at).toBeLessThan(size);
   // The same words at the input, in the inputs table, with the analyzer's own error next to it.
   await expect(oom.locator('table.inputs td.error', { hasText: 'out of memory while analyzing big.heap.json' })).toHaveCount(1);
@@ -91,8 +93,8 @@ test('without the lowered ceiling the same input is analyzed', async ({ page }) 
   const job = await lastJob(page);
   await expect(job.locator('.job-status')).toHaveText('Done');
   await expect(job.locator('.job-oom')).toHaveCount(0);
-  // 12 copies of variant_full_true, whose manifest says object_records 27784 of which 18213 are free
-  // slots (count_by_type NONE, shown apart): 12 x (27784 - 18213) = 114,852 objects.
-  await expect(job.locator('section.report[data-format="ruby-heap-dump"] .gs-kpi').first()).toContainText('114,852');
+  // 16 copies of variant_full_true, whose manifest says object_records 27784 of which 18213 are free
+  // slots (count_by_type NONE, shown apart): 16 x (27784 - 18213) = 153,136 objects.
+  await expect(job.locator('section.report[data-format="ruby-heap-dump"] .gs-kpi').first()).toContainText('153,136');
   expect(Number(await job.getAttribute('data-wasm-heap-bytes'))).toBeGreaterThan(32 * 1024 * 1024);
 });

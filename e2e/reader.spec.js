@@ -1,8 +1,8 @@
 // The analysis worker's two ways of reading a job's bytes (web/worker.js openSliceSource): a reader
 // worker of its own for big inputs (web/reader.js, transferred slices), or reads in the analysis worker.
-// Both must hand the parser the same bytes in the same order: a 36 MB folded-stacks file (five slices,
-// with lines cut at the 8 MiB slice borders; the reader has three out at a time, so the last two are
-// read into buffers given back by the analysis worker) gives the hand-counted figures either way, and when
+// Both must hand the parser the same bytes in the same order: a 36 MB folded-stacks file (35 slices,
+// with lines cut at the 1 MiB slice borders; the reader has four out at a time, so from the fifth on
+// they are read into buffers given back by the analysis worker) gives the hand-counted figures either way, and when
 // reader.js cannot be fetched the job falls back to reading in the analysis worker.
 const { test, expect } = require('@playwright/test');
 
@@ -46,7 +46,7 @@ for (const how of ['reader', 'reader-pieces', 'here', undefined]) {
     await page.goto('/');
     const r = await analyzeInWorker(page, how);
     expect(r.error).toBeUndefined();
-    expect(r.bytes).toBe(UNIT.length * COPIES);  // 36,000,000 bytes: more than four 8 MiB slices
+    expect(r.bytes).toBe(UNIT.length * COPIES);  // 36,000,000 bytes: 35 slices of 1 MiB
     expect(r.format).toBe('folded-stacks');
     expect(r.lines).toBe(3 * COPIES);
     expect(r.total).toBe(15 * COPIES);

@@ -15,8 +15,9 @@
 'use strict';
 
 let blobs = [];
-let chunk = 8 * 1024 * 1024;
+let chunk = 1024 * 1024;  // the analysis worker says which (its CHUNK)
 let credits = 0;
+let ahead = 2;       // slices out at a time (the analysis worker says how many)
 let file = 0;
 let offset = 0;
 let failed = false;
@@ -123,11 +124,12 @@ self.onmessage = (e) => {
     blobs = msg.blobs || [];
     if (msg.chunk > 0) chunk = msg.chunk;
     if (msg.byob === false) byob = false;
-    credits = msg.ahead > 0 ? msg.ahead : 2;
+    if (msg.ahead > 0) ahead = msg.ahead;
+    credits = ahead;
     pump();
   } else if (msg.type === 'credit') {
     // A slice was taken; its buffer comes back with the credit once its bytes are in the wasm heap.
-    if (msg.buf instanceof ArrayBuffer && msg.buf.byteLength === chunk && pool.length < 4) pool.push(msg.buf);
+    if (msg.buf instanceof ArrayBuffer && msg.buf.byteLength === chunk && pool.length < ahead) pool.push(msg.buf);
     credits++;
     pump();
   }

@@ -1,4 +1,4 @@
-// The Embind surface the Web Worker uses. The worker owns the File; it copies 4-8 MiB slices into
+// The Embind surface the Web Worker uses. The worker owns the File; it copies 1 MiB slices into
 // a wasm buffer (allocBytes) and calls feed(ptr, len), so a file never has to fit in wasm memory.
 // Every entry point catches, so a C++ exception becomes a JSON error, never a dead worker.
 #include <emscripten/bind.h>

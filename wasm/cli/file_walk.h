@@ -15,7 +15,8 @@ struct PathError {
 
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std::vector<PathError>& errors);
 
-// Streams one file into `sink` in 8 MiB blocks; false with a message when it cannot be read.
+// Streams one file into `sink` (mapped 16 MiB windows; 8 MiB reads for a pipe or device); false with a
+// message when it cannot be read.
 template <typename Sink>
 bool read_file_chunks(const std::string& path, Sink&& sink, std::string& error);
 

@@ -1,5 +1,5 @@
 // InputSet: one analysis of an ordered set of files (a drop, a directory, the CLI's PATHs).
-// Files arrive as byte chunks (the worker feeds File.slice() pieces; the CLI reads 8 MiB blocks), so
+// Files arrive as byte chunks (the worker feeds 1 MiB slices of a File; the CLI maps 16 MiB windows), so
 // nothing here needs a whole file — except .zip, whose index sits at its end and is kept in memory.
 //
 //   file bytes → [gzip inflate | zip member extraction] → member bytes → identify (first 64 KiB)
