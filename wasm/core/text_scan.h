@@ -7,6 +7,12 @@
 
 namespace gcscope::text {
 
+// Always inlined: in WebAssembly a string_view argument or result of a call that is not inlined goes
+// through memory, written as two 4-byte stores and read back as one 8-byte load, which the CPU cannot
+// forward from the stores (a stall per call). A profile of V8's code for the legacy parser showed
+// such stalls around trim_left() at every record's "[Times: …]" tail (LLVM had left the calls there).
+#define GCSCOPE_TEXT_INLINE [[gnu::always_inline]] inline
+
 // Whether n bytes at a and b are equal. Natively this is memcmp, which compilers expand inline when n
 // is a constant. LLVM's WebAssembly backend never expands memcmp: every compare with a literal would be a
 // call. There the bytes are compared in 8-byte words, the last (overlapping) word covering the tail, or
@@ -29,32 +35,32 @@ inline bool same_bytes(const char* a, const char* b, size_t n) {
   return std::memcmp(a, b, n) == 0;
 #endif
 }
-inline bool starts_with(std::string_view s, std::string_view p) {
+GCSCOPE_TEXT_INLINE bool starts_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && same_bytes(s.data(), p.data(), p.size());
 }
-inline bool ends_with(std::string_view s, std::string_view p) {
+GCSCOPE_TEXT_INLINE bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && same_bytes(s.data() + s.size() - p.size(), p.data(), p.size());
 }
 // s == lit, with the same inline compare.
-inline bool equals(std::string_view s, std::string_view lit) {
+GCSCOPE_TEXT_INLINE bool equals(std::string_view s, std::string_view lit) {
   return s.size() == lit.size() && same_bytes(s.data(), lit.data(), lit.size());
 }
-inline bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+GCSCOPE_TEXT_INLINE bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-inline std::string_view trim_left(std::string_view s) {
+GCSCOPE_TEXT_INLINE std::string_view trim_left(std::string_view s) {
   size_t i = 0;
   while (i < s.size() && is_space(s[i])) ++i;
   return s.substr(i);
 }
-inline std::string_view trim_right(std::string_view s) {
+GCSCOPE_TEXT_INLINE std::string_view trim_right(std::string_view s) {
   size_t n = s.size();
   while (n > 0 && is_space(s[n - 1])) --n;
   return s.substr(0, n);
 }
-inline std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
-inline size_t skip_ws(std::string_view s, size_t p) {
+GCSCOPE_TEXT_INLINE std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
+GCSCOPE_TEXT_INLINE size_t skip_ws(std::string_view s, size_t p) {
   while (p < s.size() && is_space(s[p])) ++p;
   return p;
 }
