@@ -9,7 +9,7 @@ It generates the inputs reproducibly into bench/out/ (seeded; JVM logs by concat
 real logs; the other domains through bench/<domain>/generate.sh when present), then measures for each:
   native   `gcscope analyze FILE` under /usr/bin/time, pinned to the last CPU (see PIN): CPU seconds (user+sys), wall, peak RSS; median of N
   limit    the same bytes through a plain memchr line count (build/native/gcscope_scan_limit)
-  node     the wasm module fed 8 MiB chunks in node (CPU seconds, wasm heap)
+  node     the wasm module fed 1 MiB chunks in node, as the worker does (CPU seconds, wasm heap)
   chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart, and
            the worker's own time (job message → report text: reading, parsing, writing the report)
   peers    the peer tools this machine can install, on the same input, in the same run
