@@ -325,3 +325,31 @@ TEST_CASE("stackprof: a raw id above 2^63 is an unknown frame, not a crash (fuzz
   REQUIRE(stackprof::print_stackcollapse(p, out, err));
   CHECK(s == "(unknown frame 18446744073709551615) 1\n");
 }
+
+// Found by fuzz_stackprof (2026-11-22): a top-level Hash whose key is itself an Array. The warning for
+// its value read the name of the last top-level key, and there was none yet (UBSan: back() of an
+// empty vector). Marshal by hand: 04 08, '{' with 2 pairs: key '[' of 1 element (i 1) with value i 1
+// (then, second case, with value [2]), and :frames => {} (so that the rest of the dump is read as a
+// profile and its keys are kept).
+TEST_CASE("stackprof: a top-level key that is an Array is named in the warnings (fuzzer regression)", "[stackprof]") {
+  const std::string frames("\x3a\x0b" "frames" "\x7b\x00", 10);
+  struct Case {
+    std::string bytes;
+    const char* warning;
+  } cases[] = {
+      {std::string("\x04\x08\x7b\x07\x5b\x06\x69\x06\x69\x06", 10) + frames, "(complex key) is an Integer (ignored)"},
+      {std::string("\x04\x08\x7b\x07\x5b\x06\x69\x06\x5b\x06\x69\x07", 12) + frames,
+       "top-level key (complex key) holds an Array (ignored)"},
+  };
+  for (const auto& c : cases) {
+    stackprof::DumpLoader loader;
+    loader.feed(c.bytes.data(), c.bytes.size());
+    stackprof::Profile p;
+    std::vector<stackprof::Problem> problems;
+    REQUIRE(loader.finish(p, problems));
+    CHECK(p.top_keys == std::vector<std::string>{"(complex key)", "frames"});
+    bool warned = false;
+    for (const auto& pr : problems) warned = warned || pr.message == c.warning;
+    CHECK(warned);
+  }
+}

@@ -269,6 +269,9 @@ class ProfileBuilder final : public ValueSink {
     if (key_position) {
       if (t.ctx == Ctx::Metadata) meta_keys_.back() = "(complex key)";
       else if (t.ctx == Ctx::Frames) current_frame_ = kNoFrame;
+      // A top-level key that is itself a Hash or an Array: listed under a name of its own, so the
+      // warning about its value names it (and does not read a key list that may still be empty).
+      else if (t.ctx == Ctx::Top) p_.top_keys.emplace_back("(complex key)");
       t.key = 255;
     } else {
       switch (t.ctx) {
