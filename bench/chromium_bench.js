@@ -1,7 +1,9 @@
 // Wasm in a Chromium Web Worker, driven by Playwright: the time from handing the file to the page's
 // picker to the report being rendered, to the first chart canvas painted, the worker's own time (from
 // the job's message to the report text: reading, parsing, writing the report) and the worker's wasm heap;
-// for the first file after opening the page (top-level fields) and the next one (`warm`).
+// for the first file after opening the page (top-level fields), the next one (`warm`), and the first
+// file on a page that was left idle until it had warmed up on its samples (`idle`, see startWarmUp in
+// web/app.js; `warm_up_ms` is how long that warming took).
 //   node bench/chromium_bench.js SITE_DIR REPS FILE...   → one JSON line per file
 const http = require('http');
 const fs = require('fs');
@@ -25,52 +27,66 @@ const server = http.createServer((req, res) => {
 
 const median = (a) => { const s = a.slice().sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 
+// One job: the file handed to the page's picker, timed in the page up to the rendered report.
+async function measureJob(page, file) {
+  // Everything is timed in the page, and the end is noticed by a MutationObserver there:
+  // Playwright's waitForSelector polls on every animation frame, which made the page paint
+  // ~60 frames a second during the analysis (CPU taken from the worker on a 2-core machine).
+  await page.evaluate(() => {
+    const jobs = document.getElementById('jobs');
+    const before = jobs.querySelectorAll('.job').length;
+    const b = window.__bench = { start: 0, chart: 0, done: 0 };
+    b.finished = new Promise((resolve) => {
+      const mo = new MutationObserver(() => {
+        const card = jobs.querySelectorAll('.job').length > before ? jobs.querySelector('.job') : null;
+        if (!card) return;
+        if (!b.chart && card.querySelector('.report canvas')) b.chart = performance.now();
+        if (!b.done && card.querySelector('.job-status.done, .job-status.failed')) b.done = performance.now();
+        if (b.done && (b.chart || card.querySelector('.job-status.failed'))) { mo.disconnect(); resolve(); }
+      });
+      mo.observe(jobs, { subtree: true, childList: true, attributes: true });
+    });
+    document.getElementById('file-input').addEventListener('change', () => { if (!b.start) b.start = performance.now(); }, { capture: true });
+  });
+  await page.locator('#file-input').setInputFiles(file);
+  return page.evaluate(async () => {
+    const b = window.__bench;
+    await Promise.race([b.finished, new Promise((resolve) => setTimeout(resolve, 600000))]);
+    const card = document.querySelector('.job');
+    return { start: b.start, done: b.done, chart: b.chart, heap: Number(card.dataset.wasmHeapBytes || 0),
+      worker: Number(card.dataset.analysisMs || 0), module: card.dataset.wasmModule || '' };
+  });
+}
+
 server.listen(0, '127.0.0.1', async () => {
-  const url = `http://127.0.0.1:${server.address().port}/?sw=0`;
+  const base = `http://127.0.0.1:${server.address().port}/?sw=0`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   try {
     for (const file of files) {
-      // cold: the first file analyzed after opening the page (V8 still compiles the hot functions with
-      // its optimizing tier during that job); warm: the next file on the same page (its worker runs
-      // the page's module, already optimized). Two jobs per fresh page, `reps` pages.
-      const runs = { cold: [], warm: [] };
+      // cold: the first file analyzed right after opening the page, with the page's warming off (V8
+      // still compiles the hot functions with its optimizing tier during that job); warm: the next file
+      // on the same page (its worker runs the page's module, already optimized); idle: the first file
+      // on a fresh page that was left alone until its warming was done, as when a person opens the
+      // page and then picks a file. Three jobs on two fresh pages per rep.
+      const runs = { cold: [], warm: [], idle: [] };
+      const warmUps = [];
       for (let r = 0; r < reps; r++) {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-        await page.goto(url);
-        for (const kind of ['cold', 'warm']) {
-          // Everything is timed in the page, and the end is noticed by a MutationObserver there:
-          // Playwright's waitForSelector polls on every animation frame, which made the page paint
-          // ~60 frames a second during the analysis (CPU taken from the worker on a 2-core machine).
-          await page.evaluate(() => {
-            const jobs = document.getElementById('jobs');
-            const before = jobs.querySelectorAll('.job').length;
-            const b = window.__bench = { start: 0, chart: 0, done: 0 };
-            b.finished = new Promise((resolve) => {
-              const mo = new MutationObserver(() => {
-                const card = jobs.querySelectorAll('.job').length > before ? jobs.querySelector('.job') : null;
-                if (!card) return;
-                if (!b.chart && card.querySelector('.report canvas')) b.chart = performance.now();
-                if (!b.done && card.querySelector('.job-status.done, .job-status.failed')) b.done = performance.now();
-                if (b.done && (b.chart || card.querySelector('.job-status.failed'))) { mo.disconnect(); resolve(); }
-              });
-              mo.observe(jobs, { subtree: true, childList: true, attributes: true });
-            });
-            document.getElementById('file-input').addEventListener('change', () => { if (!b.start) b.start = performance.now(); }, { capture: true });
-          });
-          await page.locator('#file-input').setInputFiles(file);
-          const t = await page.evaluate(async () => {
-            const b = window.__bench;
-            await Promise.race([b.finished, new Promise((resolve) => setTimeout(resolve, 600000))]);
-            const card = document.querySelector('.job');
-            return { start: b.start, done: b.done, chart: b.chart, heap: Number(card.dataset.wasmHeapBytes || 0),
-              worker: Number(card.dataset.analysisMs || 0), module: card.dataset.wasmModule || '' };
-          });
-          runs[kind].push(t);
-          // The next job starts on a quiet page (the charts of this one are drawn).
-          await page.waitForTimeout(500);
+        for (const plan of [{ url: base + '&warmup=0', kinds: ['cold', 'warm'] }, { url: base, kinds: ['idle'] }]) {
+          const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+          await page.goto(plan.url);
+          if (plan.kinds[0] === 'idle') {
+            await page.waitForFunction(() => ['done', 'stopped'].includes(document.documentElement.dataset.warmUp), null, { timeout: 60000, polling: 100 });
+            warmUps.push(await page.evaluate(() => Number(document.documentElement.dataset.warmUpMs || 0)));
+            await page.waitForTimeout(500);
+          }
+          for (const kind of plan.kinds) {
+            runs[kind].push(await measureJob(page, file));
+            // The next job starts on a quiet page (the charts of this one are drawn).
+            await page.waitForTimeout(500);
+          }
+          await page.close();
         }
-        await page.close();
       }
       const bytes = fs.statSync(file).size;
       const mbs = (ms) => (ms ? bytes / 1048576 / (ms / 1000) : null);
@@ -84,8 +100,8 @@ server.listen(0, '127.0.0.1', async () => {
           worker_ms_min: worker.length ? Math.min(...worker) : null, worker_ms_max: worker.length ? Math.max(...worker) : null,
           worker_mb_s: mbs(workerMs), wasm_heap_bytes: Math.max(...list.map((t) => t.heap)), modules: [...new Set(list.map((t) => t.module))] };
       };
-      const cold = sum(runs.cold), warm = sum(runs.warm);
-      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm }));
+      const cold = sum(runs.cold), warm = sum(runs.warm), idle = sum(runs.idle);
+      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm, idle, warm_up_ms: median(warmUps) }));
     }
   } finally {
     await browser.close();

@@ -11,7 +11,8 @@ real logs; the other domains through bench/<domain>/generate.sh when present), t
   limit    the same bytes through a plain memchr line count (build/native/gcscope_scan_limit)
   node     the wasm module fed 1 MiB chunks in node, as the worker does (CPU seconds, wasm heap)
   chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart, and
-           the worker's own time (job message → report text: reading, parsing, writing the report)
+           the worker's own time (job message → report text: reading, parsing, writing the report); for
+           the first file on a fresh page, the first on a page left idle until it warmed up, and the next
   peers    the peer tools this machine can install, on the same input, in the same run
 and rewrites the figures section of BENCHMARKS.md (machine, date, exact command).
 MB/s is MiB of input per CPU second for native/node/limit (the machines are shared: CPU time is
@@ -222,7 +223,7 @@ def write_markdown(rows, command, quick):
     lines = ['<!-- bench:figures:start (written by bench/harness.py; edit the text outside these markers) -->', '',
              f'Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {machine()}.', '',
              f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else '')]
-    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / next file | Chromium MB/s (wall, to the rendered report): first / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
+    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / first after idle warm-up / next file | Chromium MB/s (wall, to the rendered report): first / after warm-up / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
               '|---|---|---|---|---|---|---|---|---|---|---|']
     current = None
     for r in rows:
@@ -243,8 +244,8 @@ def write_markdown(rows, command, quick):
         lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {wm} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
             d=r['domain'], t=r['title'], f=r['file'], s=r['bytes'] / MiB, nm=fmt(n['mb_s']), a=fmt(n['cpu_s']['min'], 3),
             b=fmt(n['cpu_s']['max'], 3), rss=n['peak_rss_kb'] / 1024, frac=n['fraction_of_limit'], node=fmt(r['node']['mb_s']),
-            wm=fmt(c.get('worker_mb_s')) + ' / ' + fmt((c.get('warm') or {}).get('worker_mb_s')),
-            cm=fmt(c.get('mb_s')) + ' / ' + fmt((c.get('warm') or {}).get('mb_s')), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
+            wm=' / '.join(fmt(k.get('worker_mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {})),
+            cm=' / '.join(fmt(k.get('mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {})), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
             heap=(fmt(c.get('wasm_heap_bytes', 0) / MiB, 0) + ' MiB') if c.get('wasm_heap_bytes') else '—', peers=peers or '—'))
     lines += ['', '<!-- bench:figures:end -->']
     block = '\n'.join(lines)

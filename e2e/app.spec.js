@@ -40,6 +40,49 @@ test('jobs run the page\'s compiled wasm module, with the same report as a worke
   expect(own.json).toBe(shared);
 });
 
+// Warming (startWarmUp in web/app.js): an idle page analyzes its bundled samples in a worker of its
+// own, so that V8's optimizing compiles are done before the first real file.
+const SAMPLE_COUNT = JSON.parse(fs.readFileSync(fixture('samples.json'), 'utf8')).samples.length;
+// Hand count: `grep -cE '\[gc *\] GC\([0-9]+\) Pause.*ms$' fixtures/jvm/jdk17-g1.log` → 27.
+const PAUSES_IN_G1_FIXTURE = 27;
+
+test('an idle page warms up on every bundled sample, out of sight, and its first job runs the shared module', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-warm-up', 'done', { timeout: 60_000 });
+  // 16 samples in fixtures/samples.json when this was written; each one gave a report.
+  expect(SAMPLE_COUNT).toBe(16);
+  await expect(page.locator('html')).toHaveAttribute('data-warm-up-inputs', String(SAMPLE_COUNT));
+  await expect(page.locator('.job')).toHaveCount(0);
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(await job.evaluate((c) => c.dataset.wasmModule)).toBe('shared');
+  // The page's report is whole: every pause the JDK logged.
+  expect(await job.evaluate((c) => c.gcscopeDoc.reports[0].pauses.count)).toBe(PAUSES_IN_G1_FIXTURE);
+});
+
+test('a job started while the page warms up stops the warming and is not slowed by it', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-warm-up', 'running', { timeout: 10_000 });
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  await expect(page.locator('html')).toHaveAttribute('data-warm-up', 'stopped');
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(await job.evaluate((c) => c.gcscopeDoc.reports[0].pauses.count)).toBe(PAUSES_IN_G1_FIXTURE);
+  const analyzed = Number(await page.locator('html').getAttribute('data-warm-up-inputs') || 0);
+  expect(analyzed).toBeLessThan(SAMPLE_COUNT);
+});
+
+test('no warming with ?warmup=0, nor on a page whose memory is capped', async ({ page }) => {
+  for (const url of ['/?warmup=0', '/?max_memory_mb=64']) {
+    await page.goto(url);
+    await expect(page.locator('#samples .sample')).toHaveCount(SAMPLE_COUNT);
+    // Warming would start at the latest 2 s after the sample list arrived (requestIdleCallback's timeout).
+    await page.waitForTimeout(2500);
+    expect(await page.locator('html').getAttribute('data-warm-up')).toBeNull();
+  }
+});
+
 test('files dropped with a synthetic drop event are identified', async ({ page }) => {
   await page.goto('/');
   await dropFiles(page, [
