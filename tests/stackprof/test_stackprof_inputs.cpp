@@ -353,3 +353,22 @@ TEST_CASE("stackprof: a top-level key that is an Array is named in the warnings 
     CHECK(warned);
   }
 }
+
+// Two top-level keys that are Arrays are both "(complex key)"; print_json (stackprof --json) writes a
+// key once, so its output stays a JSON object with distinct keys. Marshal by hand: 04 08, '{' with 3
+// pairs: [1] => 1, [2] => 2, :frames => {}. Neither complex key's value is kept (both are warned about),
+// so the one "(complex key)" is null.
+TEST_CASE("stackprof: print_json writes a repeated top-level key once", "[stackprof]") {
+  const std::string bytes = std::string("\x04\x08\x7b\x08\x5b\x06\x69\x06\x69\x06\x5b\x06\x69\x07\x69\x07", 16) +
+                            std::string("\x3a\x0b" "frames" "\x7b\x00", 10);
+  stackprof::DumpLoader loader;
+  loader.feed(bytes.data(), bytes.size());
+  stackprof::Profile p;
+  std::vector<stackprof::Problem> problems;
+  REQUIRE(loader.finish(p, problems));
+  CHECK(p.top_keys == std::vector<std::string>{"(complex key)", "(complex key)", "frames"});
+  std::string s, err;
+  stackprof::Out out(&s);
+  REQUIRE(stackprof::print_json(p, out, err));
+  CHECK(s == "{\"(complex key)\":null,\"frames\":{}}\n");
+}

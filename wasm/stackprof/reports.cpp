@@ -636,7 +636,12 @@ bool print_json(const Profile& p, Out& out, std::string& error) {
   JsonWriter w{out, {}};
   out.put('{');
   bool first = true;
+  // A key is written once, as JSON objects want: a hand-made dump may repeat a key (Ruby keeps the
+  // last value) and every Hash or Array used as a key is listed as "(complex key)".
+  std::vector<std::string_view> written;
   for (const auto& key : p.top_keys) {
+    if (std::find(written.begin(), written.end(), key) != written.end()) continue;
+    written.push_back(key);
     if (!first) out.put(',');
     first = false;
     w.str(key);
