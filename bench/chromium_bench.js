@@ -76,8 +76,11 @@ server.listen(0, '127.0.0.1', async () => {
           const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
           await page.goto(plan.url);
           if (plan.kinds[0] === 'idle') {
-            await page.waitForFunction(() => ['done', 'stopped'].includes(document.documentElement.dataset.warmUp), null, { timeout: 60000, polling: 100 });
-            warmUps.push(await page.evaluate(() => Number(document.documentElement.dataset.warmUpMs || 0)));
+            // A site without samples never warms up: its "idle" figure is then a plain first file.
+            await page.waitForFunction(() => ['done', 'stopped'].includes(document.documentElement.dataset.warmUp), null, { timeout: 60000, polling: 100 })
+              .catch(() => console.error(`${file}: the page did not warm up within 60 s`));
+            const ms = await page.evaluate(() => Number(document.documentElement.dataset.warmUpMs || 0));
+            if (ms) warmUps.push(ms);
             await page.waitForTimeout(500);
           }
           for (const kind of plan.kinds) {
@@ -101,7 +104,7 @@ server.listen(0, '127.0.0.1', async () => {
           worker_mb_s: mbs(workerMs), wasm_heap_bytes: Math.max(...list.map((t) => t.heap)), modules: [...new Set(list.map((t) => t.module))] };
       };
       const cold = sum(runs.cold), warm = sum(runs.warm), idle = sum(runs.idle);
-      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm, idle, warm_up_ms: median(warmUps) }));
+      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm, idle, warm_up_ms: warmUps.length ? median(warmUps) : null }));
     }
   } finally {
     await browser.close();

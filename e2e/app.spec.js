@@ -61,7 +61,7 @@ test('an idle page warms up on every bundled sample, out of sight, and its first
   expect(await job.evaluate((c) => c.gcscopeDoc.reports[0].pauses.count)).toBe(PAUSES_IN_G1_FIXTURE);
 });
 
-test('a job started while the page warms up stops the warming and is not slowed by it', async ({ page }) => {
+test('a job started while the page warms up stops the warming, and its report is whole', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('data-warm-up', 'running', { timeout: 10_000 });
   await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
@@ -81,6 +81,14 @@ test('no warming with ?warmup=0, nor on a page whose memory is capped', async ({
     await page.waitForTimeout(2500);
     expect(await page.locator('html').getAttribute('data-warm-up')).toBeNull();
   }
+});
+
+test('a sample the site cannot serve says so, and starts no job', async ({ page }) => {
+  await page.route('**/samples/jdk17-zgc.log', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/?warmup=0');
+  await page.locator('#samples .sample[data-sample="jdk17-zgc.log"]').click();
+  await expect(page.locator('#samples .sample-error')).toHaveText('The sample could not be loaded (samples/jdk17-zgc.log: HTTP 404).');
+  await expect(page.locator('.job')).toHaveCount(0);
 });
 
 test('files dropped with a synthetic drop event are identified', async ({ page }) => {

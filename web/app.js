@@ -136,7 +136,7 @@
   const warming = { worker: null, started: false, samples: null, analyzed: 0 };
   function startWarmUp() {
     if (warming.started || jobCounter || GCSCOPE.staticReport || LIMITS.maxMemoryBytes) return;
-    if (new URLSearchParams(location.search).get('warmup') === '0' || !warming.samples) return;
+    if (new URLSearchParams(location.search).get('warmup') === '0') return;
     warming.started = true;
     const worker = warming.worker = newAnalysisWorker();
     const root = document.documentElement;
@@ -153,9 +153,7 @@
         return;
       }
       try {
-        const resp = await fetch('samples/' + encodeURIComponent(name));
-        if (!resp.ok) throw new Error(resp.status);
-        const blob = await resp.blob();
+        const blob = await fetchSample(name);
         if (warming.worker === worker) worker.send({ type: 'analyze', files: [{ path: name, blob }], options: {} });
       } catch (e) {
         next();  // a sample that cannot be fetched is skipped: warming is only an optimization
@@ -426,15 +424,27 @@
 
   // Samples bundled with the site (samples/samples.json), one click away.
   const samplesBox = document.getElementById('samples');
+  const sampleName = (s) => s.path.split('/').pop();  // the build copies samples flat into samples/
+  async function fetchSample(name) {
+    const resp = await fetch('samples/' + encodeURIComponent(name));
+    if (!resp.ok) throw new Error(`samples/${name}: HTTP ${resp.status}`);
+    return resp.blob();
+  }
   fetch('samples/samples.json').then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status))))
     .then((list) => {
-      warmUpWhenIdle(list.samples.map((s) => s.path.split('/').pop()));
+      warmUpWhenIdle(list.samples.map(sampleName));
       for (const s of list.samples) {
-        const name = s.path.split('/').pop();
+        const name = sampleName(s);
         const b = el('button', { type: 'button', class: 'sample', title: s.title, dataset: { sample: name } }, el('span', { text: s.title }));
         b.addEventListener('click', async () => {
-          const resp = await fetch('samples/' + encodeURIComponent(name));
-          const blob = await resp.blob();
+          let blob;
+          try {
+            blob = await fetchSample(name);
+          } catch (e) {
+            // Not a job: a sample missing from this build is the site's fault, not an input's.
+            samplesBox.appendChild(el('p', { class: 'error sample-error', text: `The sample could not be loaded (${e.message}).` }));
+            return;
+          }
           startJob([{ path: name, blob: new File([blob], name) }]);
         });
         samplesBox.appendChild(b);
