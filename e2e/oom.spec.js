@@ -42,7 +42,7 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   const first = await lastJob(page);
   await expect(first.locator('.job-status')).toHaveText('Done');
   await expect.poll(() => workers.length).toBe(2);
-  await expect.poll(() => workers[0].closed).toBe(true);
+  await expect.poll(() => workers[0].closed, { timeout: 30_000 }).toBe(true);
 
   const big = bigHeapDump();
   const size = fs.statSync(big).size;
@@ -60,9 +60,11 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   // The same words at the input, in the inputs table, with the analyzer's own error next to it.
   await expect(oom.locator('table.inputs td.error', { hasText: 'out of memory while analyzing big.heap.json' })).toHaveCount(1);
   await expect(oom.locator('table.inputs td.error', { hasText: 'std::bad_alloc' })).toHaveCount(1);
-  // The job's worker was stopped.
+  // The job's worker was stopped. Its 'close' event can come seconds after terminate() on a loaded
+  // machine (a clean-clone CI run of 2026-11-22 missed the default 5 s once): the time is not what
+  // this asserts, so the wait is long.
   await expect.poll(() => workers.length).toBe(3);
-  await expect.poll(() => workers[1].closed).toBe(true);
+  await expect.poll(() => workers[1].closed, { timeout: 30_000 }).toBe(true);
   expect(workers[2].closed).toBe(false);
 
   // The other result is untouched.
