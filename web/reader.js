@@ -1,4 +1,5 @@
-// The file reader of one analysis job, in a worker of its own (started by worker.js for big inputs).
+// The file reader of one analysis job, in a worker of its own, started by the page beside the analysis
+// worker and joined to it by a MessagePort (newAnalysisWorker in app.js; worker.js uses it for big inputs).
 //
 // Why a thread of its own: the analysis worker spends its time inside session.feed(), and a Blob read
 // delivers its bytes through the event loop of the thread that asked for them, so a read-ahead started
@@ -8,10 +9,11 @@
 // returns a credit for each slice it takes (with the slice's buffer, for the next read), so memory
 // stays bounded however large the file is.
 //
-// Messages in:  {type: 'read', blobs: [Blob…], chunk, ahead, byob?}, then {type: 'credit', buf?} per slice taken.
-// Messages out: {type: 'slice', file, offset, buf, length} (buf transferred; its first `length` bytes
-//               are the slice), {type: 'end', file} after each file's last slice (also for an empty
-//               file), {type: 'error', file, offset, message}.
+// From the page: {type: 'connect', port}. Then on that port, in: {type: 'read', blobs: [Blob…], chunk,
+// ahead, byob?}, {type: 'credit', buf?} per slice taken, {type: 'stop'} (the job needs no more bytes);
+// out: {type: 'slice', file, offset, buf, length} (buf transferred; its first `length` bytes are the
+// slice), {type: 'end', file} after each file's last slice (also for an empty file),
+// {type: 'error', file, offset, message}.
 'use strict';
 
 let blobs = [];
@@ -21,6 +23,7 @@ let ahead = 2;       // slices out at a time (the analysis worker says how many)
 let file = 0;
 let offset = 0;
 let failed = false;
+let port = null;  // to the analysis worker
 
 let reading = false;
 let stream = null;  // the reader of blobs[file].stream(), opened at its first byte
@@ -87,7 +90,7 @@ async function pump() {
     while (!failed && credits > 0 && file < blobs.length) {
       const blob = blobs[file];
       if (offset >= blob.size) {
-        postMessage({ type: 'end', file });
+        port.postMessage({ type: 'end', file });
         file++;
         offset = 0;
         stream = null;
@@ -100,7 +103,7 @@ async function pump() {
       } catch (err) {
         // The file went away or changed on disk while it was read: say where, and stop.
         failed = true;
-        postMessage({ type: 'error', file, offset, message: String((err && err.message) || err) });
+        port.postMessage({ type: 'error', file, offset, message: String((err && err.message) || err) });
         return;
       }
       if (slice.length === 0) {
@@ -109,7 +112,7 @@ async function pump() {
         offset = blob.size;
         continue;
       }
-      postMessage({ type: 'slice', file, offset, buf: slice.buf, length: slice.length }, [slice.buf]);
+      port.postMessage({ type: 'slice', file, offset, buf: slice.buf, length: slice.length }, [slice.buf]);
       offset += slice.length;
       credits--;
     }
@@ -118,7 +121,7 @@ async function pump() {
   }
 }
 
-self.onmessage = (e) => {
+function onJobMessage(e) {
   const msg = e.data || {};
   if (msg.type === 'read') {
     blobs = msg.blobs || [];
@@ -132,5 +135,16 @@ self.onmessage = (e) => {
     if (msg.buf instanceof ArrayBuffer && msg.buf.byteLength === chunk && pool.length < ahead) pool.push(msg.buf);
     credits++;
     pump();
+  } else if (msg.type === 'stop') {
+    failed = true;  // pump() reads no more
+    if (stream) stream.cancel().catch(() => {});
+  }
+}
+
+self.onmessage = (e) => {
+  const msg = e.data || {};
+  if (msg.type === 'connect' && msg.port) {
+    port = msg.port;
+    port.onmessage = onJobMessage;
   }
 };

@@ -1,6 +1,6 @@
 // The analysis worker: one per analysis job, so a job can be cancelled (terminate) or die (out of
 // memory) without touching the page or the other jobs. It streams each File into the wasm core in
-// 1 MiB slices, read ahead (by a reader worker of its own for big inputs, see openSliceSource), so no
+// 1 MiB slices, read ahead (by a reader worker beside it for big inputs, see openSliceSource), so no
 // file ever has to fit in memory whole.
 /* global createGcscope */
 'use strict';
@@ -71,32 +71,23 @@ function loadModule(compiled) {
 // file, offset, buf, length?} (the first `length` bytes of buf, all of it when read here) or, after
 // each file's last slice, {type: 'end', file}; taken(slice) says its bytes were copied out.
 //
-// Inputs of more than READER_MIN_BYTES are read by a reader worker of their own (reader.js): there the
-// reads run while this thread parses, instead of taking turns with it. Smaller inputs are read here, one
-// slice ahead (starting a thread would cost more than it saves). If the reader cannot start or fails
-// (reader.js not reachable, a browser without nested workers), reading carries on here from the first
-// byte not yet received, so a job never fails for that. `how` ('reader' | 'reader-pieces' | 'here',
-// from the job's limits) forces one way: the tests compare them ('reader-pieces': the reader's way
-// for browsers whose file streams cannot read into buffers of ours).
+// Inputs of more than READER_MIN_BYTES are read by the reader worker that the page starts beside this
+// one (reader.js, joined by a MessagePort; see newAnalysisWorker in app.js): there the reads run while
+// this thread parses, instead of taking turns with it. Smaller inputs are read here, one slice ahead
+// (the reader's messages would cost more than they save). Without a reader (a worker started on its
+// own), or if it fails (reader.js not reachable: the page forwards its error), reading carries on here
+// from the first byte not yet received, so a job never fails for that. `how` ('reader' |
+// 'reader-pieces' | 'here', from the job's limits) forces one way: the tests compare them
+// ('reader-pieces': the reader's way for browsers whose file streams cannot read into buffers of ours).
 const READER_MIN_BYTES = 16 * MB;
 const READ_AHEAD = 4;  // slices the reader may have out: 4 MiB, ~10 ms of parsing
 
-// A reader worker with its messages and failure kept until a job takes it: started when this worker
-// is warmed (ping), so that a big job does not wait for a thread and its script (~50 ms) before its
-// first bytes.
-let warmReader = null;
-function startReader() {
-  if (typeof Worker !== 'function') return null;
-  let worker;
-  try {
-    worker = new Worker('reader.js');
-  } catch (e) {
-    return null;
-  }
-  const r = { worker, queue: [], failed: null, notify() {} };
-  worker.onmessage = (e) => { r.queue.push(e.data); r.notify(); };
-  worker.onerror = (e) => { e.preventDefault(); r.failed = (e && e.message) || 'the reader worker stopped'; r.notify(); };
-  return r;
+// The reader's end of the channel, with its messages and failure (also when it comes during the job).
+let readerLink = null;
+function connectReader(port) {
+  const r = { port, queue: [], failed: null, used: false, notify() {} };
+  port.onmessage = (e) => { r.queue.push(e.data); r.notify(); };
+  readerLink = r;
 }
 
 function openSliceSource(files, how) {
@@ -124,21 +115,22 @@ function openSliceSource(files, how) {
     });
   }
 
-  let r = null;
-  if (wantReader) {
-    r = warmReader || startReader();
-    warmReader = null;
-  }
-  if (!r) return { next: readHere, taken() {}, close() {} };
+  const r = wantReader ? readerLink : null;
+  if (!r || r.failed || r.used) return { way: 'here', next: readHere, taken() {}, close() {} };
+  r.used = true;  // one job per reader (its stream state is that job's)
 
-  let reader = r.worker;
+  let port = r.port;
   let wake = null;
+  // The reader is told to stop reading (it is never terminated from here: the page stops it with this
+  // worker, see newAnalysisWorker in app.js).
+  const stop = () => { if (port) port.postMessage({ type: 'stop' }); port = null; };
   r.notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-  reader.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD, byob: how !== 'reader-pieces' });
-  return {
+  port.postMessage({ type: 'read', blobs: files.map((f) => f.blob), chunk: CHUNK, ahead: READ_AHEAD, byob: how !== 'reader-pieces' });
+  const source = {
+    way: 'reader',  // how the bytes came: 'reader', or 'reader, then here' after the reader failed
     async next() {
       for (;;) {
-        if (reader && r.queue.length) {
+        if (port && r.queue.length) {
           const m = r.queue.shift();
           if (m.type === 'error') throw new Error(`reading ${files[m.file].path} at byte ${m.offset}: ${m.message}`);
           if (m.type === 'slice') {
@@ -148,8 +140,9 @@ function openSliceSource(files, how) {
           }
           return m;
         }
-        if (r.failed || !reader) {
-          if (reader) { reader.terminate(); reader = null; }
+        if (r.failed || !port) {
+          if (port) source.way = 'reader, then here';
+          stop();
           return readHere();
         }
         await new Promise((resolve) => { wake = resolve; });
@@ -158,10 +151,11 @@ function openSliceSource(files, how) {
     // A slice's bytes are in the wasm heap: its buffer goes back to the reader with the credit for
     // the next slice (the reader reads into it again instead of a new buffer).
     taken(m) {
-      if (reader && m.length !== undefined) reader.postMessage({ type: 'credit', buf: m.buf }, [m.buf]);
+      if (port && m.length !== undefined) port.postMessage({ type: 'credit', buf: m.buf }, [m.buf]);
     },
-    close() { if (reader) reader.terminate(); reader = null; },
+    close: stop,
   };
+  return source;
 }
 
 async function analyze(msg) {
@@ -177,6 +171,7 @@ async function analyze(msg) {
   const ptr = M.allocBytes(CHUNK) >>> 0;
   try {
     const source = openSliceSource(files, limits.reader);
+    let read = source.way;
     try {
       for (let i = 0; i < files.length; i++) {
         const f = files[i];
@@ -201,6 +196,7 @@ async function analyze(msg) {
         }
         session.endFile();
       }
+      read = source.way;
     } finally {
       source.close();
     }
@@ -231,7 +227,8 @@ async function analyze(msg) {
     // Peak wasm memory: the heap only grows, so its size now is its peak. analysis_ms: from the job's
     // message to its report text, in this worker (module loading, reading, parsing, writing the report).
     // module: whether this worker runs the page's compiled module ('shared') or compiled its own.
-    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource } });
+    // read: how the bytes came ('here', 'reader', or 'reader, then here' when the reader failed).
+    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read } });
   } finally {
     M.freeBytes(ptr);
     session.delete();
@@ -246,8 +243,14 @@ self.onmessage = (e) => {
       const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
       postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });
     });
+  } else if (msg.type === 'reader') {
+    connectReader(msg.port);
+  } else if (msg.type === 'reader-failed') {
+    if (readerLink) {
+      readerLink.failed = msg.message || 'the reader worker stopped';
+      readerLink.notify();
+    }
   } else if (msg.type === 'ping') {
-    if (!warmReader) warmReader = startReader();
     loadModule(msg.module).then((M) => postMessage({ type: 'pong', version: M.version() }),
       (err) => postMessage({ type: 'error', message: 'the analyzer could not start: ' + err }));
   }
