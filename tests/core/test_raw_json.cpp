@@ -82,6 +82,30 @@ TEST_CASE("raw json: plain strings are written as is, anything JSON escapes fall
   CHECK(doc == tree);
 }
 
+TEST_CASE("raw json: the escape check sees every byte JSON escapes at every position of a word") {
+  // plain_string checks eight bytes at a time: each byte that needs escaping, and the bytes next to
+  // the ones that do not, at each of the 24 positions of a 24-byte text (three words and their tails).
+  const std::string plain = "0123456789,-*abcdefghijk";
+  REQUIRE(plain.size() == 24);
+  CHECK(raw::is_raw(raw::plain_string(plain)));
+  for (size_t len = 1; len <= plain.size(); ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      for (unsigned char c : {0x00, 0x1f, 0x22, 0x5c, 0x80, 0xff}) {
+        std::string text = plain.substr(0, len);
+        text[at] = static_cast<char>(c);
+        INFO("length " << len << ", byte 0x" << std::hex << int(c) << " at " << std::dec << at);
+        CHECK_FALSE(raw::is_raw(raw::plain_string(text)));
+      }
+      for (unsigned char c : {0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f}) {  // the neighbours pass
+        std::string text = plain.substr(0, len);
+        text[at] = static_cast<char>(c);
+        INFO("length " << len << ", byte 0x" << std::hex << int(c) << " at " << std::dec << at);
+        CHECK(raw::is_raw(raw::plain_string(text)));
+      }
+    }
+  }
+}
+
 TEST_CASE("raw json: input text never passes for a raw value (fuzz find: a frame name spelling the old marker was written as JSON)") {
   // Raw values were once strings starting with "\x01gcscope:raw-json\x01": a folded-stacks frame named
   // that, followed by broken JSON, went into the report unescaped and resolve() threw. Now raw values

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace gcscope::raw_json {
@@ -71,9 +73,31 @@ json ArrayWriter::take() {
   return out;
 }
 
+namespace {
+// Whether text has a byte that JSON escapes or that is not ASCII ('"', '\\', < 0x20, >= 0x80). Eight
+// bytes per step (the texts are MBs of packed columns; the byte loop was ~5 % of the native analysis
+// of a legacy JVM log): a byte b of a word w is flagged by the high bit of (b - k) & ~b, which is set
+// only when b < k (for b < 0x80); '"' and '\\' are the bytes that XOR to zero.
+bool needs_escaping(std::string_view text) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  const auto below = [](uint64_t w, uint8_t k) { return (w - kOnes * k) & ~w & kHigh; };
+  const char* p = text.data();
+  size_t n = text.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    if ((w & kHigh) | below(w, 0x20) | below(w ^ (kOnes * '"'), 1) | below(w ^ (kOnes * '\\'), 1)) return true;
+  }
+  for (; n > 0; ++p, --n) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return true;
+  }
+  return false;
+}
+}  // namespace
+
 nlohmann::json plain_string(std::string_view text) {
-  for (unsigned char c : text)
-    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return json(std::string(text));
+  if (needs_escaping(text)) return json(std::string(text));
   std::vector<std::uint8_t> quoted;  // the binary value's bytes, built in place (the text can be MBs)
   quoted.reserve(text.size() + 2);
   quoted.push_back('"');
