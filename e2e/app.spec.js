@@ -85,7 +85,7 @@ test('no warming with ?warmup=0, nor on a page whose memory is capped', async ({
 
 test('a sample the site cannot serve says so, and starts no job', async ({ page }) => {
   await page.route('**/samples/jdk17-zgc.log', (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto('/?warmup=0');
+  await page.goto('/?warmup=0&sw=0');  // a service worker would serve the sample from its cache, past the route
   await page.locator('#samples .sample[data-sample="jdk17-zgc.log"]').click();
   await expect(page.locator('#samples .sample-error')).toHaveText('The sample could not be loaded (samples/jdk17-zgc.log: HTTP 404).');
   await expect(page.locator('.job')).toHaveCount(0);

@@ -123,6 +123,7 @@
           worker.postMessage({ type: 'reader-failed', message: (e && e.message) || 'the reader worker stopped' });
         };
       } catch (e) {
+        if (reader) reader.terminate();  // started, but the channel could not be set up
         reader = null;
       }
     }

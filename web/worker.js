@@ -171,7 +171,6 @@ async function analyze(msg) {
   const ptr = M.allocBytes(CHUNK) >>> 0;
   try {
     const source = openSliceSource(files, limits.reader);
-    let read = source.way;
     try {
       for (let i = 0; i < files.length; i++) {
         const f = files[i];
@@ -196,7 +195,6 @@ async function analyze(msg) {
         }
         session.endFile();
       }
-      read = source.way;
     } finally {
       source.close();
     }
@@ -228,7 +226,7 @@ async function analyze(msg) {
     // message to its report text, in this worker (module loading, reading, parsing, writing the report).
     // module: whether this worker runs the page's compiled module ('shared') or compiled its own.
     // read: how the bytes came ('here', 'reader', or 'reader, then here' when the reader failed).
-    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read } });
+    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
   } finally {
     M.freeBytes(ptr);
     session.delete();

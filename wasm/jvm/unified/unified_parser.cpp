@@ -53,9 +53,10 @@ bool parse_iso_time(std::string_view s, double& epoch_ms) {
 }
 
 // "<number>ms" / "s" / "us" / "ns" at s[p...] (optional space before the unit) → seconds.
-// The number is read by log_decimal (one integer, one division) rather than the general
-// text::parse_decimal (a multiply per fraction digit and a sign): every phase line of a G1 log ends
-// in a duration, and parse_duration was ~6 % of the native parse of the 200 MB unified log.
+// The number is read by log_decimal, as the legacy parser reads its: all its digits as one integer
+// divided once by a power of ten, so "1.481" is the nearest double (the general text::parse_decimal
+// adds the fraction to the integer part, which can miss it by an ulp). Not a speed change: callgrind
+// counted 0.5 % fewer instructions for a 20 MB unified log.
 bool parse_duration(std::string_view s, size_t& p, double& seconds) {
   double v;
   size_t q = p;
