@@ -45,7 +45,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
   fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
   const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
-  const buildId = /const CACHE = 'gcscope-([0-9a-f]+)'/.exec(swText)[1];
+  const buildId = /const BUILD = '([0-9a-f]+)'/.exec(swText)[1];
   expect(buildId).toMatch(/^[0-9a-f]{40}$/);  // the build replaced __BUILD_ID__
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -69,6 +69,17 @@ test('once visited, the site works offline; a new build replaces the cached one'
       expect(cached).toContain(p);
     }
     expect(cached).not.toContain('/logs/user.log');
+    // The wasm module is cached under its build's URL and served from the cache first, even online:
+    // with the server's copy gone, a job still runs on the page's compiled module.
+    const cachedUrls = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + buildId);
+    expect(cachedUrls).toContain(`${url}gcscope.wasm?v=${buildId}`);
+    fs.renameSync(path.join(site, 'gcscope.wasm'), path.join(site, 'gcscope.wasm.away'));
+    await page.goto(url + '?warmup=0');
+    await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+    const online = await lastJob(page);
+    await expect(online.locator('.job-status')).toHaveText('Done');
+    await expect(online).toHaveAttribute('data-wasm-module', 'shared');
+    fs.renameSync(path.join(site, 'gcscope.wasm.away'), path.join(site, 'gcscope.wasm'));
     expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|reader\.js|gcscope\.(js|wasm)|favicon\.svg|report-template\.html|vendor\/.*|samples\/.*)?$/.test(p))).toEqual([]);
 
     // Offline: the server is gone and the browser is offline.
@@ -87,9 +98,13 @@ test('once visited, the site works offline; a new build replaces the cached one'
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job.locator('.badge').first()).toHaveText('JVM GC log');
 
-    // A new build is deployed: another build id and a changed page.
+    // A new build is deployed: another build id (in the service worker and the page's script, which
+    // names the module's URL after it) and a changed page.
     const newId = 'f'.repeat(40);
     fs.writeFileSync(path.join(site, 'sw.js'), swText.split(buildId).join(newId));
+    const bundle = fs.readFileSync(path.join(site, 'app.bundle.js'), 'utf8');
+    expect(bundle).toContain(`GCSCOPE.build = "${buildId}"`);
+    fs.writeFileSync(path.join(site, 'app.bundle.js'), bundle.split(buildId).join(newId));
     const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
     fs.writeFileSync(path.join(site, 'index.html'), index.replace('<footer class="foot">', '<footer class="foot" data-build="second">'));
     await context.setOffline(false);
@@ -108,6 +123,10 @@ test('once visited, the site works offline; a new build replaces the cached one'
     await expect(page.locator('footer.foot')).toHaveAttribute('data-build', 'second');
     await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
     await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
+    // The new build's module is the one cached, under the new build's URL.
+    const newCached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + newId);
+    expect(newCached).toContain(`${url}gcscope.wasm?v=${newId}`);
+    expect(newCached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
   } finally {
     await context.close();
     await stopServer(server);

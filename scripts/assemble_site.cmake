@@ -40,6 +40,8 @@ file(READ "${SRC}/web/sw.js" sw)
 string(REPLACE "__BUILD_ID__" "${build_id}" sw "${sw}")
 file(WRITE "${SITE}/sw.js" "${sw}")
 
-# One script for the page (shared with the CLI's --html report).
+# One script for the page (shared with the CLI's --html report, which has no build id: it loads no
+# wasm).
 include("${SRC}/scripts/bundle_js.cmake")
+set(BUILD_ID "${build_id}")
 gcscope_bundle_js("${SITE}/app.bundle.js")

@@ -5,11 +5,16 @@
 // is never stored.
 // Dropped files never pass here at all.
 'use strict';
-const CACHE = 'gcscope-__BUILD_ID__';
-const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm',
+const BUILD = '__BUILD_ID__';
+const CACHE = 'gcscope-' + BUILD;
+// The page asks for the wasm module under its build's name (compileModule in app.js).
+const MODULE = 'gcscope.wasm?v=' + BUILD;
+const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', MODULE,
   'favicon.svg', 'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
-const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
+// The module without a build name is what a worker loads when the page could not compile it.
+const CORE_URLS = new Set([...CORE, 'gcscope.wasm'].map((p) => new URL(p, scope).href));
+const MODULE_URL = new URL(MODULE, scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
 // opened). The page's query (?embed=1, ?url=...) is not part of what is cached.
@@ -28,10 +33,27 @@ self.addEventListener('activate', (e) => {
   e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith('gcscope-') && k !== CACHE)
     .map((k) => caches.delete(k)))).then(() => self.clients.claim()));
 });
-// Network first (a fresh deployment wins), the cache when offline.
+// This build's wasm module: from the cache first. Its URL names the build, so the cached copy is
+// always the right one, and V8 keeps the module's optimized code with the Cache Storage entry: a
+// returning visit's first analysis then runs optimized code from its first byte. Through the
+// network, a revalidated response (304) loses that code.
+function moduleFromCache(e) {
+  return caches.open(CACHE).then(async (cache) => {
+    const hit = await cache.match(e.request);
+    if (hit) return hit;
+    const resp = await fetch(e.request);
+    if (resp.ok && resp.type === 'basic' && resp.status === 200) e.waitUntil(cache.put(e.request, resp.clone()));
+    return resp;
+  });
+}
+// Everything else: network first (a fresh deployment wins), the cache when offline.
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  if (req.url === MODULE_URL) {
+    e.respondWith(moduleFromCache(e));
+    return;
+  }
   const navigation = req.mode === 'navigate';
   const own = navigation || isSiteFile(req.url);
   e.respondWith(fetch(req).then((resp) => {
