@@ -3,10 +3,14 @@
 // the job's message to the report text: reading, parsing, writing the report) and the worker's wasm heap;
 // for the first file after opening the page (top-level fields), the next one (`warm`), and the first
 // file on a page that was left idle until it had warmed up on its samples (`idle`, see startWarmUp in
-// web/app.js; `warm_up_ms` is how long that warming took).
+// web/app.js; `warm_up_ms` is how long that warming took). With GCSCOPE_BENCH_RETURNING=1, also the
+// first file of a returning visit (`returning`): a browser profile of its own visits the site twice
+// with the service worker on, each time until the page has warmed up, then the browser is closed and
+// started again on that profile for the measured visit (warm-up off). See compileModule in web/app.js.
 //   node bench/chromium_bench.js SITE_DIR REPS FILE...   → one JSON line per file
 const http = require('http');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { chromium } = require('@playwright/test');
 
@@ -58,10 +62,43 @@ async function measureJob(page, file) {
   });
 }
 
+const CHROMIUM = { executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] };
+
+// The first file of a returning visit: two visits that warm up (the first registers the service
+// worker, which caches the module; on the second the page compiles the module from that cache and
+// V8 writes its code cache beside it once the warm-up has optimized enough), the browser closed in
+// between, then a third visit on the same profile measures its first file.
+async function measureReturningVisit(origin, file) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-bench-profile-'));
+  try {
+    for (let visit = 0; visit < 2; visit++) {
+      const context = await chromium.launchPersistentContext(profile, CHROMIUM);
+      const page = await context.newPage();
+      await page.goto(origin);
+      await page.waitForFunction(() => ['done', 'stopped'].includes(document.documentElement.dataset.warmUp), null, { timeout: 60000, polling: 100 });
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.waitForTimeout(3000);  // V8 writes its code cache once no new code was optimized for 2 s
+      await context.close();
+    }
+    const context = await chromium.launchPersistentContext(profile, CHROMIUM);
+    const page = await context.newPage();
+    await page.goto(origin + '?warmup=0');
+    const controlled = await page.evaluate(async () => { await navigator.serviceWorker.ready; return !!navigator.serviceWorker.controller; });
+    if (!controlled) console.error(`${file}: the returning visit is not served by the service worker`);
+    await page.waitForTimeout(500);
+    const run = await measureJob(page, file);
+    await context.close();
+    return run;
+  } finally {
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 server.listen(0, '127.0.0.1', async () => {
-  const base = `http://127.0.0.1:${server.address().port}/?sw=0`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
+  const origin = `http://127.0.0.1:${server.address().port}/`;
+  const base = origin + '?sw=0';
+  const browser = await chromium.launch(CHROMIUM);
   try {
     for (const file of files) {
       // cold: the first file analyzed right after opening the page, with the page's warming off (V8
@@ -69,7 +106,7 @@ server.listen(0, '127.0.0.1', async () => {
       // on the same page (its worker runs the page's module, already optimized); idle: the first file
       // on a fresh page that was left alone until its warming was done, as when a person opens the
       // page and then picks a file. Three jobs on two fresh pages per rep.
-      const runs = { cold: [], warm: [], idle: [] };
+      const runs = { cold: [], warm: [], idle: [], returning: [] };
       const warmUps = [];
       for (let r = 0; r < reps; r++) {
         for (const plan of [{ url: base + '&warmup=0', kinds: ['cold', 'warm'] }, { url: base, kinds: ['idle'] }]) {
@@ -90,6 +127,7 @@ server.listen(0, '127.0.0.1', async () => {
           }
           await page.close();
         }
+        if (process.env.GCSCOPE_BENCH_RETURNING === '1') runs.returning.push(await measureReturningVisit(origin, file));
       }
       const bytes = fs.statSync(file).size;
       const mbs = (ms) => (ms ? bytes / 1048576 / (ms / 1000) : null);
@@ -104,7 +142,8 @@ server.listen(0, '127.0.0.1', async () => {
           worker_mb_s: mbs(workerMs), wasm_heap_bytes: Math.max(...list.map((t) => t.heap)), modules: [...new Set(list.map((t) => t.module))] };
       };
       const cold = sum(runs.cold), warm = sum(runs.warm), idle = sum(runs.idle);
-      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm, idle, warm_up_ms: warmUps.length ? median(warmUps) : null }));
+      const returning = runs.returning.length ? sum(runs.returning) : undefined;
+      console.log(JSON.stringify({ file, bytes, reps, ...cold, warm, idle, returning, warm_up_ms: warmUps.length ? median(warmUps) : null }));
     }
   } finally {
     await browser.close();

@@ -12,7 +12,8 @@ real logs; the other domains through bench/<domain>/generate.sh when present), t
   node     the wasm module fed 1 MiB chunks in node, as the worker does (CPU seconds, wasm heap)
   chromium the page in Debian's chromium: file handed to the worker → report rendered / first chart, and
            the worker's own time (job message → report text: reading, parsing, writing the report); for
-           the first file on a fresh page, the first on a page left idle until it warmed up, and the next
+           the first file on a fresh page, the first on a page left idle until it warmed up, and the next;
+           with --returning also the first file of a returning visit (service worker and V8's code cache)
   peers    the peer tools this machine can install, on the same input, in the same run
 and rewrites the figures section of BENCHMARKS.md (machine, date, exact command).
 MB/s is MiB of input per CPU second for native/node/limit (the machines are shared: CPU time is
@@ -157,7 +158,7 @@ def summary(values):
     return {'median': statistics.median(values), 'min': min(values), 'max': max(values)}
 
 
-def measure(domain, title, path, reps, chromium_reps, skip_chromium):
+def measure(domain, title, path, reps, chromium_reps, skip_chromium, returning=False):
     size = os.path.getsize(path)
     mib = size / MiB
     row = {'domain': domain, 'title': title, 'file': os.path.relpath(path, ROOT), 'bytes': size}
@@ -174,10 +175,12 @@ def measure(domain, title, path, reps, chromium_reps, skip_chromium):
                    'wasm_heap_bytes': max(n['wasm_heap_bytes'] for n in node)}
     if not skip_chromium:
         try:
+            env = dict(os.environ, GCSCOPE_BENCH_RETURNING='1' if returning else '0')
+            limit = 600 if returning else 300
             res = subprocess.run(['node', os.path.join(ROOT, 'bench', 'chromium_bench.js'), SITE, str(chromium_reps), path],
-                                 capture_output=True, text=True, cwd=ROOT, timeout=300)
+                                 capture_output=True, text=True, cwd=ROOT, timeout=limit, env=env)
         except subprocess.TimeoutExpired:
-            res = subprocess.CompletedProcess([], 1, '', 'no report within 300 s')
+            res = subprocess.CompletedProcess([], 1, '', f'no report within {limit} s')
         lines = [l for l in res.stdout.splitlines() if l.startswith('{')]
         row['chromium'] = json.loads(lines[0]) if lines else {'error': res.stderr.strip()[-300:]}
     row['peers'] = []
@@ -223,7 +226,7 @@ def write_markdown(rows, command, quick):
     lines = ['<!-- bench:figures:start (written by bench/harness.py; edit the text outside these markers) -->', '',
              f'Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {machine()}.', '',
              f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else '')]
-    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / first after idle warm-up / next file | Chromium MB/s (wall, to the rendered report): first / after warm-up / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
+    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / first after idle warm-up / next file / first of a returning visit | Chromium MB/s (wall, to the rendered report): first / after warm-up / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
               '|---|---|---|---|---|---|---|---|---|---|---|']
     current = None
     for r in rows:
@@ -244,7 +247,7 @@ def write_markdown(rows, command, quick):
         lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {wm} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
             d=r['domain'], t=r['title'], f=r['file'], s=r['bytes'] / MiB, nm=fmt(n['mb_s']), a=fmt(n['cpu_s']['min'], 3),
             b=fmt(n['cpu_s']['max'], 3), rss=n['peak_rss_kb'] / 1024, frac=n['fraction_of_limit'], node=fmt(r['node']['mb_s']),
-            wm=' / '.join(fmt(k.get('worker_mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {})),
+            wm=' / '.join(fmt(k.get('worker_mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {}, c.get('returning') or {})),
             cm=' / '.join(fmt(k.get('mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {})), rep=fmt(c.get('report_ms'), 0), ch=(fmt(chart, 0) + ' ms') if chart else '—',
             heap=(fmt(c.get('wasm_heap_bytes', 0) / MiB, 0) + ' MiB') if c.get('wasm_heap_bytes') else '—', peers=peers or '—'))
     lines += ['', '<!-- bench:figures:end -->']
@@ -263,6 +266,7 @@ def main():
     ap.add_argument('--quick', action='store_true', help='small inputs, one rep, no Chromium reps beyond one')
     ap.add_argument('--only', default='', help='comma-separated domains')
     ap.add_argument('--no-chromium', action='store_true')
+    ap.add_argument('--returning', action='store_true', help='also the first file of a returning visit (~20 s more per input and rep)')
     ap.add_argument('--chromium-max-mb', type=float, default=0, help='skip the Chromium stage for larger inputs (0: no limit)')
     ap.add_argument('--no-write', action='store_true', help='print JSON only, leave BENCHMARKS.md alone')
     ap.add_argument('--from-json', help='re-render BENCHMARKS.md from the JSON a previous run printed (with its command)')
@@ -286,11 +290,12 @@ def main():
         for path in gen(args.quick):
             log(f'{domain}: measuring {os.path.relpath(path, ROOT)} ({os.path.getsize(path) / MiB:.1f} MiB)')
             too_big = args.chromium_max_mb and os.path.getsize(path) > args.chromium_max_mb * MiB
-            rows.append(measure(domain, title, path, reps, 1 if args.quick else 3, args.no_chromium or too_big))
+            rows.append(measure(domain, title, path, reps, 1 if args.quick else 3, args.no_chromium or too_big, args.returning))
     print(json.dumps(rows, indent=1))
     if not args.no_write and not args.quick:
         cmd = 'python3 bench/harness.py' + (' --only ' + args.only if args.only else '') + \
-            (f' --chromium-max-mb {args.chromium_max_mb:g}' if args.chromium_max_mb else '') + (' --no-chromium' if args.no_chromium else '')
+            (f' --chromium-max-mb {args.chromium_max_mb:g}' if args.chromium_max_mb else '') + (' --no-chromium' if args.no_chromium else '') + \
+            (' --returning' if args.returning else '')
         write_markdown(rows, cmd, args.quick)
 
 
