@@ -38,6 +38,9 @@ endif()
 string(SHA1 build_id "${build_key}")
 file(READ "${SRC}/web/sw.js" sw)
 string(REPLACE "__BUILD_ID__" "${build_id}" sw "${sw}")
+if(wasm_sha)
+  string(REPLACE "__MODULE_SHA1__" "${wasm_sha}" sw "${sw}")
+endif()
 file(WRITE "${SITE}/sw.js" "${sw}")
 
 # One script for the page (shared with the CLI's --html report, which has no build id: it loads no

@@ -80,13 +80,14 @@
     return wasmModule;
   }
   // The module's URL names its build (gcscope.wasm?v=BUILD_ID): the service worker answers it from
-  // its cache first (see sw.js), and a new deployment's page never gets an older module. Why cache
-  // first: V8 keeps a module's optimized code beside a response it compiled (its code cache, written
-  // once enough of the module is optimized, which the page's warm-up does), and a Cache Storage entry
-  // keeps it until the next deployment. Measured on the 200 MB unified log, four returning visits
-  // after two visits that warmed up, served with revalidation (no-cache, as hosts do once max-age
-  // runs out): the first file's worker time was 505-563 ms, the same as a next file (542-577 ms),
-  // against 672-735 ms when the module came through the network (a 304 drops V8's code cache).
+  // its cache first (see sw.js), so the cached copy must be the build's own, which the name (and the
+  // worker's check of its SHA-1) makes sure of. Why cache first: V8 keeps a module's optimized code
+  // beside a response it compiled (its code cache, written once enough of the module is optimized,
+  // which the page's warm-up does), and a Cache Storage entry keeps it until the next deployment.
+  // Measured on the 200 MB unified log, four returning visits after two visits that warmed up, served
+  // with revalidation (no-cache, as hosts do once max-age runs out): the first file's worker time was
+  // 505-563 ms, the same as a next file (542-577 ms), against 672-735 ms when the module came through
+  // the network (a 304 drops V8's code cache).
   async function compileModule() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.compile !== 'function') return null;
     try {

@@ -7,13 +7,16 @@
 'use strict';
 const BUILD = '__BUILD_ID__';
 const CACHE = 'gcscope-' + BUILD;
-// The page asks for the wasm module under its build's name (compileModule in app.js).
+// The page asks for the wasm module under its build's name (compileModule in app.js); the build also
+// fills in the module's SHA-1, so that a server still handing out another build's gcscope.wasm (a
+// deployment half uploaded, a CDN edge behind) never gets it cached under this build's name.
 const MODULE = 'gcscope.wasm?v=' + BUILD;
-const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', MODULE,
+const MODULE_SHA1 = '__MODULE_SHA1__';
+// The plain gcscope.wasm is what a worker loads itself when the page could not give it a module.
+const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm',
   'favicon.svg', 'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
-// The module without a build name is what a worker loads when the page could not compile it.
-const CORE_URLS = new Set([...CORE, 'gcscope.wasm'].map((p) => new URL(p, scope).href));
+const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
 const MODULE_URL = new URL(MODULE, scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
@@ -26,23 +29,39 @@ function isSiteFile(url) {
 
 self.addEventListener('install', (e) => {
   // {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(CORE.map((p) => new Request(p, { cache: 'reload' }))))
-    .then(() => self.skipWaiting()));
+  e.waitUntil(caches.open(CACHE).then(async (c) => {
+    await c.addAll(CORE.map((p) => new Request(p, { cache: 'reload' })));
+    const module = new Request(MODULE, { cache: 'reload' });
+    await cacheModule(c, module, await fetch(module));
+  }).then(() => self.skipWaiting()));
 });
 self.addEventListener('activate', (e) => {
   e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith('gcscope-') && k !== CACHE)
     .map((k) => caches.delete(k)))).then(() => self.clients.claim()));
 });
-// This build's wasm module: from the cache first. Its URL names the build, so the cached copy is
-// always the right one, and V8 keeps the module's optimized code with the Cache Storage entry: a
-// returning visit's first analysis then runs optimized code from its first byte. Through the
-// network, a revalidated response (304) loses that code.
+// Caches resp as this build's module, and keeps it only if its bytes are the build's gcscope.wasm
+// (unchecked when the build filled in no SHA-1, as when web/ is served as is). The check reads the
+// stored copy, so the response itself is read once, by the cache.
+async function cacheModule(cache, req, resp) {
+  if (!resp.ok || resp.type !== 'basic' || resp.status !== 200) return;
+  await cache.put(req, resp);
+  if (!/^[0-9a-f]{40}$/.test(MODULE_SHA1) || !self.crypto || !crypto.subtle) return;
+  const stored = await cache.match(req);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', await stored.arrayBuffer()));
+  if (Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') !== MODULE_SHA1) await cache.delete(req);
+}
+// This build's wasm module: from the cache first. Its URL names the build and its bytes were checked
+// against the build's SHA-1, so the cached copy is the right one; and V8 keeps the module's optimized
+// code with the Cache Storage entry, so on a returning visit the first analysis no longer waits for
+// the optimizing compiles (measured: its worker time equals a next file's). Through the network, a
+// revalidated response (304) lost that code.
 function moduleFromCache(e) {
   return caches.open(CACHE).then(async (cache) => {
     const hit = await cache.match(e.request);
     if (hit) return hit;
     const resp = await fetch(e.request);
-    if (resp.ok && resp.type === 'basic' && resp.status === 200) e.waitUntil(cache.put(e.request, resp.clone()));
+    const copy = resp.clone();  // before the page reads the response
+    e.waitUntil(cacheModule(cache, e.request, copy).catch(() => {}));
     return resp;
   });
 }
