@@ -41,6 +41,24 @@ async function controlled(page) {
   });
 }
 
+// A copy of the built site that a test may change and serve, with what the build filled into its
+// service worker: the build id and the module's SHA-1.
+function copySite() {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
+  fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
+  const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
+  const buildId = (/const BUILD = '([0-9a-f]{40})'/.exec(swText) || [])[1];
+  const moduleSha1 = (/const MODULE_SHA1 = '([0-9a-f]{40})'/.exec(swText) || [])[1];
+  expect(buildId, 'the build replaced __BUILD_ID__').toBeTruthy();
+  expect(moduleSha1, 'the build replaced __MODULE_SHA1__').toBeTruthy();
+  return { site, swText, buildId, moduleSha1 };
+}
+
+// The URLs a build's cache holds.
+function cachedUrls(page, buildId) {
+  return page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + buildId);
+}
+
 // A browser of these tests' own. In the browser the other spec files had used (their pages on the
 // same 127.0.0.1 site, so sharing its renderer processes), the new build's service worker sometimes
 // stayed "installed" for over 30 s with no event of the old one pending: 6 of 10 runs of this file
@@ -54,11 +72,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 test.afterAll(async () => { if (browser) await browser.close(); });
 
 test('once visited, the site works offline; a new build replaces the cached one', async () => {
-  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
-  fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
-  const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
-  const buildId = /const BUILD = '([0-9a-f]+)'/.exec(swText)[1];
-  expect(buildId).toMatch(/^[0-9a-f]{40}$/);  // the build replaced __BUILD_ID__
+  const { site, swText, buildId } = copySite();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   let server = await startServer(site, port);
@@ -76,16 +90,16 @@ test('once visited, the site works offline; a new build replaces the cached one'
     fs.copyFileSync(fixture('jvm/jdk17-g1-leak.log'), path.join(site, 'logs/user.log'));
     await page.goto(url + '?url=logs/user.log');
     await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
-    const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), 'gcscope-' + buildId);
+    const cached = (await cachedUrls(page, buildId)).map((u) => new URL(u).pathname);
     for (const p of ['/', '/index.html', '/app.bundle.js', '/worker.js', '/reader.js', '/gcscope.js', '/gcscope.wasm', '/samples/samples.json', '/samples/jdk17-zgc.log']) {
       expect(cached).toContain(p);
     }
     expect(cached).not.toContain('/logs/user.log');
     // The wasm module is cached under its build's URL and served from the cache first, even online:
     // with the server's copy gone, a job still runs on the page's compiled module.
-    const cachedUrls = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + buildId);
-    expect(cachedUrls).toContain(`${url}gcscope.wasm?v=${buildId}`);
-    expect(cachedUrls).toContain(`${url}gcscope.wasm`);  // for a worker that loads its own
+    const urls = await cachedUrls(page, buildId);
+    expect(urls).toContain(`${url}gcscope.wasm?v=${buildId}`);
+    expect(urls).toContain(`${url}gcscope.wasm`);  // for a worker that loads its own
     fs.renameSync(path.join(site, 'gcscope.wasm'), path.join(site, 'gcscope.wasm.away'));
     await page.goto(url + '?warmup=0');
     await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
@@ -133,8 +147,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
       return reg && reg.active ? (await caches.keys()).filter((k) => k.startsWith('gcscope-')) : [];
     }), { timeout: 30_000 }).toEqual(['gcscope-' + newId]);
     // The new build's module is cached under the new build's URL.
-    const newCached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + newId);
-    expect(newCached).toContain(`${url}gcscope.wasm?v=${newId}`);
+    expect(await cachedUrls(page, newId)).toContain(`${url}gcscope.wasm?v=${newId}`);
     // Offline again: the new build's page comes from the cache, and the page compiles the new build's
     // module from there.
     await stopServer(server);
@@ -157,11 +170,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
 // never cached under the build's name, so it cannot outlive the moment. Offline, the page then has no
 // module to compile, and the worker loads the plain gcscope.wasm kept for that case.
 test('a module that is not the build\'s own is not cached under the build\'s name', async () => {
-  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
-  fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
-  const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
-  const buildId = /const BUILD = '([0-9a-f]+)'/.exec(swText)[1];
-  const moduleSha1 = /const MODULE_SHA1 = '([0-9a-f]{40})'/.exec(swText)[1];  // the build filled it in
+  const { site, swText, buildId, moduleSha1 } = copySite();
   fs.writeFileSync(path.join(site, 'sw.js'), swText.split(moduleSha1).join('0'.repeat(40)));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -175,7 +184,7 @@ test('a module that is not the build\'s own is not cached under the build\'s nam
     // checked again before it would be stored.
     await page.evaluate(() => fetch('gcscope.wasm?v=' + GCSCOPE.build).then((r) => r.arrayBuffer()));
     await page.waitForTimeout(500);
-    const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + buildId);
+    const cached = await cachedUrls(page, buildId);
     expect(cached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
     expect(cached).toContain(`${url}gcscope.wasm`);
     await stopServer(server);
