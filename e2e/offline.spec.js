@@ -2,6 +2,7 @@
 // (a changed build id in sw.js, new files) is picked up and replaces the old cache. The site is served
 // here from a copy of build/wasm/site by a server this test starts and stops, so "offline" is real (the
 // server is gone), not only the browser's offline emulation.
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const net = require('net');
@@ -42,16 +43,43 @@ async function controlled(page) {
 }
 
 // A copy of the built site that a test may change and serve, with what the build filled into its
-// service worker: the build id and the module's SHA-1.
+// service worker: the build id and the SHA-1 of each file asked for under the build's name.
 function copySite() {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sw-'));
   fs.cpSync(path.join(ROOT, 'build/wasm/site'), site, { recursive: true });
   const swText = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
   const buildId = (/const BUILD = '([0-9a-f]{40})'/.exec(swText) || [])[1];
-  const moduleSha1 = (/const MODULE_SHA1 = '([0-9a-f]{40})'/.exec(swText) || [])[1];
   expect(buildId, 'the build replaced __BUILD_ID__').toBeTruthy();
-  expect(moduleSha1, 'the build replaced __MODULE_SHA1__').toBeTruthy();
-  return { site, swText, buildId, moduleSha1 };
+  const sha1 = {};
+  for (const m of swText.matchAll(/'([a-z.]+)': '([0-9a-f]{40})'/g)) sha1[m[1]] = m[2];
+  expect(Object.keys(sha1).sort(), 'the build listed the versioned files').toEqual(['gcscope.js', 'gcscope.wasm', 'reader.js', 'worker.js']);
+  for (const [file, sum] of Object.entries(sha1)) {
+    expect(sum, file).toBe(crypto.createHash('sha1').update(fs.readFileSync(path.join(site, file))).digest('hex'));
+  }
+  expect(fs.readFileSync(path.join(site, 'worker.js'), 'utf8')).toContain(`const BUILD = '${buildId}'`);
+  return { site, swText, buildId, sha1 };
+}
+
+// Deploys another build over a site copy, as the build would make it: the new build id in the service
+// worker, the page's script and the analysis worker, and the worker's new SHA-1 in the service worker.
+function deployBuild(site, oldId, newId) {
+  const rewrite = (file, f) => fs.writeFileSync(path.join(site, file), f(fs.readFileSync(path.join(site, file), 'utf8')));
+  const oldWorkerSha1 = crypto.createHash('sha1').update(fs.readFileSync(path.join(site, 'worker.js'))).digest('hex');
+  for (const file of ['app.bundle.js', 'worker.js']) {
+    rewrite(file, (text) => { expect(text).toContain(oldId); return text.split(oldId).join(newId); });
+  }
+  const workerSha1 = crypto.createHash('sha1').update(fs.readFileSync(path.join(site, 'worker.js'))).digest('hex');
+  rewrite('sw.js', (text) => { expect(text).toContain(oldWorkerSha1); return text.split(oldId).join(newId).split(oldWorkerSha1).join(workerSha1); });
+}
+
+// Waits until the newest service worker has taken over (none installing or waiting); returns the
+// cache names the site holds then.
+function updated(page) {
+  return page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    return reg && reg.active && reg.active.state === 'activated' && !reg.installing && !reg.waiting
+      ? (await caches.keys()).filter((k) => k.startsWith('gcscope-')) : [];
+  });
 }
 
 // The URLs a build's cache holds.
@@ -72,7 +100,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 test.afterAll(async () => { if (browser) await browser.close(); });
 
 test('once visited, the site works offline; a new build replaces the cached one', async () => {
-  const { site, swText, buildId } = copySite();
+  const { site, buildId } = copySite();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   let server = await startServer(site, port);
@@ -97,8 +125,9 @@ test('once visited, the site works offline; a new build replaces the cached one'
     expect(cached).not.toContain('/logs/user.log');
     // The wasm module is cached under its build's URL and served from the cache first, even online:
     // with the server's copy gone, a job still runs on the page's compiled module.
+    // So are the module's glue and the two workers (see sw.js).
     const urls = await cachedUrls(page, buildId);
-    expect(urls).toContain(`${url}gcscope.wasm?v=${buildId}`);
+    for (const file of ['gcscope.wasm', 'gcscope.js', 'worker.js', 'reader.js']) expect(urls).toContain(`${url}${file}?v=${buildId}`);
     expect(urls).toContain(`${url}gcscope.wasm`);  // for a worker that loads its own
     fs.renameSync(path.join(site, 'gcscope.wasm'), path.join(site, 'gcscope.wasm.away'));
     await page.goto(url + '?warmup=0');
@@ -131,23 +160,20 @@ test('once visited, the site works offline; a new build replaces the cached one'
     // the same context sometimes stayed "installed" for over 30 s in Debian's Chromium, with no event
     // of the old worker pending.)
     const newId = 'f'.repeat(40);
-    fs.writeFileSync(path.join(site, 'sw.js'), swText.split(buildId).join(newId));
-    const bundle = fs.readFileSync(path.join(site, 'app.bundle.js'), 'utf8');
-    expect(bundle).toContain(`GCSCOPE.build = "${buildId}"`);
-    fs.writeFileSync(path.join(site, 'app.bundle.js'), bundle.split(buildId).join(newId));
+    expect(fs.readFileSync(path.join(site, 'app.bundle.js'), 'utf8')).toContain(`GCSCOPE.build = "${buildId}"`);
+    deployBuild(site, buildId, newId);
     const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
     fs.writeFileSync(path.join(site, 'index.html'), index.replace('<footer class="foot">', '<footer class="foot" data-build="second">'));
     await context.setOffline(false);
     server = await startServer(site, port);
     await page.goto(url);
     await expect(page.locator('footer.foot')).toHaveAttribute('data-build', 'second');  // network first
-    // The page asks for an update on every visit; the new worker installs, takes over and drops the old cache.
-    await expect.poll(async () => page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.getRegistration();
-      return reg && reg.active ? (await caches.keys()).filter((k) => k.startsWith('gcscope-')) : [];
-    }), { timeout: 30_000 }).toEqual(['gcscope-' + newId]);
+    // The page asks for an update on every visit; the new worker installs and takes over. The old
+    // build's cache is kept beside the new one (a page of that build may still be open; see the test
+    // below), and a build older than that is dropped (the last test).
+    await expect.poll(() => updated(page), { timeout: 30_000 }).toEqual(['gcscope-' + buildId, 'gcscope-' + newId]);
     // The new build's module is cached under the new build's URL.
-    expect(await cachedUrls(page, newId)).toContain(`${url}gcscope.wasm?v=${newId}`);
+    expect(await cachedUrls(page, newId)).toEqual(expect.arrayContaining([`${url}gcscope.wasm?v=${newId}`, `${url}worker.js?v=${newId}`]));
     // Offline again: the new build's page comes from the cache, and the page compiles the new build's
     // module from there.
     await stopServer(server);
@@ -158,6 +184,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
     job = await lastJob(page);
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-wasm-module', 'shared');
+    await expect(job).toHaveAttribute('data-worker-build', newId);
   } finally {
     await context.close();
     await stopServer(server);
@@ -170,8 +197,8 @@ test('once visited, the site works offline; a new build replaces the cached one'
 // never cached under the build's name, so it cannot outlive the moment. Offline, the page then has no
 // module to compile, and the worker loads the plain gcscope.wasm kept for that case.
 test('a module that is not the build\'s own is not cached under the build\'s name', async () => {
-  const { site, swText, buildId, moduleSha1 } = copySite();
-  fs.writeFileSync(path.join(site, 'sw.js'), swText.split(moduleSha1).join('0'.repeat(40)));
+  const { site, swText, buildId, sha1 } = copySite();
+  fs.writeFileSync(path.join(site, 'sw.js'), swText.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const server = await startServer(site, port);
@@ -180,11 +207,20 @@ test('a module that is not the build\'s own is not cached under the build\'s nam
   try {
     await page.goto(url);
     expect(await controlled(page)).toEqual(['gcscope-' + buildId]);
-    // The page asks for the module (the spare worker's ping): a miss, answered by the network, and
-    // checked again before it would be stored.
-    await page.evaluate(() => fetch('gcscope.wasm?v=' + GCSCOPE.build).then((r) => r.arrayBuffer()));
-    await page.waitForTimeout(500);
-    const cached = await cachedUrls(page, buildId);
+    // Installing, the service worker checked what it fetched: the module is not kept, the others are.
+    let cached = await cachedUrls(page, buildId);
+    expect(cached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
+    expect(cached).toContain(`${url}worker.js?v=${buildId}`);
+    // Asked for by the page, a miss is fetched and checked again before it would be kept. The module
+    // is asked for first, then worker.js (removed from the cache for this): once worker.js is back,
+    // checked and kept, the module's check has had its turn too, and the module is still not kept.
+    await page.evaluate(async (name) => (await caches.open(name)).delete('worker.js?v=' + GCSCOPE.build), 'gcscope-' + buildId);
+    await page.evaluate(async () => {
+      await fetch('gcscope.wasm?v=' + GCSCOPE.build).then((r) => r.arrayBuffer());
+      await fetch('worker.js?v=' + GCSCOPE.build).then((r) => r.text());
+    });
+    await expect.poll(() => cachedUrls(page, buildId)).toContain(`${url}worker.js?v=${buildId}`);
+    cached = await cachedUrls(page, buildId);
     expect(cached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
     expect(cached).toContain(`${url}gcscope.wasm`);
     await stopServer(server);
@@ -194,6 +230,108 @@ test('a module that is not the build\'s own is not cached under the build\'s nam
     const job = await lastJob(page);
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-wasm-module', 'own');
+  } finally {
+    await context.close();
+    await stopServer(server);
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});
+
+// A page stays open while a new build is deployed and another tab picks it up: the new service worker
+// takes the old page over at once. The old page's next jobs still run on workers of its own build
+// (worker.js?v=ITS_BUILD from its build's cache, kept beside the new one), online and offline. A build
+// older than the one before is dropped.
+test('a page opened before a new build took over keeps analyzing with its own build', async () => {
+  const { site, buildId } = copySite();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  let server = await startServer(site, port);
+  const context = await browser.newContext();
+  const oldPage = await context.newPage();
+  try {
+    await oldPage.goto(url + '?warmup=0');
+    expect(await controlled(oldPage)).toEqual(['gcscope-' + buildId]);
+    await chooseFiles(oldPage, [fixture('jvm/jdk17-g1.log')]);
+    await expect((await lastJob(oldPage))).toHaveAttribute('data-worker-build', buildId);
+
+    const newId = 'e'.repeat(40);
+    deployBuild(site, buildId, newId);
+    const newPage = await context.newPage();
+    await newPage.goto(url + '?warmup=0');
+    await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + buildId, 'gcscope-' + newId]);
+    expect(await oldPage.evaluate(() => GCSCOPE.build)).toBe(buildId);
+    expect(await newPage.evaluate(() => GCSCOPE.build)).toBe(newId);
+    // The server has only the new build's worker.js now; the old page gets its own from the cache.
+    // (This job may take the spare worker started before the update; the next ones start theirs after.)
+    await chooseFiles(oldPage, [fixture('stackprof/fib-cpu-raw.dump')]);
+    let job = await lastJob(oldPage);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+    await expect(job).toHaveAttribute('data-worker-build', buildId);
+    await chooseFiles(newPage, [fixture('stackprof/fib-cpu-raw.dump')]);
+    job = await lastJob(newPage);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+    await expect(job).toHaveAttribute('data-worker-build', newId);
+    // Offline too.
+    await stopServer(server);
+    await context.setOffline(true);
+    await chooseFiles(oldPage, [fixture('jvm/jdk17-g1.log')]);
+    job = await lastJob(oldPage);
+    await expect(job.locator('.job-status')).toHaveText('Done');
+    await expect(job).toHaveAttribute('data-worker-build', buildId);
+    await expect(oldPage.locator('.job')).toHaveCount(3);
+
+    // A third build: the first build's cache is dropped, the second's kept.
+    await context.setOffline(false);
+    const thirdId = 'd'.repeat(40);
+    deployBuild(site, newId, thirdId);
+    server = await startServer(site, port);
+    await newPage.goto(url + '?warmup=0');
+    await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + newId, 'gcscope-' + thirdId]);
+  } finally {
+    await context.close();
+    await stopServer(server);
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});
+
+// With no service worker (?sw=0 here; also a first visit, or a browser without one), a page whose
+// build is no longer the server's gets the new worker.js from the server: that worker refuses the job
+// and asks for a reload, and what the page showed stays. After the reload, the page is of the new build.
+test('a page whose build is no longer on the server is asked to reload, and keeps what it showed', async () => {
+  const { site, buildId } = copySite();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const server = await startServer(site, port);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(url + '?sw=0&warmup=0');
+    await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+    const first = await lastJob(page);
+    await expect(first.locator('.job-status')).toHaveText('Done');
+    await expect(first).toHaveAttribute('data-worker-build', buildId);
+    const newId = 'c'.repeat(40);
+    deployBuild(site, buildId, newId);
+    // The spare worker started when the first job ended may have been fetched before the deployment
+    // (a job takes it): then it runs the next job, and the job after that starts a worker from the server.
+    await chooseFiles(page, [fixture('stackprof/fib-cpu-raw.dump')]);
+    let stale = await lastJob(page);
+    if (await stale.getAttribute('data-stale') === null) {
+      await expect(stale).toHaveAttribute('data-worker-build', buildId);
+      await chooseFiles(page, [fixture('stackprof/fib-cpu-raw.dump')]);
+      stale = await lastJob(page);
+    }
+    await expect(stale.locator('.job-status')).toHaveText('Failed');
+    await expect(stale).toHaveAttribute('data-stale', 'true');
+    await expect(stale.locator('.job-stale .error')).toContainText(`the page is build ${buildId.slice(0, 12)}, its analysis worker from the server is build ${newId.slice(0, 12)}`);
+    // The first job's report is still on the page.
+    await expect(page.locator('.job').last().locator('section.report[data-format="jvm-gc-log"]')).toBeVisible();
+    await Promise.all([page.waitForEvent('load'), stale.locator('button.job-reload').click()]);
+    expect(await page.evaluate(() => GCSCOPE.build)).toBe(newId);
+    await chooseFiles(page, [fixture('stackprof/fib-cpu-raw.dump')]);
+    const after = await lastJob(page);
+    await expect(after.locator('.job-status')).toHaveText('Done');
+    await expect(after).toHaveAttribute('data-worker-build', newId);
   } finally {
     await context.close();
     await stopServer(server);

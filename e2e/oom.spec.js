@@ -32,7 +32,7 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   const workers = [];
   // Analysis workers only: a big input's job also starts a reader worker of its own (reader.js).
   page.on('worker', (w) => {
-    if (!/\/worker\.js$/.test(w.url())) return;
+    if (!/\/worker\.js(\?|$)/.test(w.url())) return;
     const rec = { closed: false }; workers.push(rec); w.on('close', () => { rec.closed = true; });
   });
   await page.goto('/?max_memory_mb=32&sw=0');

@@ -75,13 +75,17 @@
   // analysis pays for it. If the page cannot compile the module, each worker loads its own as before.
   // Compiled on first use: a saved HTML report starts no worker and fetches nothing.
   let wasmModule = null;
+  // The files that must be of the page's build (the module, its glue, the workers) are asked for under
+  // its name (gcscope.wasm?v=BUILD_ID): the service worker answers them from that build's cache, so a
+  // page still open after a new build took over keeps starting workers of its own build (see sw.js).
+  const versioned = (file) => (GCSCOPE.build ? file + '?v=' + GCSCOPE.build : file);
   function sharedModule() {
     if (!wasmModule) wasmModule = compileModule();
     return wasmModule;
   }
   // The module's URL names its build (gcscope.wasm?v=BUILD_ID): the service worker answers it from
   // its cache first (see sw.js), so the cached copy must be the build's own, which the name (and the
-  // worker's check of its SHA-1) makes sure of. Why cache first: V8 keeps a module's optimized code
+  // service worker's check of its SHA-1) makes sure of. Why cache first: V8 keeps a module's optimized code
   // beside a response it compiled (its code cache, written once enough of the module is optimized,
   // which the page's warm-up does), and a Cache Storage entry keeps it until the next deployment.
   // Measured on the 200 MB unified log, four returning visits after two visits that warmed up, served
@@ -91,8 +95,7 @@
   async function compileModule() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.compile !== 'function') return null;
     try {
-      const url = GCSCOPE.build ? 'gcscope.wasm?v=' + GCSCOPE.build : 'gcscope.wasm';
-      const response = await fetch(url, { credentials: 'same-origin' });
+      const response = await fetch(versioned('gcscope.wasm'), { credentials: 'same-origin' });
       if (!response.ok) return null;
       if (typeof WebAssembly.compileStreaming === 'function') {
         try {
@@ -118,12 +121,15 @@
   // and no longer answered. That happened at the end of a job that ended early (an out-of-memory job,
   // a big file no analyzer claimed) in 5 of 90 jobs, and in 29 of 30 when the worker closed itself
   // instead of being terminated by the page; in 60 jobs with no nested worker, never.
+  //
+  // Both are asked for under the page's build (see versioned). Every message carries the build too: a
+  // worker of another build (no longer cached, so from the server) refuses the job and asks for a reload.
   function newAnalysisWorker(opts) {
-    const worker = new Worker('worker.js');
+    const worker = new Worker(versioned('worker.js'));
     let reader = null;
     if (!opts || opts.reader !== false) {
       try {
-        reader = new Worker('reader.js');
+        reader = new Worker(versioned('reader.js'));
         const channel = new MessageChannel();
         reader.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
         worker.postMessage({ type: 'reader', port: channel.port1 }, [channel.port1]);
@@ -142,7 +148,10 @@
       terminate();
       if (reader) reader.terminate();
     };
-    worker.send = (msg) => { sharedModule().then((module) => worker.postMessage(module ? Object.assign({ module }, msg) : msg)); };
+    worker.send = (msg) => {
+      const withBuild = GCSCOPE.build ? Object.assign({ build: GCSCOPE.build }, msg) : msg;
+      sharedModule().then((module) => worker.postMessage(module ? Object.assign({ module }, withBuild) : withBuild));
+    };
     return worker;
   }
   GCSCOPE.newAnalysisWorker = newAnalysisWorker;
@@ -279,6 +288,7 @@
           card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
           card.dataset.analysisMs = String(Math.round(m.stats.analysis_ms));
           card.dataset.wasmModule = m.stats.module || '';
+          card.dataset.workerBuild = m.stats.build || '';
         }
         renderDocument(body, doc, files);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc } }));
@@ -286,7 +296,11 @@
       } else if (m.type === 'error') {
         finish(m.oom ? 'Out of memory' : 'Failed', 'failed');
         if (m.oom) outOfMemory(m.message, false);
-        else body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
+        else if (m.stale) {
+          card.dataset.stale = 'true';
+          body.appendChild(el('div', { class: 'job-stale' }, el('p', { class: 'error', text: m.message }),
+            el('button', { type: 'button', class: 'gs-small job-reload', text: 'Reload the page', on: { click: () => location.reload() } })));
+        } else body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
         if (hooks.onError) hooks.onError(m.message);
       }
     };

@@ -1,23 +1,27 @@
 // Keeps the site working offline once visited: the site's own files are cached under a name that
 // changes with every build (the build id below is filled in by scripts/assemble_site.cmake), so a
-// new deployment is fetched and the old cache dropped. Only the site's own files are cached (the core
+// new deployment is fetched and older caches dropped (all but the newest of them, see 'activate'). Only the site's own files are cached (the core
 // below, and the bundled samples when opened): a same-origin file loaded with ?url= is user data and
 // is never stored.
 // Dropped files never pass here at all.
 'use strict';
 const BUILD = '__BUILD_ID__';
-const CACHE = 'gcscope-' + BUILD;
-// The page asks for the wasm module under its build's name (compileModule in app.js); the build also
-// fills in the module's SHA-1, so that a server still handing out another build's gcscope.wasm (a
-// deployment half uploaded, a CDN edge behind) never gets it cached under this build's name.
-const MODULE = 'gcscope.wasm?v=' + BUILD;
-const MODULE_SHA1 = '__MODULE_SHA1__';
+const PREFIX = 'gcscope-';
+const CACHE = PREFIX + BUILD;
+// The files a page asks for under its build's name (file?v=BUILD, see GCSCOPE.build in app.js and the
+// worker's importScripts): the wasm module, its JavaScript glue, the analysis worker and the reader.
+// They are answered from their build's cache first, because they must be of the page's build: a page
+// that stays open while a new build takes over goes on starting workers, and the new build's
+// worker.js with the page's module and messages may not work together. The build fills in each
+// file's SHA-1, so that a server still handing out another build's file (a deployment half
+// uploaded, a CDN edge behind) never gets it cached under this build's name. Unfilled (web/ served
+// as is), nothing is versioned.
+const VERSIONED_SHA1 = {/*__VERSIONED_SHA1__*/};
 // The plain gcscope.wasm is what a worker loads itself when the page could not give it a module.
 const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm',
   'favicon.svg', 'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
-const MODULE_URL = new URL(MODULE, scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
 // opened). The page's query (?embed=1, ?url=...) is not part of what is cached.
@@ -27,50 +31,68 @@ function isSiteFile(url) {
   return CORE_URLS.has(u.href) || u.href.startsWith(new URL('samples/', scope).href);
 }
 
+// For file?v=BUILD_ID of a versioned file: {name, build}; otherwise null.
+function versionedRequest(url) {
+  const u = new URL(url);
+  const name = u.pathname.startsWith(scope.pathname) ? u.pathname.slice(scope.pathname.length) : '';
+  const build = u.searchParams.get('v');
+  if (!Object.prototype.hasOwnProperty.call(VERSIONED_SHA1, name) || !/^[0-9a-f]{40}$/.test(build || '')) return null;
+  return { name, build };
+}
+
 self.addEventListener('install', (e) => {
   // {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
   e.waitUntil(caches.open(CACHE).then(async (c) => {
     await c.addAll(CORE.map((p) => new Request(p, { cache: 'reload' })));
-    const module = new Request(MODULE, { cache: 'reload' });
-    await cacheModule(c, module, await fetch(module));
+    for (const name of Object.keys(VERSIONED_SHA1)) {
+      const req = new Request(name + '?v=' + BUILD, { cache: 'reload' });
+      await cacheChecked(c, req, await fetch(req), VERSIONED_SHA1[name]);
+    }
   }).then(() => self.skipWaiting()));
 });
+// Drops the caches of older builds, except the newest of them: a page of that build may still be
+// open (this worker takes it over at once), and its next job needs that build's worker and module,
+// also offline. Cache names are listed in the order they were created.
 self.addEventListener('activate', (e) => {
-  e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith('gcscope-') && k !== CACHE)
-    .map((k) => caches.delete(k)))).then(() => self.clients.claim()));
+  e.waitUntil(caches.keys().then((keys) => {
+    const older = keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+    return Promise.all(older.slice(0, -1).map((k) => caches.delete(k)));
+  }).then(() => self.clients.claim()));
 });
-// Caches resp as this build's module, and keeps it only if its bytes are the build's gcscope.wasm
-// (unchecked when the build filled in no SHA-1, as when web/ is served as is). The check reads the
-// stored copy, so the response itself is read once, by the cache.
-async function cacheModule(cache, req, resp) {
+// Caches resp under req, and keeps it only if its bytes have the SHA-1 the build wrote down. The check
+// reads the stored copy, so the response itself is read once, by the cache.
+async function cacheChecked(cache, req, resp, sha1) {
   if (!resp.ok || resp.type !== 'basic' || resp.status !== 200) return;
   await cache.put(req, resp);
-  if (!/^[0-9a-f]{40}$/.test(MODULE_SHA1) || !self.crypto || !crypto.subtle) return;
+  if (!self.crypto || !crypto.subtle) { await cache.delete(req); return; }
   const stored = await cache.match(req);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', await stored.arrayBuffer()));
-  if (Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') !== MODULE_SHA1) await cache.delete(req);
+  if (Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') !== sha1) await cache.delete(req);
 }
-// This build's wasm module: from the cache first. Its URL names the build and its bytes were checked
-// against the build's SHA-1, so the cached copy is the right one; and V8 keeps the module's optimized
-// code with the Cache Storage entry, so on a returning visit the first analysis no longer waits for
-// the optimizing compiles (measured: its worker time equals a next file's). Through the network, a
-// revalidated response (304) lost that code.
-function moduleFromCache(e) {
-  return caches.open(CACHE).then(async (cache) => {
-    const hit = await cache.match(e.request);
-    if (hit) return hit;
-    const resp = await fetch(e.request);
+// A versioned file: from its build's cache first. For this build, a miss is fetched and kept if its
+// bytes are right. Why cache first for the module too: V8 keeps a module's optimized code with the
+// Cache Storage entry it was compiled from, so on a returning visit the first analysis no longer
+// waits for the optimizing compiles (measured: its worker time equals a next file's). Through the
+// network, a revalidated response (304) lost that code. For an older build (a page still open), the
+// file comes from that build's cache if it is still kept, else from the network as it is: the worker
+// then finds that it is not of the page's build and says so (see worker.js).
+async function versionedFile(e, file) {
+  const hit = await caches.match(e.request, { cacheName: PREFIX + file.build });
+  if (hit) return hit;
+  const resp = await fetch(e.request);
+  if (file.build === BUILD) {
     const copy = resp.clone();  // before the page reads the response
-    e.waitUntil(cacheModule(cache, e.request, copy).catch(() => {}));
-    return resp;
-  });
+    e.waitUntil(caches.open(CACHE).then((c) => cacheChecked(c, e.request, copy, VERSIONED_SHA1[file.name])).catch(() => {}));
+  }
+  return resp;
 }
 // Everything else: network first (a fresh deployment wins), the cache when offline.
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
-  if (req.url === MODULE_URL) {
-    e.respondWith(moduleFromCache(e));
+  const file = versionedRequest(req.url);
+  if (file) {
+    e.respondWith(versionedFile(e, file));
     return;
   }
   const navigation = req.mode === 'navigate';

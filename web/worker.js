@@ -4,7 +4,14 @@
 // file ever has to fit in memory whole.
 /* global createGcscope */
 'use strict';
-importScripts('gcscope.js');
+// This worker's build (filled in by scripts/assemble_site.cmake; left as is when web/ is served
+// unbuilt). The page sends its own with every message: a page opened before a new build was deployed
+// may get this worker.js from the server when its build's copy is no longer cached (see sw.js), and
+// then this worker, its glue and the page's module and messages are of different builds. It answers
+// such a page with a request to reload instead of analyzing.
+const BUILD = '__BUILD_ID__';
+const BUILT = /^[0-9a-f]{40}$/.test(BUILD);
+importScripts(BUILT ? 'gcscope.js?v=' + BUILD : 'gcscope.js');
 
 // Why 1 MiB: each slice is copied into the wasm heap and parsed right away, and a slice that fits
 // in the core's 1 MiB L2 cache is still there when the parser reads it. With 8 MiB slices the copy
@@ -226,16 +233,27 @@ async function analyze(msg) {
     // message to its report text, in this worker (module loading, reading, parsing, writing the report).
     // module: whether this worker runs the page's compiled module ('shared') or compiled its own.
     // read: how the bytes came ('here', 'reader', or 'reader, then here' when the reader failed).
-    postMessage({ type: 'result', json: text, oom, stats: { wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
+    postMessage({ type: 'result', json: text, oom, stats: { build: BUILT ? BUILD : '', wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
   } finally {
     M.freeBytes(ptr);
     session.delete();
   }
 }
 
+// The words for a page of another build (see BUILD).
+function otherBuild(msg) {
+  if (!BUILT || typeof msg.build !== 'string' || !msg.build || msg.build === BUILD) return null;
+  return `gcscope was updated since this page was opened: the page is build ${msg.build.slice(0, 12)}, ` +
+    `its analysis worker from the server is build ${BUILD.slice(0, 12)}. Reload the page to analyze with the new build ` +
+    '(the results shown on this page are not kept by a reload).';
+}
+
 self.onmessage = (e) => {
   const msg = e.data || {};
-  if (msg.type === 'analyze') {
+  const stale = (msg.type === 'analyze' || msg.type === 'ping') && otherBuild(msg);
+  if (stale) {
+    postMessage({ type: 'error', stale: true, message: stale });
+  } else if (msg.type === 'analyze') {
     analyze(msg).catch((err) => {
       const text = String((err && err.message) || err);
       const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
