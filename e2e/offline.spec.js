@@ -42,6 +42,11 @@ async function controlled(page) {
   });
 }
 
+// The files a page asks for under its build's name (see web/sw.js), sorted.
+const VERSIONED = ['app.bundle.js', 'gcscope.js', 'gcscope.wasm', 'reader.js', 'report-template.html', 'style.css',
+  'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'worker.js'];
+const sha1Of = (site, file) => crypto.createHash('sha1').update(fs.readFileSync(path.join(site, file))).digest('hex');
+
 // A copy of the built site that a test may change and serve, with what the build filled into its
 // service worker: the build id and the SHA-1 of each file asked for under the build's name.
 function copySite() {
@@ -51,25 +56,59 @@ function copySite() {
   const buildId = (/const BUILD = '([0-9a-f]{40})'/.exec(swText) || [])[1];
   expect(buildId, 'the build replaced __BUILD_ID__').toBeTruthy();
   const sha1 = {};
-  for (const m of swText.matchAll(/'([a-z.]+)': '([0-9a-f]{40})'/g)) sha1[m[1]] = m[2];
-  expect(Object.keys(sha1).sort(), 'the build listed the versioned files').toEqual(['gcscope.js', 'gcscope.wasm', 'reader.js', 'worker.js']);
-  for (const [file, sum] of Object.entries(sha1)) {
-    expect(sum, file).toBe(crypto.createHash('sha1').update(fs.readFileSync(path.join(site, file))).digest('hex'));
-  }
+  for (const m of swText.matchAll(/'([\w./-]+)': '([0-9a-f]{40})'/g)) sha1[m[1]] = m[2];
+  expect(Object.keys(sha1).sort(), 'the build listed the versioned files').toEqual(VERSIONED);
+  for (const [file, sum] of Object.entries(sha1)) expect(sum, file).toBe(sha1Of(site, file));
   expect(fs.readFileSync(path.join(site, 'worker.js'), 'utf8')).toContain(`const BUILD = '${buildId}'`);
   return { site, swText, buildId, sha1 };
 }
 
-// Deploys another build over a site copy, as the build would make it: the new build id in the service
-// worker, the page's script and the analysis worker, and the worker's new SHA-1 in the service worker.
+// Deploys another build over a site copy, as the build would make it: the new build id in the page's
+// script, the analysis worker and the service worker, and the versioned files' new SHA-1s in the
+// service worker.
 function deployBuild(site, oldId, newId) {
   const rewrite = (file, f) => fs.writeFileSync(path.join(site, file), f(fs.readFileSync(path.join(site, file), 'utf8')));
-  const oldWorkerSha1 = crypto.createHash('sha1').update(fs.readFileSync(path.join(site, 'worker.js'))).digest('hex');
+  const before = Object.fromEntries(VERSIONED.map((f) => [f, sha1Of(site, f)]));
   for (const file of ['app.bundle.js', 'worker.js']) {
     rewrite(file, (text) => { expect(text).toContain(oldId); return text.split(oldId).join(newId); });
   }
-  const workerSha1 = crypto.createHash('sha1').update(fs.readFileSync(path.join(site, 'worker.js'))).digest('hex');
-  rewrite('sw.js', (text) => { expect(text).toContain(oldWorkerSha1); return text.split(oldId).join(newId).split(oldWorkerSha1).join(workerSha1); });
+  rewrite('sw.js', (text) => {
+    let out = text.split(oldId).join(newId);
+    for (const f of VERSIONED) {
+      expect(out).toContain(`'${f}': '${before[f]}'`);
+      out = out.replace(`'${f}': '${before[f]}'`, `'${f}': '${sha1Of(site, f)}'`);
+    }
+    return out;
+  });
+}
+
+// Moves the server's copies of the files asked for under a build's name away (a job that still
+// reached the server for one would fail) or back.
+function serverVersionedFiles(site, away) {
+  for (const f of ['worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm']) {
+    const p = path.join(site, f);
+    if (away) fs.renameSync(p, p + '.away'); else fs.renameSync(p + '.away', p);
+  }
+}
+
+// Registers the site's service worker from a page that does not itself (?sw=0), or updates it, and
+// waits until the worker it installs is activated or redundant (a failed install); returns that state.
+function register(page) {
+  return page.evaluate(async () => {
+    // Both promises resolve once the new worker's install has begun (it is then reg.installing).
+    const before = await navigator.serviceWorker.getRegistration();
+    const reg = before ? (await before.update(), before) : await navigator.serviceWorker.register('sw.js');
+    const w = reg.installing || reg.waiting || reg.active;
+    const done = () => w.state === 'activated' || w.state === 'redundant';
+    if (!done()) await new Promise((r) => w.addEventListener('statechange', () => { if (done()) r(); }));
+    return w.state;
+  });
+}
+
+// Runs one job on the page; returns its card.
+async function analyze(page, file, options) {
+  await chooseFiles(page, [fixture(file)]);
+  return lastJob(page, options);
 }
 
 // Waits until the newest service worker has taken over (none installing or waiting); returns the
@@ -125,10 +164,9 @@ test('once visited, the site works offline; a new build replaces the cached one'
     expect(cached).not.toContain('/logs/user.log');
     // The wasm module is cached under its build's URL and served from the cache first, even online:
     // with the server's copy gone, a job still runs on the page's compiled module.
-    // So are the module's glue and the two workers (see sw.js).
+    // So are the module's glue, the two workers and what a saved report inlines (see sw.js).
     const urls = await cachedUrls(page, buildId);
-    for (const file of ['gcscope.wasm', 'gcscope.js', 'worker.js', 'reader.js']) expect(urls).toContain(`${url}${file}?v=${buildId}`);
-    expect(urls).toContain(`${url}gcscope.wasm`);  // for a worker that loads its own
+    for (const file of VERSIONED) expect(urls).toContain(`${url}${file}?v=${buildId}`);
     fs.renameSync(path.join(site, 'gcscope.wasm'), path.join(site, 'gcscope.wasm.away'));
     await page.goto(url + '?warmup=0');
     await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
@@ -192,44 +230,44 @@ test('once visited, the site works offline; a new build replaces the cached one'
   }
 });
 
-// A server that hands out another gcscope.wasm than the one the build was made with (a deployment half
-// uploaded, a CDN edge behind; here the service worker is told to expect another SHA-1): that module is
-// never cached under the build's name, so it cannot outlive the moment. Offline, the page then has no
-// module to compile, and the worker loads the plain gcscope.wasm kept for that case.
-test('a module that is not the build\'s own is not cached under the build\'s name', async () => {
+// A deployment half uploaded, or a CDN edge behind: the server hands out another gcscope.wasm than the
+// one the build was made with (here the service worker is told to expect another SHA-1). That build
+// is not installed, and nothing of it is cached. Over an installed build, the installed one stays in
+// charge, its cache untouched, and its pages work offline.
+test('a build whose files on the server are not its own is not installed', async () => {
   const { site, swText, buildId, sha1 } = copySite();
-  fs.writeFileSync(path.join(site, 'sw.js'), swText.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const server = await startServer(site, port);
+  let server = await startServer(site, port);
   const context = await browser.newContext();
   const page = await context.newPage();
+  const gcscopeCaches = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope-')));
   try {
-    await page.goto(url);
-    expect(await controlled(page)).toEqual(['gcscope-' + buildId]);
-    // Installing, the service worker checked what it fetched: the module is not kept, the others are.
-    let cached = await cachedUrls(page, buildId);
-    expect(cached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
-    expect(cached).toContain(`${url}worker.js?v=${buildId}`);
-    // Asked for by the page, a miss is fetched and checked again before it would be kept. The module
-    // is asked for first, then worker.js (removed from the cache for this): once worker.js is back,
-    // checked and kept, the module's check has had its turn too, and the module is still not kept.
-    await page.evaluate(async (name) => (await caches.open(name)).delete('worker.js?v=' + GCSCOPE.build), 'gcscope-' + buildId);
-    await page.evaluate(async () => {
-      await fetch('gcscope.wasm?v=' + GCSCOPE.build).then((r) => r.arrayBuffer());
-      await fetch('worker.js?v=' + GCSCOPE.build).then((r) => r.text());
-    });
-    await expect.poll(() => cachedUrls(page, buildId)).toContain(`${url}worker.js?v=${buildId}`);
-    cached = await cachedUrls(page, buildId);
-    expect(cached).not.toContain(`${url}gcscope.wasm?v=${buildId}`);
-    expect(cached).toContain(`${url}gcscope.wasm`);
+    await page.goto(url + '?sw=0&warmup=0');
+    fs.writeFileSync(path.join(site, 'sw.js'), swText.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
+    expect(await register(page)).toBe('redundant');
+    expect(await gcscopeCaches()).toEqual([]);
+    await expect((await analyze(page, 'jvm/jdk17-g1.log')).locator('.job-status')).toHaveText('Done');  // online, all is well
+    // The whole upload done: the build installs.
+    fs.writeFileSync(path.join(site, 'sw.js'), swText);
+    expect(await register(page)).toBe('activated');
+    expect(await gcscopeCaches()).toEqual(['gcscope-' + buildId]);
+    // The next build, half uploaded: its worker.js is there, its module not yet.
+    const newId = 'b'.repeat(40);
+    deployBuild(site, buildId, newId);
+    const newSw = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
+    fs.writeFileSync(path.join(site, 'sw.js'), newSw.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
+    expect(await register(page)).toBe('redundant');
+    expect(await gcscopeCaches()).toEqual(['gcscope-' + buildId]);
+    expect(await cachedUrls(page, buildId)).toContain(`${url}worker.js?v=${buildId}`);
+    // Offline, the first build's page still analyzes with the first build's files.
     await stopServer(server);
     await context.setOffline(true);
     await page.goto(url + '?warmup=0');
-    await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
-    const job = await lastJob(page);
+    expect(await page.evaluate(() => GCSCOPE.build)).toBe(buildId);
+    const job = await analyze(page, 'stackprof/fib-cpu-raw.dump');
     await expect(job.locator('.job-status')).toHaveText('Done');
-    await expect(job).toHaveAttribute('data-wasm-module', 'own');
+    await expect(job).toHaveAttribute('data-worker-build', buildId);
   } finally {
     await context.close();
     await stopServer(server);
@@ -239,8 +277,10 @@ test('a module that is not the build\'s own is not cached under the build\'s nam
 
 // A page stays open while a new build is deployed and another tab picks it up: the new service worker
 // takes the old page over at once. The old page's next jobs still run on workers of its own build
-// (worker.js?v=ITS_BUILD from its build's cache, kept beside the new one), online and offline. A build
-// older than the one before is dropped.
+// (worker.js?v=ITS_BUILD and the rest from its build's cache, kept beside the new one), online and
+// offline. One more build, and the first build's cache is dropped: its page is then asked to reload.
+// Each check is made on the second job after a change: a job takes the spare worker that the job
+// before started when it ended, which may predate the change.
 test('a page opened before a new build took over keeps analyzing with its own build', async () => {
   const { site, buildId } = copySite();
   const port = await freePort();
@@ -248,11 +288,11 @@ test('a page opened before a new build took over keeps analyzing with its own bu
   let server = await startServer(site, port);
   const context = await browser.newContext();
   const oldPage = await context.newPage();
+  const twoJobs = async (page, file) => { await analyze(page, file); return analyze(page, file); };
   try {
     await oldPage.goto(url + '?warmup=0');
     expect(await controlled(oldPage)).toEqual(['gcscope-' + buildId]);
-    await chooseFiles(oldPage, [fixture('jvm/jdk17-g1.log')]);
-    await expect((await lastJob(oldPage))).toHaveAttribute('data-worker-build', buildId);
+    await expect(await analyze(oldPage, 'jvm/jdk17-g1.log')).toHaveAttribute('data-worker-build', buildId);
 
     const newId = 'e'.repeat(40);
     deployBuild(site, buildId, newId);
@@ -261,32 +301,41 @@ test('a page opened before a new build took over keeps analyzing with its own bu
     await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + buildId, 'gcscope-' + newId]);
     expect(await oldPage.evaluate(() => GCSCOPE.build)).toBe(buildId);
     expect(await newPage.evaluate(() => GCSCOPE.build)).toBe(newId);
-    // The server has only the new build's worker.js now; the old page gets its own from the cache.
-    // (This job may take the spare worker started before the update; the next ones start theirs after.)
-    await chooseFiles(oldPage, [fixture('stackprof/fib-cpu-raw.dump')]);
-    let job = await lastJob(oldPage);
+    // The server's workers, glue and module are moved away: whatever a job gets, it gets from a cache.
+    serverVersionedFiles(site, true);
+    let job = await twoJobs(oldPage, 'stackprof/fib-cpu-raw.dump');
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-worker-build', buildId);
-    await chooseFiles(newPage, [fixture('stackprof/fib-cpu-raw.dump')]);
-    job = await lastJob(newPage);
+    await expect(job.locator('section.report[data-format="stackprof"]')).toBeVisible();
+    job = await twoJobs(newPage, 'stackprof/fib-cpu-raw.dump');
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-worker-build', newId);
     // Offline too.
     await stopServer(server);
     await context.setOffline(true);
-    await chooseFiles(oldPage, [fixture('jvm/jdk17-g1.log')]);
-    job = await lastJob(oldPage);
+    job = await twoJobs(oldPage, 'jvm/jdk17-g1.log');
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-worker-build', buildId);
-    await expect(oldPage.locator('.job')).toHaveCount(3);
+    await expect(oldPage.locator('.job .job-status', { hasText: 'Done' })).toHaveCount(5);
 
     // A third build: the first build's cache is dropped, the second's kept.
     await context.setOffline(false);
+    serverVersionedFiles(site, false);
     const thirdId = 'd'.repeat(40);
     deployBuild(site, newId, thirdId);
     server = await startServer(site, port);
     await newPage.goto(url + '?warmup=0');
     await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + newId, 'gcscope-' + thirdId]);
+    // The first build's page now gets the server's worker.js, of the third build, online; offline, the
+    // third build's cached copy: either way, that worker asks it to reload.
+    job = await twoJobs(oldPage, 'jvm/jdk17-g1.log');
+    await expect(job).toHaveAttribute('data-stale', 'true');
+    await stopServer(server);
+    await context.setOffline(true);
+    job = await twoJobs(oldPage, 'jvm/jdk17-g1.log');
+    await expect(job).toHaveAttribute('data-stale', 'true');
+    await expect(job.locator('.job-stale .error')).toContainText(`this page (build ${buildId.slice(0, 12)}) and the analysis worker the server sent (build ${thirdId.slice(0, 12)})`);
+    await expect(oldPage.locator('.job').last().locator('section.report[data-format="jvm-gc-log"]')).toBeVisible();  // still shown
   } finally {
     await context.close();
     await stopServer(server);
@@ -323,7 +372,7 @@ test('a page whose build is no longer on the server is asked to reload, and keep
     }
     await expect(stale.locator('.job-status')).toHaveText('Failed');
     await expect(stale).toHaveAttribute('data-stale', 'true');
-    await expect(stale.locator('.job-stale .error')).toContainText(`the page is build ${buildId.slice(0, 12)}, its analysis worker from the server is build ${newId.slice(0, 12)}`);
+    await expect(stale.locator('.job-stale .error')).toContainText(`this page (build ${buildId.slice(0, 12)}) and the analysis worker the server sent (build ${newId.slice(0, 12)})`);
     // The first job's report is still on the page.
     await expect(page.locator('.job').last().locator('section.report[data-format="jvm-gc-log"]')).toBeVisible();
     await Promise.all([page.waitForEvent('load'), stale.locator('button.job-reload').click()]);
@@ -332,6 +381,38 @@ test('a page whose build is no longer on the server is asked to reload, and keep
     const after = await lastJob(page);
     await expect(after.locator('.job-status')).toHaveText('Done');
     await expect(after).toHaveAttribute('data-worker-build', newId);
+  } finally {
+    await context.close();
+    await stopServer(server);
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});
+
+// Offline with nothing cached (no service worker here): a worker's script cannot be loaded. The spare
+// worker, started when a job ends, fails before any job listens to it; a job must not take it and wait
+// forever, but fail and say so.
+test('a job whose worker cannot be loaded fails instead of waiting', async () => {
+  const { site, buildId } = copySite();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const server = await startServer(site, port);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(url + '?sw=0&warmup=0');
+    // The page's spare worker, started online, then the network goes.
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('gcscope.wasm?v=')))).toBe(true);
+    await stopServer(server);
+    await context.setOffline(true);
+    const first = await analyze(page, 'jvm/jdk17-g1.log');
+    await expect(first.locator('.job-status')).toHaveText('Done');
+    await expect(first).toHaveAttribute('data-worker-build', buildId);
+    // The spare started when it ended could not load worker.js.
+    await page.waitForTimeout(500);
+    const second = await analyze(page, 'jvm/jdk17-g1.log', { timeout: 15_000 });
+    await expect(second.locator('.job-status')).toHaveText('Failed');
+    await expect(second.locator('.error')).toContainText('The analysis worker stopped');
+    await expect(page.locator('.job').last().locator('section.report[data-format="jvm-gc-log"]')).toBeVisible();  // the first job's
   } finally {
     await context.close();
     await stopServer(server);

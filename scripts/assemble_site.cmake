@@ -43,10 +43,18 @@ string(SHA1 build_id "${build_key}")
 file(READ "${SRC}/web/worker.js" worker)
 string(REPLACE "__BUILD_ID__" "${build_id}" worker "${worker}")
 file(WRITE "${SITE}/worker.js" "${worker}")
-# The files a page asks for under its build's name (file?v=BUILD_ID), each with its SHA-1: the service
-# worker keeps such a file only if its bytes are this build's (see cacheChecked in web/sw.js).
+# One script for the page (shared with the CLI's --html report, which has no build id: it loads no
+# wasm).
+include("${SRC}/scripts/bundle_js.cmake")
+set(BUILD_ID "${build_id}")
+gcscope_bundle_js("${SITE}/app.bundle.js")
+
+# The files a page asks for under its build's name (file?v=BUILD_ID: the module, its glue and the
+# workers, and what a saved HTML report inlines), each with its SHA-1: the service worker installs a
+# build only if these are its bytes (see precache in web/sw.js).
 set(versioned "")
-foreach(f gcscope.wasm gcscope.js worker.js reader.js)
+foreach(f gcscope.wasm gcscope.js worker.js reader.js app.bundle.js style.css report-template.html
+    vendor/uPlot.iife.min.js vendor/uPlot.min.css)
   if(EXISTS "${SITE}/${f}")
     file(SHA1 "${SITE}/${f}" h)
     string(APPEND versioned "\n  '${f}': '${h}',")
@@ -56,9 +64,3 @@ file(READ "${SRC}/web/sw.js" sw)
 string(REPLACE "__BUILD_ID__" "${build_id}" sw "${sw}")
 string(REPLACE "/*__VERSIONED_SHA1__*/" "${versioned}\n" sw "${sw}")
 file(WRITE "${SITE}/sw.js" "${sw}")
-
-# One script for the page (shared with the CLI's --html report, which has no build id: it loads no
-# wasm).
-include("${SRC}/scripts/bundle_js.cmake")
-set(BUILD_ID "${build_id}")
-gcscope_bundle_js("${SITE}/app.bundle.js")

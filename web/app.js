@@ -79,6 +79,7 @@
   // its name (gcscope.wasm?v=BUILD_ID): the service worker answers them from that build's cache, so a
   // page still open after a new build took over keeps starting workers of its own build (see sw.js).
   const versioned = (file) => (GCSCOPE.build ? file + '?v=' + GCSCOPE.build : file);
+  GCSCOPE.versioned = versioned;
   function sharedModule() {
     if (!wasmModule) wasmModule = compileModule();
     return wasmModule;
@@ -143,6 +144,8 @@
         reader = null;
       }
     }
+    worker.failed = false;
+    worker.addEventListener('error', () => { worker.failed = true; });
     const terminate = worker.terminate.bind(worker);
     worker.terminate = () => {
       terminate();
@@ -166,10 +169,17 @@
     spareWorker = newAnalysisWorker();
     spareWorker.send({ type: 'ping' });
   }
+  // A spare whose script could not be loaded (offline with nothing cached, a server gone) has already
+  // had its error event, before any job listened: a job that took it would wait forever. It is
+  // replaced by a new worker, whose error (if any) comes after the job's handlers are set.
   function takeWorker() {
-    const worker = spareWorker || newAnalysisWorker();
+    let worker = spareWorker;
     spareWorker = null;
-    return worker;
+    if (worker && worker.failed) {
+      worker.terminate();
+      worker = null;
+    }
+    return worker || newAnalysisWorker();
   }
 
   // Warming the optimizing tier while the page waits for a file. The module's hot functions are
@@ -301,7 +311,7 @@
           body.appendChild(el('div', { class: 'job-stale' }, el('p', { class: 'error', text: m.message }),
             el('button', { type: 'button', class: 'gs-small job-reload', text: 'Reload the page', on: { click: () => location.reload() } })));
         } else body.appendChild(el('p', { class: 'error', text: 'The analysis failed: ' + m.message }));
-        if (hooks.onError) hooks.onError(m.message);
+        if (hooks.onError) hooks.onError(m.message, { stale: !!m.stale });
       }
     };
     // The job's worker is stopped (finish terminates it) and nothing else on the page is touched; a

@@ -59,7 +59,8 @@
     GCSCOPE.startJob([{ path: m.name, blob: new Blob([m.buffer]) }], m.format ? { format: m.format } : {}, {
       onProgress: (done, total) => reply({ type: 'gcscope:progress', id, done, total }),
       onResult: (doc) => reply({ type: 'gcscope:result', id, report: doc }),
-      onError: (message) => reply({ type: 'gcscope:error', id, message }),
+      // stale: the page and its worker are of different builds (see worker.js); reloading the frame helps.
+      onError: (message, how) => reply(Object.assign({ type: 'gcscope:error', id, message }, how && how.stale ? { stale: true } : {})),
     });
   });
 
@@ -109,8 +110,11 @@
   };
   GCSCOPE.exportHtml = async function (doc) {
     try {
-      const [uplotCss, css, uplot, bundle, template] = await Promise.all([text('vendor/uPlot.min.css'), text('style.css'),
-        text('vendor/uPlot.iife.min.js'), text('app.bundle.js'), text('report-template.html')]);
+      // Under the page's build's name (see GCSCOPE.versioned): a page left open across a deployment
+      // inlines its own build's viewer, which reads the document it made.
+      const v = GCSCOPE.versioned || ((f) => f);
+      const [uplotCss, css, uplot, bundle, template] = await Promise.all([text(v('vendor/uPlot.min.css')), text(v('style.css')),
+        text(v('vendor/uPlot.iife.min.js')), text(v('app.bundle.js')), text(v('report-template.html'))]);
       const html = GCSCOPE.buildHtmlReport(doc, { uplotCss, css, uplot, bundle, template });
       const base = (doc.inputs[0] && doc.inputs[0].path.split('/').pop()) || 'gcscope';
       GCSCOPE.ui.download(base + '.gcscope.html', 'text/html', html);

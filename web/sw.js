@@ -1,27 +1,27 @@
 // Keeps the site working offline once visited: the site's own files are cached under a name that
 // changes with every build (the build id below is filled in by scripts/assemble_site.cmake), so a
-// new deployment is fetched and older caches dropped (all but the newest of them, see 'activate'). Only the site's own files are cached (the core
-// below, and the bundled samples when opened): a same-origin file loaded with ?url= is user data and
-// is never stored.
+// new deployment is fetched and older caches dropped (all but the newest of them, see 'activate').
+// Only the site's own files are cached (the core below, and the bundled samples when opened): a
+// same-origin file loaded with ?url= is user data and is never stored.
 // Dropped files never pass here at all.
 'use strict';
 const BUILD = '__BUILD_ID__';
 const PREFIX = 'gcscope-';
 const CACHE = PREFIX + BUILD;
-// The files a page asks for under its build's name (file?v=BUILD, see GCSCOPE.build in app.js and the
-// worker's importScripts): the wasm module, its JavaScript glue, the analysis worker and the reader.
-// They are answered from their build's cache first, because they must be of the page's build: a page
-// that stays open while a new build takes over goes on starting workers, and the new build's
-// worker.js with the page's module and messages may not work together. The build fills in each
-// file's SHA-1, so that a server still handing out another build's file (a deployment half
-// uploaded, a CDN edge behind) never gets it cached under this build's name. Unfilled (web/ served
+// The files that must be of the page's build, which the page asks for under its build's name
+// (file?v=BUILD, see `versioned` in app.js): the wasm module, its JavaScript glue, the analysis worker
+// and the reader, and what a saved HTML report inlines. A page that stays open while a new build takes
+// over goes on starting workers, and the new build's worker.js with the page's module and messages
+// may not work together. They are answered from their build's cache first, and the build fills in
+// each one's SHA-1: a build is installed only with its own bytes (see precache). Unfilled (web/ served
 // as is), nothing is versioned.
 const VERSIONED_SHA1 = {/*__VERSIONED_SHA1__*/};
-// The plain gcscope.wasm is what a worker loads itself when the page could not give it a module.
-const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'worker.js', 'reader.js', 'gcscope.js', 'gcscope.wasm',
-  'favicon.svg', 'vendor/uPlot.iife.min.js', 'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
+// The page's own files under their plain names (index.html loads them so), answered network first.
+const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.svg', 'vendor/uPlot.iife.min.js',
+  'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
+const versionedUrl = (name, build) => new URL(name + '?v=' + build, scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
 // opened). The page's query (?embed=1, ?url=...) is not part of what is cached.
@@ -40,15 +40,26 @@ function versionedRequest(url) {
   return { name, build };
 }
 
-self.addEventListener('install', (e) => {
-  // {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
-  e.waitUntil(caches.open(CACHE).then(async (c) => {
-    await c.addAll(CORE.map((p) => new Request(p, { cache: 'reload' })));
-    for (const name of Object.keys(VERSIONED_SHA1)) {
-      const req = new Request(name + '?v=' + BUILD, { cache: 'reload' });
-      await cacheChecked(c, req, await fetch(req), VERSIONED_SHA1[name]);
+// All or nothing: if a versioned file is not this build's (a deployment half uploaded, a CDN edge
+// behind), or any file cannot be fetched, the install fails. The build before stays in charge with
+// its cache untouched, and the next visit tries again. The half-filled cache is dropped, so it never
+// takes the place of the build an open page still uses (see 'activate').
+// {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
+async function precache() {
+  const cache = await caches.open(CACHE);
+  try {
+    await cache.addAll(CORE.map((p) => new Request(p, { cache: 'reload' })));
+    for (const [name, sha1] of Object.entries(VERSIONED_SHA1)) {
+      const req = new Request(versionedUrl(name, BUILD), { cache: 'reload' });
+      if (!await cacheChecked(cache, req, await fetch(req), sha1)) throw new Error(name + ' on the server is not of build ' + BUILD);
     }
-  }).then(() => self.skipWaiting()));
+  } catch (err) {
+    await caches.delete(CACHE);
+    throw err;
+  }
+}
+self.addEventListener('install', (e) => {
+  e.waitUntil(precache().then(() => self.skipWaiting()));
 });
 // Drops the caches of older builds, except the newest of them: a page of that build may still be
 // open (this worker takes it over at once), and its next job needs that build's worker and module,
@@ -59,27 +70,37 @@ self.addEventListener('activate', (e) => {
     return Promise.all(older.slice(0, -1).map((k) => caches.delete(k)));
   }).then(() => self.clients.claim()));
 });
-// Caches resp under req, and keeps it only if its bytes have the SHA-1 the build wrote down. The check
-// reads the stored copy, so the response itself is read once, by the cache.
+// Caches resp under req and keeps it only if its bytes have the SHA-1 the build wrote down; says
+// whether it was kept. The check reads the stored copy, so the response itself is read once, by the
+// cache.
 async function cacheChecked(cache, req, resp, sha1) {
-  if (!resp.ok || resp.type !== 'basic' || resp.status !== 200) return;
+  if (!resp.ok || resp.type !== 'basic' || resp.status !== 200) return false;
   await cache.put(req, resp);
-  if (!self.crypto || !crypto.subtle) { await cache.delete(req); return; }
   const stored = await cache.match(req);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', await stored.arrayBuffer()));
-  if (Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') !== sha1) await cache.delete(req);
+  if (Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') === sha1) return true;
+  await cache.delete(req);
+  return false;
 }
-// A versioned file: from its build's cache first. For this build, a miss is fetched and kept if its
-// bytes are right. Why cache first for the module too: V8 keeps a module's optimized code with the
-// Cache Storage entry it was compiled from, so on a returning visit the first analysis no longer
-// waits for the optimizing compiles (measured: its worker time equals a next file's). Through the
-// network, a revalidated response (304) lost that code. For an older build (a page still open), the
-// file comes from that build's cache if it is still kept, else from the network as it is: the worker
-// then finds that it is not of the page's build and says so (see worker.js).
+// A versioned file: from its build's cache first. Why cache first for the module too: V8 keeps a
+// module's optimized code with the Cache Storage entry it was compiled from, so on a returning visit
+// the first analysis no longer waits for the optimizing compiles (measured: its worker time equals a
+// next file's). Through the network, a revalidated response (304) lost that code.
+// A miss (a file removed from the cache) is fetched, and for this build kept if its bytes are right.
+// For a build whose cache is gone (a page open across two deployments), the server's file is of
+// another build, and offline this build's copy is answered, as the server would: either way, the
+// worker then finds that it is not of the page's build and asks for a reload (see worker.js).
 async function versionedFile(e, file) {
   const hit = await caches.match(e.request, { cacheName: PREFIX + file.build });
   if (hit) return hit;
-  const resp = await fetch(e.request);
+  let resp;
+  try {
+    resp = await fetch(e.request);
+  } catch (err) {
+    const current = file.build !== BUILD && await caches.match(versionedUrl(file.name, BUILD), { cacheName: CACHE });
+    if (current) return current;
+    throw err;
+  }
   if (file.build === BUILD) {
     const copy = resp.clone();  // before the page reads the response
     e.waitUntil(caches.open(CACHE).then((c) => cacheChecked(c, e.request, copy, VERSIONED_SHA1[file.name])).catch(() => {}));

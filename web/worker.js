@@ -62,14 +62,16 @@ function oomMessage(M, why) {
 // instantiated) the module is fetched and compiled here.
 function loadModule(compiled) {
   if (!modulePromise) {
-    modulePromise = !(compiled instanceof WebAssembly.Module) ? createGcscope() : new Promise((resolve, reject) => {
+    // A module of its own: this build's, asked for under its name like the page's (see sw.js).
+    const own = () => createGcscope(BUILT ? { locateFile: (path, dir) => dir + path + (path.endsWith('.wasm') ? '?v=' + BUILD : '') } : {});
+    modulePromise = !(compiled instanceof WebAssembly.Module) ? own() : new Promise((resolve, reject) => {
       createGcscope({
         instantiateWasm(imports, receive) {
           WebAssembly.instantiate(compiled, imports).then((instance) => { moduleSource = 'shared'; receive(instance, compiled); }, reject);
           return {};
         },
       }).then(resolve, reject);
-    }).catch(() => createGcscope());
+    }).catch(() => own());
   }
   return modulePromise;
 }
@@ -240,12 +242,15 @@ async function analyze(msg) {
   }
 }
 
-// The words for a page of another build (see BUILD).
+// The words for a page of another build (see BUILD), or null. A page from before builds were named
+// (2026-11-26) sends its module without a build.
 function otherBuild(msg) {
-  if (!BUILT || typeof msg.build !== 'string' || !msg.build || msg.build === BUILD) return null;
-  return `gcscope was updated since this page was opened: the page is build ${msg.build.slice(0, 12)}, ` +
-    `its analysis worker from the server is build ${BUILD.slice(0, 12)}. Reload the page to analyze with the new build ` +
-    '(the results shown on this page are not kept by a reload).';
+  if (!BUILT || msg.build === BUILD) return null;
+  const page = typeof msg.build === 'string' && msg.build ? msg.build.slice(0, 12) : null;
+  if (!page && !msg.module) return null;  // a page script or test that names no build and brings no module
+  return `this page (${page ? 'build ' + page : 'an earlier build'}) and the analysis worker the server sent ` +
+    `(build ${BUILD.slice(0, 12)}) are of different builds: gcscope was probably updated since the page was opened. ` +
+    'Reload the page to analyze with the build the server has now (a reload does not keep the results shown on this page).';
 }
 
 self.onmessage = (e) => {
