@@ -1,7 +1,9 @@
-// The service worker (web/sw.js): once visited, the site works with no server at all, and a new build
-// (a changed build id in sw.js, new files) is picked up and replaces the old cache. The site is served
-// here from a copy of build/wasm/site by a server this test starts and stops, so "offline" is real (the
-// server is gone), not only the browser's offline emulation.
+// The service worker (web/sw.js) and builds: once visited, the site works with no server at all; a new
+// build (a changed build id in sw.js, new files) is picked up, and is installed only with its own
+// files; a page left open across a deployment keeps its own build's workers, or is asked to reload
+// when they are gone. The site is served here from a copy of build/wasm/site by a server this test
+// starts and stops, so "offline" is real (the server is gone), not only the browser's offline
+// emulation, and a deployment is a real change of the served files.
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
@@ -413,6 +415,49 @@ test('a job whose worker cannot be loaded fails instead of waiting', async () =>
     await expect(second.locator('.job-status')).toHaveText('Failed');
     await expect(second.locator('.error')).toContainText('The analysis worker stopped');
     await expect(page.locator('.job').last().locator('section.report[data-format="jvm-gc-log"]')).toBeVisible();  // the first job's
+  } finally {
+    await context.close();
+    await stopServer(server);
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});
+
+// An embedding host learns from the error itself that the frame must be reloaded: gcscope:error
+// carries stale: true when the frame's page and the worker the server sent are of different builds.
+test('an embedding host is told when the frame is of an older build than the server', async () => {
+  const { site, buildId } = copySite();
+  fs.writeFileSync(path.join(site, 'host.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
+<iframe id="f" src="index.html?embed=1&sw=0&warmup=0"></iframe>
+<script>
+  window.replies = [];
+  window.addEventListener('message', (e) => { if (e.source === document.getElementById('f').contentWindow) window.replies.push(e.data); });
+  window.open1 = (id) => document.getElementById('f').contentWindow.postMessage(
+    { type: 'gcscope:open', id, name: 'g1.log', buffer: new TextEncoder().encode('[0.010s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 3.456ms\\n').buffer }, '*');
+</script>`);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const server = await startServer(site, port);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const reply = (id) => page.evaluate((i) => window.replies.find((r) => r && r.id === i && (r.type === 'gcscope:result' || r.type === 'gcscope:error')) || null, id);
+  try {
+    await page.goto(url + 'host.html');
+    await expect.poll(() => page.frame({ url: /embed=1/ }).evaluate(() => !!(window.GCSCOPE && GCSCOPE.build))).toBe(true);
+    await page.evaluate(() => window.open1('before'));
+    await expect.poll(() => reply('before')).toMatchObject({ type: 'gcscope:result' });
+    deployBuild(site, buildId, 'a'.repeat(40));
+    // The first job after the deployment may take the spare worker started before it.
+    await page.evaluate(() => window.open1('after-1'));
+    await expect.poll(() => reply('after-1')).not.toBeNull();
+    await page.evaluate(() => window.open1('after-2'));
+    await expect.poll(() => reply('after-2')).not.toBeNull();
+    const after = await reply('after-2');
+    expect(after).toMatchObject({ type: 'gcscope:error', stale: true });
+    expect(after.message).toContain(`this page (build ${buildId.slice(0, 12)})`);
+    // An ordinary failure is not marked stale: a message the frame refuses.
+    await page.evaluate(() => document.getElementById('f').contentWindow.postMessage({ type: 'gcscope:open', id: 'bad', name: '', buffer: null }, '*'));
+    await expect.poll(() => reply('bad')).toMatchObject({ type: 'gcscope:error' });
+    expect(await reply('bad')).not.toHaveProperty('stale');
   } finally {
     await context.close();
     await stopServer(server);
