@@ -24,16 +24,15 @@ foreach(i RANGE ${last})
 endforeach()
 file(COPY "${SRC}/fixtures/samples.json" DESTINATION "${SITE}/samples")
 
-# The service worker names its cache after this build, so a new deployment replaces the old files.
+# The service worker names its cache after this build, so a new deployment replaces the old files:
+# the id covers every file the site's code is made of (web/, the bundled uPlot, the scripts that
+# assemble and bundle them, the wasm module and its glue). The sample files are data, not code.
 file(GLOB_RECURSE web_all "${SRC}/web/*")
 set(build_key "${VERSION}")
-foreach(f ${web_all})
-  file(SHA1 "${f}" h)
-  string(APPEND build_key "${h}")
-endforeach()
-foreach(f gcscope.wasm gcscope.js)
-  if(EXISTS "${SITE}/${f}")
-    file(SHA1 "${SITE}/${f}" h)
+foreach(f ${web_all} "${SRC}/scripts/assemble_site.cmake" "${SRC}/scripts/bundle_js.cmake"
+    "${SITE}/vendor/uPlot.iife.min.js" "${SITE}/vendor/uPlot.min.css" "${SITE}/gcscope.wasm" "${SITE}/gcscope.js")
+  if(EXISTS "${f}")
+    file(SHA1 "${f}" h)
     string(APPEND build_key "${h}")
   endif()
 endforeach()
@@ -50,10 +49,10 @@ set(BUILD_ID "${build_id}")
 gcscope_bundle_js("${SITE}/app.bundle.js")
 
 # The files a page asks for under its build's name (file?v=BUILD_ID: the module, its glue and the
-# workers, and what a saved HTML report inlines), each with its SHA-1: the service worker installs a
-# build only if these are its bytes (see precache in web/sw.js).
+# workers, and what a saved HTML report inlines) and the page itself, each with its SHA-1: the service
+# worker installs a build only if these are its bytes (see precache in web/sw.js).
 set(versioned "")
-foreach(f gcscope.wasm gcscope.js worker.js reader.js app.bundle.js style.css report-template.html
+foreach(f gcscope.wasm gcscope.js worker.js reader.js index.html app.bundle.js style.css report-template.html
     vendor/uPlot.iife.min.js vendor/uPlot.min.css)
   if(EXISTS "${SITE}/${f}")
     file(SHA1 "${SITE}/${f}" h)

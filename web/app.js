@@ -145,7 +145,10 @@
       }
     }
     worker.failed = false;
-    worker.addEventListener('error', () => { worker.failed = true; });
+    worker.addEventListener('error', () => {
+      worker.failed = true;
+      if (worker === spareWorker) document.documentElement.dataset.spareWorker = 'failed';  // for the tests
+    });
     const terminate = worker.terminate.bind(worker);
     worker.terminate = () => {
       terminate();
@@ -167,6 +170,7 @@
   function warmSpareWorker() {
     if (spareWorker || GCSCOPE.staticReport) return;
     spareWorker = newAnalysisWorker();
+    document.documentElement.dataset.spareWorker = 'started';
     spareWorker.send({ type: 'ping' });
   }
   // A spare whose script could not be loaded (offline with nothing cached, a server gone) has already
@@ -223,7 +227,8 @@
     worker.onmessage = (e) => {
       const type = e.data && e.data.type;
       if (type === 'result') root.dataset.warmUpInputs = String(++warming.analyzed);
-      if (type === 'result' || type === 'error') next();
+      if (e.data.stale) stopWarmUp(false);  // a worker of another build: nothing to warm
+      else if (type === 'result' || type === 'error') next();
     };
     worker.onerror = (e) => { e.preventDefault(); stopWarmUp(false); };
     next();

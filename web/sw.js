@@ -16,19 +16,26 @@ const CACHE = PREFIX + BUILD;
 // each one's SHA-1: a build is installed only with its own bytes (see precache). Unfilled (web/ served
 // as is), nothing is versioned.
 const VERSIONED_SHA1 = {/*__VERSIONED_SHA1__*/};
-// The page's own files under their plain names (index.html loads them so), answered network first.
+// The page's own files under their plain names (index.html loads them so). Online they come from the
+// network; offline from the copies installed with the build (never from what the network gave
+// later: that may be a newer build's, with which this build's cached files do not work).
 const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.svg', 'vendor/uPlot.iife.min.js',
   'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
 const versionedUrl = (name, build) => new URL(name + '?v=' + build, scope).href;
+// Written last by a complete install (see precache and 'activate').
+const COMPLETE = new URL('gcscope-install-complete', scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
 // opened). The page's query (?embed=1, ?url=...) is not part of what is cached.
+function isSample(url) {
+  return url.startsWith(new URL('samples/', scope).href);
+}
 function isSiteFile(url) {
   const u = new URL(url);
   u.search = ''; u.hash = '';
-  return CORE_URLS.has(u.href) || u.href.startsWith(new URL('samples/', scope).href);
+  return CORE_URLS.has(u.href) || isSample(u.href);
 }
 
 // For file?v=BUILD_ID of a versioned file: {name, build}; otherwise null.
@@ -42,33 +49,46 @@ function versionedRequest(url) {
 
 // All or nothing: if a versioned file is not this build's (a deployment half uploaded, a CDN edge
 // behind), or any file cannot be fetched, the install fails. The build before stays in charge with
-// its cache untouched, and the next visit tries again. The half-filled cache is dropped, so it never
-// takes the place of the build an open page still uses (see 'activate').
+// its cache, and the next visit tries again. A cache this install made is dropped again. The page's
+// plain files that are also versioned are stored from the checked copies, so the plain app.bundle.js
+// is this build's too.
 // {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
 async function precache() {
+  const existed = await caches.has(CACHE);
   const cache = await caches.open(CACHE);
   try {
-    await cache.addAll(CORE.map((p) => new Request(p, { cache: 'reload' })));
+    const plain = new Set(CORE);
     for (const [name, sha1] of Object.entries(VERSIONED_SHA1)) {
       const req = new Request(versionedUrl(name, BUILD), { cache: 'reload' });
       if (!await cacheChecked(cache, req, await fetch(req), sha1)) throw new Error(name + ' on the server is not of build ' + BUILD);
+      for (const as of name === 'index.html' ? ['index.html', './'] : [name]) {
+        if (!plain.delete(as)) continue;
+        await cache.put(new URL(as, scope).href, await cache.match(req));
+      }
     }
+    await cache.addAll([...plain].map((p) => new Request(p, { cache: 'reload' })));
+    await cache.put(COMPLETE, new Response(BUILD));
   } catch (err) {
-    await caches.delete(CACHE);
+    if (!existed) await caches.delete(CACHE);
     throw err;
   }
 }
 self.addEventListener('install', (e) => {
   e.waitUntil(precache().then(() => self.skipWaiting()));
 });
-// Drops the caches of older builds, except the newest of them: a page of that build may still be
-// open (this worker takes it over at once), and its next job needs that build's worker and module,
+// Drops the caches of older builds, except the newest complete one: a page of that build may still
+// be open (this worker takes it over at once), and its next job needs that build's worker and module,
 // also offline. Cache names are listed in the order they were created.
 self.addEventListener('activate', (e) => {
-  e.waitUntil(caches.keys().then((keys) => {
-    const older = keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE);
-    return Promise.all(older.slice(0, -1).map((k) => caches.delete(k)));
-  }).then(() => self.clients.claim()));
+  e.waitUntil((async () => {
+    const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+    let keep = null;
+    for (const k of older.reverse()) {
+      if (!keep && await caches.match(COMPLETE, { cacheName: k })) keep = k;
+      else await caches.delete(k);
+    }
+    await self.clients.claim();
+  })());
 });
 // Caches resp under req and keeps it only if its bytes have the SHA-1 the build wrote down; says
 // whether it was kept. The check reads the stored copy, so the response itself is read once, by the
@@ -88,8 +108,9 @@ async function cacheChecked(cache, req, resp, sha1) {
 // next file's). Through the network, a revalidated response (304) lost that code.
 // A miss (a file removed from the cache) is fetched, and for this build kept if its bytes are right.
 // For a build whose cache is gone (a page open across two deployments), the server's file is of
-// another build, and offline this build's copy is answered, as the server would: either way, the
-// worker then finds that it is not of the page's build and asks for a reload (see worker.js).
+// another build; offline, worker.js is answered with this build's copy, as the server would. Either
+// way the worker finds that it is not of the page's build and asks for a reload (see worker.js).
+// (The HTML export checks the bundle it gets; see exportHtml in embed.js.)
 async function versionedFile(e, file) {
   const hit = await caches.match(e.request, { cacheName: PREFIX + file.build });
   if (hit) return hit;
@@ -97,7 +118,7 @@ async function versionedFile(e, file) {
   try {
     resp = await fetch(e.request);
   } catch (err) {
-    const current = file.build !== BUILD && await caches.match(versionedUrl(file.name, BUILD), { cacheName: CACHE });
+    const current = file.build !== BUILD && file.name === 'worker.js' && await caches.match(versionedUrl(file.name, BUILD), { cacheName: CACHE });
     if (current) return current;
     throw err;
   }
@@ -107,7 +128,8 @@ async function versionedFile(e, file) {
   }
   return resp;
 }
-// Everything else: network first (a fresh deployment wins), the cache when offline.
+// Everything else: network first (a fresh deployment wins), the cache when offline. Of what the
+// network gives, only sample files are stored (the site's files are stored by the install, checked).
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
@@ -119,7 +141,7 @@ self.addEventListener('fetch', (e) => {
   const navigation = req.mode === 'navigate';
   const own = navigation || isSiteFile(req.url);
   e.respondWith(fetch(req).then((resp) => {
-    if (own && !navigation && resp.ok && resp.type === 'basic' && resp.status === 200) {
+    if (isSample(req.url) && resp.ok && resp.type === 'basic' && resp.status === 200) {
       const copy = resp.clone();
       e.waitUntil(caches.open(CACHE).then((c) => c.put(req.url.split('?')[0], copy)));
     }

@@ -242,15 +242,15 @@ async function analyze(msg) {
   }
 }
 
-// The words for a page of another build (see BUILD), or null. A page from before builds were named
-// (2026-11-26) sends its module without a build.
+// The words for a page of another build (see BUILD), or null. A page from before messages carried the
+// build (2026-11-26) sends its module without one.
 function otherBuild(msg) {
   if (!BUILT || msg.build === BUILD) return null;
   const page = typeof msg.build === 'string' && msg.build ? msg.build.slice(0, 12) : null;
   if (!page && !msg.module) return null;  // a page script or test that names no build and brings no module
-  return `this page (${page ? 'build ' + page : 'an earlier build'}) and the analysis worker the server sent ` +
-    `(build ${BUILD.slice(0, 12)}) are of different builds: gcscope was probably updated since the page was opened. ` +
-    'Reload the page to analyze with the build the server has now (a reload does not keep the results shown on this page).';
+  return `this page (${page ? 'build ' + page : 'an earlier build'}) and its analysis worker (build ${BUILD.slice(0, 12)}) ` +
+    'are of different builds, as when gcscope is updated while a page is open. Reload the page to run one build ' +
+    '(a reload does not keep the results shown on this page).';
 }
 
 self.onmessage = (e) => {
