@@ -303,6 +303,10 @@ test('a page opened before a new build took over keeps analyzing with its own bu
     expect(await controlled(oldPage)).toEqual(['gcscope-' + buildId]);
     await expect(await analyze(oldPage, 'jvm/jdk17-g1.log')).toHaveAttribute('data-worker-build', buildId);
 
+    // A cache left by an install cut short (no install marker), newer than the first build's: the
+    // update keeps the complete one, for the first build's page, and drops this one.
+    const partial = 'gcscope-' + '9'.repeat(40);
+    await oldPage.evaluate(async (name) => { await (await caches.open(name)).put('worker.js?v=' + name.slice(8), new Response('')); }, partial);
     const newId = 'e'.repeat(40);
     deployBuild(site, buildId, newId);
     const newPage = await context.newPage();
@@ -312,9 +316,14 @@ test('a page opened before a new build took over keeps analyzing with its own bu
     expect(await newPage.evaluate(() => GCSCOPE.build)).toBe(newId);
     // The server's workers, glue and module are moved away: whatever a job gets, it gets from a cache.
     serverVersionedFiles(site, true);
-    const glue = (page) => page.evaluate(() => fetch('gcscope.js?v=' + GCSCOPE.build).then((r) => r.text()));
-    expect(await glue(oldPage)).not.toContain(`// build ${newId}`);
-    expect(await glue(newPage)).toContain(`// build ${newId}`);
+    const glue = (page) => page.evaluate(() => fetch('gcscope.js?v=' + GCSCOPE.build).then(async (r) => ({ ok: r.ok, text: await r.text() })));
+    const oldGlue = await glue(oldPage);
+    const newGlue = await glue(newPage);
+    expect(oldGlue.ok && newGlue.ok).toBe(true);
+    expect(oldGlue.text).toContain('createGcscope');
+    expect(oldGlue.text).not.toContain('// build ');
+    expect(newGlue.text).toContain('createGcscope');
+    expect(newGlue.text).toContain(`// build ${newId}`);
     let job = await twoJobs(oldPage, 'stackprof/fib-cpu-raw.dump');
     await expect(job.locator('.job-status')).toHaveText('Done');
     await expect(job).toHaveAttribute('data-worker-build', buildId);

@@ -227,7 +227,7 @@
     worker.onmessage = (e) => {
       const type = e.data && e.data.type;
       if (type === 'result') root.dataset.warmUpInputs = String(++warming.analyzed);
-      if (e.data.stale) stopWarmUp(false);  // a worker of another build: nothing to warm
+      if (e.data && e.data.stale) stopWarmUp(false);  // a worker of another build: nothing to warm
       else if (type === 'result' || type === 'error') next();
     };
     worker.onerror = (e) => { e.preventDefault(); stopWarmUp(false); };

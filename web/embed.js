@@ -115,11 +115,17 @@
       // When it is not, the server's files are of another build: the bundle names its build, and a
       // viewer of another build is not inlined.
       const v = GCSCOPE.versioned || ((f) => f);
-      const [uplotCss, css, uplot, bundle, template] = await Promise.all([text(v('vendor/uPlot.min.css')), text(v('style.css')),
-        text(v('vendor/uPlot.iife.min.js')), text(v('app.bundle.js')), text(v('report-template.html'))]);
-      if (GCSCOPE.build && !bundle.includes(`GCSCOPE.build = "${GCSCOPE.build}";`)) {
-        throw new Error(`this page's build (${GCSCOPE.build.slice(0, 12)}) is no longer available, as when gcscope is updated while a page is open: reload the page and analyze again to export`);
+      const gone = () => new Error(`this page's build (${GCSCOPE.build.slice(0, 12)}) is no longer available, as when gcscope is ` +
+        'updated while a page is open: reload the page and analyze again to export');
+      let files;
+      try {
+        files = await Promise.all([text(v('vendor/uPlot.min.css')), text(v('style.css')),
+          text(v('vendor/uPlot.iife.min.js')), text(v('app.bundle.js')), text(v('report-template.html'))]);
+      } catch (err) {
+        throw GCSCOPE.build ? gone() : err;  // offline, a build that is not cached: nothing to fetch it from
       }
+      const [uplotCss, css, uplot, bundle, template] = files;
+      if (GCSCOPE.build && !bundle.includes(`GCSCOPE.build = "${GCSCOPE.build}";`)) throw gone();
       const html = GCSCOPE.buildHtmlReport(doc, { uplotCss, css, uplot, bundle, template });
       const base = (doc.inputs[0] && doc.inputs[0].path.split('/').pop()) || 'gcscope';
       GCSCOPE.ui.download(base + '.gcscope.html', 'text/html', html);

@@ -1,6 +1,7 @@
 // Keeps the site working offline once visited: the site's own files are cached under a name that
 // changes with every build (the build id below is filled in by scripts/assemble_site.cmake), so a
-// new deployment is fetched and older caches dropped (all but the newest of them, see 'activate').
+// new deployment is fetched and older caches dropped (all but the one installed last before, see
+// 'activate').
 // Only the site's own files are cached (the core below, and the bundled samples when opened): a
 // same-origin file loaded with ?url= is user data and is never stored.
 // Dropped files never pass here at all.
@@ -24,7 +25,7 @@ const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.svg', '
 const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
 const versionedUrl = (name, build) => new URL(name + '?v=' + build, scope).href;
-// Written last by a complete install (see precache and 'activate').
+// Written last by a complete install, with the time (see precache and 'activate').
 const COMPLETE = new URL('gcscope-install-complete', scope).href;
 
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
@@ -49,13 +50,17 @@ function versionedRequest(url) {
 
 // All or nothing: if a versioned file is not this build's (a deployment half uploaded, a CDN edge
 // behind), or any file cannot be fetched, the install fails. The build before stays in charge with
-// its cache, and the next visit tries again. A cache this install made is dropped again. The page's
-// plain files that are also versioned are stored from the checked copies, so the plain app.bundle.js
-// is this build's too.
+// its cache, and the next visit tries again. A cache this install made is dropped again; a complete
+// cache of this build (kept for its pages, installed again after a rollback) is left as it is. The
+// page's plain files that are also versioned are stored from the checked copies, so the plain
+// app.bundle.js is this build's too. They are stored as fresh responses: a host that redirects
+// /index.html to / gives a redirected response, which the browser refuses for a navigation.
 // {cache: 'reload'}: the new build's files from the server, never an older HTTP-cached copy.
 async function precache() {
   const existed = await caches.has(CACHE);
   const cache = await caches.open(CACHE);
+  const complete = () => cache.put(COMPLETE, new Response(String(Date.now())));
+  if (existed && await cache.match(COMPLETE)) return complete();
   try {
     const plain = new Set(CORE);
     for (const [name, sha1] of Object.entries(VERSIONED_SHA1)) {
@@ -63,11 +68,12 @@ async function precache() {
       if (!await cacheChecked(cache, req, await fetch(req), sha1)) throw new Error(name + ' on the server is not of build ' + BUILD);
       for (const as of name === 'index.html' ? ['index.html', './'] : [name]) {
         if (!plain.delete(as)) continue;
-        await cache.put(new URL(as, scope).href, await cache.match(req));
+        const r = await cache.match(req);
+        await cache.put(new URL(as, scope).href, new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers }));
       }
     }
     await cache.addAll([...plain].map((p) => new Request(p, { cache: 'reload' })));
-    await cache.put(COMPLETE, new Response(BUILD));
+    await complete();
   } catch (err) {
     if (!existed) await caches.delete(CACHE);
     throw err;
@@ -76,17 +82,21 @@ async function precache() {
 self.addEventListener('install', (e) => {
   e.waitUntil(precache().then(() => self.skipWaiting()));
 });
-// Drops the caches of older builds, except the newest complete one: a page of that build may still
-// be open (this worker takes it over at once), and its next job needs that build's worker and module,
-// also offline. Cache names are listed in the order they were created.
+// Drops the caches of older builds, except the one installed last: a page of that build may still be
+// open (this worker takes it over at once), and its next job needs that build's worker and module,
+// also offline. A cache with no install marker (an install cut short, or a release before the
+// marker) is kept only when no older cache has one, and then the newest created.
 self.addEventListener('activate', (e) => {
   e.waitUntil((async () => {
     const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
-    let keep = null;
-    for (const k of older.reverse()) {
-      if (!keep && await caches.match(COMPLETE, { cacheName: k })) keep = k;
-      else await caches.delete(k);
+    let keep = older[older.length - 1];
+    let keepTime = -1;
+    for (const k of older) {
+      const marker = await caches.match(COMPLETE, { cacheName: k });
+      const time = marker ? Number(await marker.text()) || 0 : -1;
+      if (time > keepTime) { keep = k; keepTime = time; }
     }
+    await Promise.all(older.filter((k) => k !== keep).map((k) => caches.delete(k)));
     await self.clients.claim();
   })());
 });
@@ -129,7 +139,8 @@ async function versionedFile(e, file) {
   return resp;
 }
 // Everything else: network first (a fresh deployment wins), the cache when offline. Of what the
-// network gives, only sample files are stored (the site's files are stored by the install, checked).
+// network gives, only sample files are stored (the site's files, samples.json among them, are stored
+// by the install).
 self.addEventListener('fetch', (e) => {
   const req = e.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
@@ -141,7 +152,7 @@ self.addEventListener('fetch', (e) => {
   const navigation = req.mode === 'navigate';
   const own = navigation || isSiteFile(req.url);
   e.respondWith(fetch(req).then((resp) => {
-    if (isSample(req.url) && resp.ok && resp.type === 'basic' && resp.status === 200) {
+    if (isSample(req.url) && !CORE_URLS.has(req.url.split('?')[0]) && resp.ok && resp.type === 'basic' && resp.status === 200) {
       const copy = resp.clone();
       e.waitUntil(caches.open(CACHE).then((c) => c.put(req.url.split('?')[0], copy)));
     }

@@ -6,8 +6,9 @@
 'use strict';
 // This worker's build (filled in by scripts/assemble_site.cmake; left as is when web/ is served
 // unbuilt). The page sends its own with every message: a page opened before a new build was deployed
-// may get this worker.js from the server when its build's copy is no longer cached (see sw.js), and
-// then this worker, its glue and the page's module and messages are of different builds. It answers
+// gets this worker.js (from the server, or offline the service worker's copy) when its own build's
+// copy is no longer cached (see sw.js), and then this worker, its glue and the page's module and
+// messages are of different builds. It answers
 // such a page with a request to reload instead of analyzing.
 const BUILD = '__BUILD_ID__';
 const BUILT = /^[0-9a-f]{40}$/.test(BUILD);
