@@ -21,8 +21,8 @@ function freePort() {
   });
 }
 
-async function startServer(root, port) {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--root', root, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startServer(root, port, serverArgs = []) {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--root', root, '--port', String(port), ...serverArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     proc.stdout.on('data', (d) => { if (String(d).includes('serving')) resolve(); });
     proc.on('exit', (code) => reject(new Error('server exited ' + code)));
@@ -40,7 +40,7 @@ async function controlled(page) {
     if (!navigator.serviceWorker.controller) {
       await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
     }
-    return (await caches.keys()).filter((k) => k.startsWith('gcscope-'));
+    return (await caches.keys()).filter((k) => k.startsWith('gcscope'));
   });
 }
 
@@ -124,13 +124,16 @@ function updated(page) {
   return page.evaluate(async () => {
     const reg = await navigator.serviceWorker.getRegistration();
     return reg && reg.active && reg.active.state === 'activated' && !reg.installing && !reg.waiting
-      ? (await caches.keys()).filter((k) => k.startsWith('gcscope-')) : [];
+      ? (await caches.keys()).filter((k) => k.startsWith('gcscope')) : [];
   });
 }
 
-// The URLs a build's cache holds.
-function cachedUrls(page, buildId) {
-  return page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), 'gcscope-' + buildId);
+// The name of a build's cache for the site served at the root (see PREFIX in web/sw.js).
+const cacheOf = (buildId, scopePath = '/') => `gcscope:${scopePath}:${buildId}`;
+
+// The URLs a cache holds.
+function cachedUrls(page, buildId, scopePath) {
+  return page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), cacheOf(buildId, scopePath));
 }
 
 // A browser of these tests' own. In the browser the other spec files had used (their pages on the
@@ -147,18 +150,19 @@ test.afterAll(async () => { if (browser) await browser.close(); });
 
 // A copy of the built site (copySite) served on a free port, with a browser context and a page of the
 // test's own; body({...copy, url, context, page, stop, start}) runs with it (stop and start the
-// server), and the server, the context and the copy are always cleaned up.
-async function withServedSite(body) {
+// server), and the server, the context and the copy are always cleaned up. serverArgs: more options
+// for scripts/serve.mjs.
+async function withServedSite(body, serverArgs = []) {
   const copy = copySite();
   const port = await freePort();
-  let server = await startServer(copy.site, port);
+  let server = await startServer(copy.site, port, serverArgs);
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await body({
       ...copy, url: `http://127.0.0.1:${port}/`, context, page,
       stop: () => stopServer(server),
-      start: async () => { server = await startServer(copy.site, port); },
+      start: async () => { server = await startServer(copy.site, port, serverArgs); },
     });
   } finally {
     await context.close();
@@ -169,7 +173,7 @@ async function withServedSite(body) {
 
 test('once visited, the site works offline; a new build replaces the cached one', () => withServedSite(async ({ site, buildId, url, context, page, stop, start }) => {
   await page.goto(url);
-  expect(await controlled(page)).toEqual(['gcscope-' + buildId]);
+  expect(await controlled(page)).toEqual([cacheOf(buildId)]);
   // Open a sample while online (samples are cached the first time they are opened).
   await page.locator('#samples button.sample[data-sample="jdk17-zgc.log"]').click();
   await expect((await lastJob(page)).locator('.job-status')).toHaveText('Done');
@@ -229,7 +233,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
   // The page asks for an update on every visit; the new worker installs and takes over. The old
   // build's cache is kept beside the new one (a page of that build may still be open; see the test
   // below), and a build older than that is dropped (the last test).
-  await expect.poll(() => updated(page), { timeout: 30_000 }).toEqual(['gcscope-' + buildId, 'gcscope-' + newId]);
+  await expect.poll(() => updated(page), { timeout: 30_000 }).toEqual([cacheOf(buildId), cacheOf(newId)]);
   // The new build's module is cached under the new build's URL.
   expect(await cachedUrls(page, newId)).toEqual(expect.arrayContaining([`${url}gcscope.wasm?v=${newId}`, `${url}worker.js?v=${newId}`]));
   // Offline again: the new build's page comes from the cache, and the page compiles the new build's
@@ -250,7 +254,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
 // is not installed, and nothing of it is cached. Over an installed build, the installed one stays in
 // charge, its cache untouched, and its pages work offline.
 test('a build whose files on the server are not its own is not installed', () => withServedSite(async ({ site, swText, buildId, sha1, url, context, page, stop }) => {
-  const gcscopeCaches = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope-')));
+  const gcscopeCaches = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope')));
   await page.goto(url + '?sw=0&warmup=0');
   fs.writeFileSync(path.join(site, 'sw.js'), swText.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
   expect(await register(page)).toBe('redundant');
@@ -259,14 +263,14 @@ test('a build whose files on the server are not its own is not installed', () =>
   // The whole upload done: the build installs.
   fs.writeFileSync(path.join(site, 'sw.js'), swText);
   expect(await register(page)).toBe('activated');
-  expect(await gcscopeCaches()).toEqual(['gcscope-' + buildId]);
+  expect(await gcscopeCaches()).toEqual([cacheOf(buildId)]);
   // The next build, half uploaded: its worker.js is there, its module not yet.
   const newId = 'b'.repeat(40);
   deployBuild(site, buildId, newId);
   const newSw = fs.readFileSync(path.join(site, 'sw.js'), 'utf8');
   fs.writeFileSync(path.join(site, 'sw.js'), newSw.split(sha1['gcscope.wasm']).join('0'.repeat(40)));
   expect(await register(page)).toBe('redundant');
-  expect(await gcscopeCaches()).toEqual(['gcscope-' + buildId]);
+  expect(await gcscopeCaches()).toEqual([cacheOf(buildId)]);
   expect(await cachedUrls(page, buildId)).toContain(`${url}worker.js?v=${buildId}`);
   // An online visit meanwhile gets the half-uploaded build's page from the server; none of its files
   // may end up in the installed build's cache.
@@ -291,18 +295,18 @@ test('a build whose files on the server are not its own is not installed', () =>
 test('a page opened before a new build took over keeps analyzing with its own build', () => withServedSite(async ({ site, buildId, url, context, page: oldPage, stop, start }) => {
   const twoJobs = async (page, file) => { await analyze(page, file); return analyze(page, file); };
   await oldPage.goto(url + '?warmup=0');
-  expect(await controlled(oldPage)).toEqual(['gcscope-' + buildId]);
+  expect(await controlled(oldPage)).toEqual([cacheOf(buildId)]);
   await expect(await analyze(oldPage, 'jvm/jdk17-g1.log')).toHaveAttribute('data-worker-build', buildId);
 
   // A cache left by an install cut short (no install marker), newer than the first build's: the
   // update keeps the complete one, for the first build's page, and drops this one.
-  const partial = 'gcscope-' + '9'.repeat(40);
-  await oldPage.evaluate(async (name) => { await (await caches.open(name)).put('worker.js?v=' + name.slice(8), new Response('')); }, partial);
+  const partial = '9'.repeat(40);
+  await oldPage.evaluate(async ([name, id]) => { await (await caches.open(name)).put('worker.js?v=' + id, new Response('')); }, [cacheOf(partial), partial]);
   const newId = 'e'.repeat(40);
   deployBuild(site, buildId, newId);
   const newPage = await context.newPage();
   await newPage.goto(url + '?warmup=0');
-  await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + buildId, 'gcscope-' + newId]);
+  await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual([cacheOf(buildId), cacheOf(newId)]);
   expect(await oldPage.evaluate(() => GCSCOPE.build)).toBe(buildId);
   expect(await newPage.evaluate(() => GCSCOPE.build)).toBe(newId);
   // The server's workers, glue and module are moved away: whatever a job gets, it gets from a cache.
@@ -340,7 +344,7 @@ test('a page opened before a new build took over keeps analyzing with its own bu
   deployBuild(site, newId, thirdId);
   await start();
   await newPage.goto(url + '?warmup=0');
-  await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual(['gcscope-' + newId, 'gcscope-' + thirdId]);
+  await expect.poll(() => updated(newPage), { timeout: 30_000 }).toEqual([cacheOf(newId), cacheOf(thirdId)]);
   // The first build's page now gets the server's worker.js, of the third build, online; offline, the
   // third build's cached copy: either way, that worker asks it to reload.
   job = await twoJobs(oldPage, 'jvm/jdk17-g1.log');
@@ -440,3 +444,98 @@ test('an embedding host is told when the frame is of an older build than the ser
   expect(after).toMatchObject({ type: 'gcscope:error', stale: true });
   expect(after.message).toContain(`this page (build ${buildId.slice(0, 12)})`);
 }));
+
+// Two deployments on one origin, one below the other (/ and /beta/, like /gcscope/ and /gcscope/beta/
+// on a project site): each one's updates keep and drop only its own caches (their names hold the
+// path; see PREFIX in web/sw.js). Before, the root's updates dropped the beta's cache.
+test('two deployments on one origin keep their caches apart', () => withServedSite(async ({ site, buildId, url, context, page, stop }) => {
+  const entries = fs.readdirSync(site);
+  const beta = path.join(site, 'beta');
+  fs.mkdirSync(beta);
+  for (const e of entries) fs.cpSync(path.join(site, e), path.join(beta, e), { recursive: true });
+  const betaId = '5'.repeat(40);
+  deployBuild(beta, buildId, betaId);
+  const betaCache = cacheOf(betaId, '/beta/');
+  const sortedCaches = async (p) => (await updated(p)).sort();
+  await page.goto(url + '?warmup=0');
+  expect(await controlled(page)).toEqual([cacheOf(buildId)]);
+  const betaPage = await context.newPage();
+  await betaPage.goto(url + 'beta/?warmup=0');
+  // The beta's own service worker takes its page over from the root's (whose scope holds /beta/ too).
+  await expect.poll(() => betaPage.evaluate(() => navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL), { timeout: 30_000 }).toBe(url + 'beta/sw.js');
+  await expect.poll(() => sortedCaches(betaPage), { timeout: 30_000 }).toEqual([cacheOf(buildId), betaCache].sort());
+  // Two more builds at the root, each picked up by a page of its own: the root's older cache goes as
+  // always (all but the one installed last before), the beta's stays.
+  const secondId = '6'.repeat(40);
+  const thirdId = '7'.repeat(40);
+  deployBuild(site, buildId, secondId);
+  const second = await context.newPage();
+  await second.goto(url + '?warmup=0');
+  await expect.poll(() => sortedCaches(second), { timeout: 30_000 }).toEqual([cacheOf(buildId), cacheOf(secondId), betaCache].sort());
+  deployBuild(site, secondId, thirdId);
+  const third = await context.newPage();
+  await third.goto(url + '?warmup=0');
+  await expect.poll(() => sortedCaches(third), { timeout: 30_000 }).toEqual([cacheOf(secondId), cacheOf(thirdId), betaCache].sort());
+  expect(await cachedUrls(third, betaId, '/beta/')).toContain(`${url}beta/worker.js?v=${betaId}`);
+  // Offline, the beta opens and analyzes with its own build.
+  await stop();
+  await context.setOffline(true);
+  await betaPage.goto(url + 'beta/?warmup=0');
+  expect(await betaPage.evaluate(() => GCSCOPE.build)).toBe(betaId);
+  const job = await analyze(betaPage, 'jvm/jdk17-g1.log');
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  await expect(job).toHaveAttribute('data-worker-build', betaId);
+}));
+
+// Caches named by the releases before the path was part of the name ('gcscope-' + build): the first
+// update treats this deployment's like its own older caches (the one installed last is kept, and
+// answers its pages' versioned files) and leaves another deployment's alone, also within a cache the
+// two shared (the same build deployed under both paths). Made here as those releases left them.
+test('caches named before the path was in the name: this deployment\'s are taken over, another\'s left alone', () => withServedSite(async ({ buildId, url, page }) => {
+  await page.goto(url + '?sw=0&warmup=0');
+  const legacy = { kept: '1'.repeat(40), older: '2'.repeat(40), beta: '3'.repeat(40), shared: '4'.repeat(40) };
+  await page.evaluate(async ([l, base]) => {
+    // A release's cache: for each path, its worker under the build's name, its page and its install
+    // marker (with the time it was installed).
+    const fill = async (id, paths, time) => {
+      const c = await caches.open('gcscope-' + id);
+      for (const p of paths) {
+        await c.put(base + p + 'worker.js?v=' + id, new Response(`// worker of build ${id} at /${p}`));
+        await c.put(base + p + 'index.html', new Response('<!doctype html>'));
+        await c.put(base + p + 'gcscope-install-complete', new Response(String(time)));
+      }
+    };
+    await fill(l.older, [''], 1000);
+    await fill(l.beta, ['beta/'], 3000);
+    await fill(l.shared, ['', 'beta/'], 1500);
+    await fill(l.kept, [''], 2000);
+  }, [legacy, url]);
+  expect(await register(page)).toBe('activated');
+  const names = await page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope')));
+  expect(names.sort()).toEqual([cacheOf(buildId), 'gcscope-' + legacy.kept, 'gcscope-' + legacy.beta, 'gcscope-' + legacy.shared].sort());
+  const entries = async (name) => (await page.evaluate(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url), name)).map((u) => u.slice(url.length)).sort();
+  expect(await entries('gcscope-' + legacy.shared)).toEqual(['beta/gcscope-install-complete', 'beta/index.html', `beta/worker.js?v=${legacy.shared}`]);
+  expect(await entries('gcscope-' + legacy.beta)).toEqual(['beta/gcscope-install-complete', 'beta/index.html', `beta/worker.js?v=${legacy.beta}`]);
+  // A page of the kept release asks for its worker under its build's name: the answer comes from that
+  // release's cache, not from the server (whose worker.js is of this build).
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  expect(await page.evaluate((id) => fetch('worker.js?v=' + id).then((r) => r.text()), legacy.kept)).toBe(`// worker of build ${legacy.kept} at /`);
+}));
+
+// A host that redirects /index.html to / (the query kept), as some do: the install stores the page's
+// plain copies as fresh responses, so offline both addresses open the page (a navigation refuses a
+// redirected response) and a file is analyzed.
+test('offline, the page opens from a host that redirects index.html to /', () => withServedSite(async ({ buildId, url, context, page, stop }) => {
+  await page.goto(url + 'index.html?warmup=0');
+  expect(page.url()).toBe(url + '?warmup=0');  // the server redirected
+  expect(await controlled(page)).toEqual([cacheOf(buildId)]);
+  await stop();
+  await context.setOffline(true);
+  for (const address of [url + 'index.html?warmup=0', url + '?embed=0', url + 'index.html']) {
+    await page.goto(address);
+    await expect(page.locator('#samples button.sample').first()).toBeVisible();
+  }
+  const job = await analyze(page, 'jvm/jdk17-g1.log');
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  await expect(job).toHaveAttribute('data-worker-build', buildId);
+}, ['--redirect-index']));

@@ -3,6 +3,8 @@
 // only gives it an http:// origin, which workers require, and the right MIME types).
 //   node scripts/serve.mjs --root build/wasm/site --port 8080 [--prefix /gcscope/]
 // --prefix mounts the site under a sub-path, the way GitHub Pages serves a project site.
+// --redirect-index answers <prefix>index.html with a redirect to <prefix> (the query kept), as some
+// hosts do ("pretty URLs"); the e2e tests serve the site so to check the service worker copes.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,7 @@ const port = Number(opt('--port', process.env.PORT || 8080));
 const host = opt('--host', '127.0.0.1');
 let prefix = opt('--prefix', '/');
 if (!prefix.endsWith('/')) prefix += '/';
+const redirectIndex = args.includes('--redirect-index');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -27,6 +30,7 @@ const server = http.createServer((req, res) => {
   let p = decodeURIComponent(url.pathname);
   if (p + '/' === prefix) { res.writeHead(302, { Location: prefix }); res.end(); return; }
   if (!p.startsWith(prefix)) { res.writeHead(404); res.end('not found'); return; }
+  if (redirectIndex && p === prefix + 'index.html') { res.writeHead(301, { Location: prefix + url.search }); res.end(); return; }
   p = p.slice(prefix.length);
   if (p === '' || p.endsWith('/')) p += 'index.html';
   const file = path.join(root, p);

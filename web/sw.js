@@ -1,14 +1,20 @@
 // Keeps the site working offline once visited: the site's own files are cached under a name that
 // changes with every build (the build id below is filled in by scripts/assemble_site.cmake), so a
 // new deployment is fetched and older caches dropped (all but the one installed last before, see
-// 'activate').
+// 'activate'). The name holds the deployment's path too: two deployments on one origin
+// (/gcscope/ and /gcscope/beta/) keep their caches apart and never drop each other's.
 // Only the site's own files are cached (the core below, and the bundled samples when opened): a
 // same-origin file loaded with ?url= is user data and is never stored.
 // Dropped files never pass here at all.
 'use strict';
 const BUILD = '__BUILD_ID__';
-const PREFIX = 'gcscope-';
+const scope = new URL('./', self.location.href);
+// 'gcscope:/gcscope/beta/:' + build. A build id has no ':', so a name is this deployment's exactly
+// when what follows the prefix has none (see ownCache).
+const PREFIX = 'gcscope:' + scope.pathname + ':';
 const CACHE = PREFIX + BUILD;
+// How releases before 2026-11-26 named their caches, with no path: 'gcscope-' + build.
+const LEGACY_PREFIX = 'gcscope-';
 // The files that must be of the page's build, which the page asks for under its build's name
 // (file?v=BUILD, see `versioned` in app.js): the wasm module, its JavaScript glue, the analysis worker
 // and the reader, and what a saved HTML report inlines. A page that stays open while a new build takes
@@ -22,7 +28,6 @@ const VERSIONED_SHA1 = {/*__VERSIONED_SHA1__*/};
 // later: that may be a newer build's, with which this build's cached files do not work).
 const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.svg', 'vendor/uPlot.iife.min.js',
   'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
-const scope = new URL('./', self.location.href);
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
 const versionedUrl = (name, build) => new URL(name + '?v=' + build, scope).href;
 // Written last by a complete install, with the time (see precache and 'activate').
@@ -46,6 +51,20 @@ function versionedRequest(url) {
   const build = u.searchParams.get('v');
   if (!Object.prototype.hasOwnProperty.call(VERSIONED_SHA1, name) || !/^[0-9a-f]{40}$/.test(build || '')) return null;
   return { name, build };
+}
+
+function ownCache(name) {
+  return name.startsWith(PREFIX) && !name.slice(PREFIX.length).includes(':');
+}
+// Whether a cached URL is one of this deployment's entries (exact names under the scope: another
+// deployment below it, at beta/, has none of them).
+function isOwnEntry(url) {
+  return isSiteFile(url) || versionedRequest(url) !== null || url === COMPLETE;
+}
+// The cache of a build of this deployment, if there is one (under its name before 2026-11-26 too).
+async function cacheNameOf(build) {
+  if (await caches.has(PREFIX + build)) return PREFIX + build;
+  return await caches.has(LEGACY_PREFIX + build) ? LEGACY_PREFIX + build : null;
 }
 
 // All or nothing: if a versioned file is not this build's (a deployment half uploaded, a CDN edge
@@ -82,13 +101,27 @@ async function precache() {
 self.addEventListener('install', (e) => {
   e.waitUntil(precache().then(() => self.skipWaiting()));
 });
-// Drops the caches of older builds, except the one installed last: a page of that build may still be
-// open (this worker takes it over at once), and its next job needs that build's worker and module,
-// also offline. A cache with no install marker (an install cut short, or a release before the
-// marker) is kept only when no older cache has one, and then the newest created.
+// Drops this deployment's caches of older builds, except the one installed last: a page of that build
+// may still be open (this worker takes it over at once), and its next job needs that build's worker
+// and module, also offline. A cache with no install marker (an install cut short, or a release before
+// the marker) is kept only when no older cache has one, and then the newest created. Other
+// deployments' caches are left alone.
 self.addEventListener('activate', (e) => {
   e.waitUntil((async () => {
-    const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+    const older = [];
+    for (const k of await caches.keys()) {
+      if (k === CACHE) continue;
+      if (ownCache(k)) { older.push(k); continue; }
+      if (!k.startsWith(LEGACY_PREFIX)) continue;
+      // Named before the path was part of the name: this deployment's if it holds only this
+      // deployment's entries. One that also holds another's (the same build deployed under two paths
+      // shared a name) loses this deployment's entries only; one holding none is another's.
+      const cache = await caches.open(k);
+      const entries = await cache.keys();
+      const own = entries.filter((r) => isOwnEntry(r.url));
+      if (own.length > 0 && own.length === entries.length) older.push(k);
+      else await Promise.all(own.map((r) => cache.delete(r)));
+    }
     let keep = older[older.length - 1];
     let keepTime = -1;
     for (const k of older) {
@@ -122,7 +155,8 @@ async function cacheChecked(cache, req, resp, sha1) {
 // way the worker finds that it is not of the page's build and asks for a reload (see worker.js).
 // (The HTML export checks the bundle it gets; see exportHtml in embed.js.)
 async function versionedFile(e, file) {
-  const hit = await caches.match(e.request, { cacheName: PREFIX + file.build });
+  const name = file.build === BUILD ? CACHE : await cacheNameOf(file.build);
+  const hit = name && await caches.match(e.request, { cacheName: name });
   if (hit) return hit;
   let resp;
   try {
