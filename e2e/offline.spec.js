@@ -487,39 +487,47 @@ test('two deployments on one origin keep their caches apart', () => withServedSi
   await expect(job).toHaveAttribute('data-worker-build', betaId);
 }));
 
-// Caches named by the releases before the path was part of the name ('gcscope-' + build): the first
-// update treats this deployment's like its own older caches (the one installed last is kept, and
-// answers its pages' versioned files) and leaves another deployment's alone, also within a cache the
-// two shared (the same build deployed under both paths). Made here as those releases left them.
+// Caches named by the releases before the path was part of the name ('gcscope-' + build), made here
+// as those releases left them: the first update treats this deployment's like its own older caches
+// (the one installed last is kept, and answers its pages' versioned files; the others go, with the
+// files of releases before versioned names, and user files the first release stored) and leaves
+// another deployment's alone, also within a cache the two shared (the same build under both paths).
 test('caches named before the path was in the name: this deployment\'s are taken over, another\'s left alone', () => withServedSite(async ({ buildId, url, page }) => {
   await page.goto(url + '?sw=0&warmup=0');
-  const legacy = { kept: '1'.repeat(40), older: '2'.repeat(40), beta: '3'.repeat(40), shared: '4'.repeat(40) };
-  await page.evaluate(async ([l, base]) => {
-    // A release's cache: for each path, its worker under the build's name, its page and its install
-    // marker (with the time it was installed).
-    const fill = async (id, paths, time) => {
-      const c = await caches.open('gcscope-' + id);
-      for (const p of paths) {
-        await c.put(base + p + 'worker.js?v=' + id, new Response(`// worker of build ${id} at /${p}`));
-        await c.put(base + p + 'index.html', new Response('<!doctype html>'));
-        await c.put(base + p + 'gcscope-install-complete', new Response(String(time)));
+  const id = { oldest: '1'.repeat(40), older: '2'.repeat(40), kept: '3'.repeat(40), stripped: '4'.repeat(40), beta: '5'.repeat(40), empty: '6'.repeat(40) };
+  // What each cache holds, per deployment folder: a release's worker under its build's name, its page
+  // and its install marker (with the time it was installed), or, for the oldest, the plain names and
+  // a user's file.
+  const current = (b, time) => [[`worker.js?v=${b}`, `// worker of build ${b}`], ['index.html', '<!doctype html>'], ['gcscope-install-complete', String(time)]];
+  const made = {
+    oldest: { '': [['', '<!doctype html>'], ['index.html', '<!doctype html>'], ['worker.js', '//'], ['gcscope.wasm', ''], ['app.bundle.js', '//'],
+      ['samples/jdk17-zgc.log', ''], ['logs/user.log', 'a user file'], ['gcscope-install-complete', '1000']] },
+    older: { '': current(id.older, 2000) },
+    kept: { '': current(id.kept, 2500), 'beta/': current(id.kept, 2400) },
+    stripped: { '': current(id.stripped, 1500), 'beta/': current(id.stripped, 1600) },
+    beta: { 'beta/': current(id.beta, 3000) },
+    empty: {},
+  };
+  await page.evaluate(async ([made, id, base]) => {
+    for (const [which, folders] of Object.entries(made)) {
+      const c = await caches.open('gcscope-' + id[which]);
+      for (const [folder, files] of Object.entries(folders)) {
+        for (const [file, body] of files) await c.put(base + folder + file, new Response(body));
       }
-    };
-    await fill(l.older, [''], 1000);
-    await fill(l.beta, ['beta/'], 3000);
-    await fill(l.shared, ['', 'beta/'], 1500);
-    await fill(l.kept, [''], 2000);
-  }, [legacy, url]);
+    }
+  }, [made, id, url]);
   expect(await register(page)).toBe('activated');
   const names = await page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope')));
-  expect(names.sort()).toEqual([cacheOf(buildId), 'gcscope-' + legacy.kept, 'gcscope-' + legacy.beta, 'gcscope-' + legacy.shared].sort());
+  expect(names.sort()).toEqual([cacheOf(buildId), 'gcscope-' + id.kept, 'gcscope-' + id.stripped, 'gcscope-' + id.beta].sort());
   const entries = async (name) => (await page.evaluate(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url), name)).map((u) => u.slice(url.length)).sort();
-  expect(await entries('gcscope-' + legacy.shared)).toEqual(['beta/gcscope-install-complete', 'beta/index.html', `beta/worker.js?v=${legacy.shared}`]);
-  expect(await entries('gcscope-' + legacy.beta)).toEqual(['beta/gcscope-install-complete', 'beta/index.html', `beta/worker.js?v=${legacy.beta}`]);
+  const listed = (folders) => Object.entries(folders).flatMap(([folder, files]) => files.map(([file]) => folder + file)).sort();
+  expect(await entries('gcscope-' + id.kept)).toEqual(listed(made.kept));  // installed last: whole
+  expect(await entries('gcscope-' + id.stripped)).toEqual(listed({ 'beta/': made.stripped['beta/'] }));
+  expect(await entries('gcscope-' + id.beta)).toEqual(listed(made.beta));
   // A page of the kept release asks for its worker under its build's name: the answer comes from that
   // release's cache, not from the server (whose worker.js is of this build).
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  expect(await page.evaluate((id) => fetch('worker.js?v=' + id).then((r) => r.text()), legacy.kept)).toBe(`// worker of build ${legacy.kept} at /`);
+  expect(await page.evaluate((b) => fetch('worker.js?v=' + b).then((r) => r.text()), id.kept)).toBe(`// worker of build ${id.kept}`);
 }));
 
 // A host that redirects /index.html to / (the query kept), as some do: the install stores the page's

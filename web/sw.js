@@ -56,10 +56,23 @@ function versionedRequest(url) {
 function ownCache(name) {
   return name.startsWith(PREFIX) && !name.slice(PREFIX.length).includes(':');
 }
-// Whether a cached URL is one of this deployment's entries (exact names under the scope: another
-// deployment below it, at beta/, has none of them).
-function isOwnEntry(url) {
-  return isSiteFile(url) || versionedRequest(url) !== null || url === COMPLETE;
+// This deployment's entries in a cache named before the path was part of the name. Such a cache may
+// hold entries of several deployments (the same build deployed under two paths shared its name), and
+// of older releases' files (plain worker.js, gcscope.wasm; the first release stored every same-origin
+// file fetched). An entry is of the deployment whose folder is the longest prefix of its URL, among
+// the folders where the cache holds a page or an install marker, and this one's scope.
+function ownLegacyEntries(entries) {
+  const folders = new Set([scope.href]);
+  for (const r of entries) {
+    const u = new URL(r.url);
+    const file = /\/(index\.html|gcscope-install-complete)$/.exec(u.pathname);
+    if (file) folders.add(u.origin + u.pathname.slice(0, u.pathname.length - file[1].length));
+  }
+  return entries.filter((r) => {
+    let owner = '';
+    for (const f of folders) if (r.url.startsWith(f) && f.length > owner.length) owner = f;
+    return owner === scope.href;
+  });
 }
 // The cache of a build of this deployment, if there is one (under its name before 2026-11-26 too).
 async function cacheNameOf(build) {
@@ -105,31 +118,38 @@ self.addEventListener('install', (e) => {
 // may still be open (this worker takes it over at once), and its next job needs that build's worker
 // and module, also offline. A cache with no install marker (an install cut short, or a release before
 // the marker) is kept only when no older cache has one, and then the newest created. Other
-// deployments' caches are left alone.
+// deployments' caches are left alone (the ones named the old way: see ownLegacyEntries).
 self.addEventListener('activate', (e) => {
   e.waitUntil((async () => {
-    const older = [];
-    for (const k of await caches.keys()) {
-      if (k === CACHE) continue;
-      if (ownCache(k)) { older.push(k); continue; }
-      if (!k.startsWith(LEGACY_PREFIX)) continue;
-      // Named before the path was part of the name: this deployment's if it holds only this
-      // deployment's entries. One that also holds another's (the same build deployed under two paths
-      // shared a name) loses this deployment's entries only; one holding none is another's.
-      const cache = await caches.open(k);
-      const entries = await cache.keys();
-      const own = entries.filter((r) => isOwnEntry(r.url));
-      if (own.length > 0 && own.length === entries.length) older.push(k);
-      else await Promise.all(own.map((r) => cache.delete(r)));
+    const older = [];  // {name, shared: this deployment's entries, when the cache holds others' too}
+    for (const name of await caches.keys()) {
+      if (name === CACHE) continue;
+      if (ownCache(name)) { older.push({ name }); continue; }
+      if (!name.startsWith(LEGACY_PREFIX)) continue;
+      const entries = await (await caches.open(name)).keys();
+      const own = ownLegacyEntries(entries);
+      if (entries.length === 0) await caches.delete(name);  // an install of those releases that failed
+      else if (own.length > 0) older.push({ name, shared: own.length < entries.length ? own : null });
     }
-    let keep = older[older.length - 1];
+    let keep = older.length ? older[older.length - 1].name : null;
     let keepTime = -1;
-    for (const k of older) {
-      const marker = await caches.match(COMPLETE, { cacheName: k });
+    for (const { name } of older) {
+      const marker = await caches.match(COMPLETE, { cacheName: name });
       const time = marker ? Number(await marker.text()) || 0 : -1;
-      if (time > keepTime) { keep = k; keepTime = time; }
+      if (time > keepTime) { keep = name; keepTime = time; }
     }
-    await Promise.all(older.filter((k) => k !== keep).map((k) => caches.delete(k)));
+    for (const { name, shared } of older) {
+      if (name === keep) continue;
+      if (!shared) {
+        await caches.delete(name);
+        continue;
+      }
+      // Only this deployment's part goes; the cache too once nothing is left (the other deployment
+      // may be dropping its part at the same time).
+      const cache = await caches.open(name);
+      await Promise.all(shared.map((r) => cache.delete(r)));
+      if ((await cache.keys()).length === 0) await caches.delete(name);
+    }
     await self.clients.claim();
   })());
 });
