@@ -4,10 +4,13 @@
 #   fuzz/run.sh long [SECS]  SECS per target (default 600), then merges what was found into the
 #                            minimized corpus kept in the repo, fuzz/corpus/<target>/ (commit it)
 # Environment: JOBS=N runs N targets at a time in long mode (default 1; each target is one process);
-# FUZZ_TARGETS="fuzz_any fuzz_stackprof" runs only those; BUILD_JOBS=N for the build (default 2).
+# FUZZ_TARGETS="fuzz_any fuzz_stackprof" runs only those; BUILD_JOBS=N for the build (default 2);
+# RUN_ID=b keeps this run's work folder and log apart (build/fuzz/work/<target>-b/), so two runs of
+# one target can share it out over two cores (their finds are merged into the same corpus).
 # New interesting inputs go to build/fuzz/work/<target>/ (never into the seed folders); a crash is
 # written to build/fuzz/crashes/ and fails the run. Prints executions per target for FUZZING.md and
-# appends them, with the date and the command, to build/fuzz/runs.log.
+# appends them, with the date and the command, to build/fuzz/runs.log. A long run can be cut short
+# with `pkill -INT -f build/fuzz/fuzz_`: its figures are still counted and what it found is merged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-smoke}
@@ -22,13 +25,17 @@ done
 targets=${FUZZ_TARGETS:-$targets}
 cmake --build build/fuzz -j"${BUILD_JOBS:-2}" --target $targets >/dev/null
 # ASan's defaults keep 256 MB of freed memory in quarantine and fill every new block: each input
-# here makes thousands of small allocations (the report), so those defaults cost ~390 MB RSS per
-# target and page faults on every run. A 16 MB quarantine still catches use-after-free of the
-# current input; it keeps a target near 70 MB. malloc_context_size=2: every allocation records
-# its caller's stack for reports, and 8 frames (the run's earlier setting) cost ~8% of the CPU;
-# detection is the same, only the allocation stack printed with a report is shorter (replay the
-# crash file with the binary and no ASAN_OPTIONS for the full stack).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:max_malloc_fill_size=0:malloc_context_size=2}
+# here makes ~1,200 small allocations (the report), so those defaults cost ~390 MB RSS per target
+# and page faults on every run. Freed blocks wait in the quarantine (poisoned, so a use after free
+# is caught) until it is full; an input's whole pipeline allocates ~115 KB, so a 1 MB quarantine
+# (and 64 KB per thread before it) still holds everything the current input and the few before it
+# freed, and cycles through memory that stays in the core's L2 cache: with 16 MB, every new block
+# was a cache miss, and a third of the CPU went to ASan's Allocate (FUZZING.md, "Harness").
+# malloc_context_size=2: every allocation records its caller's stack for reports, and 8 frames (the
+# run's earlier setting) cost ~8% of the CPU; detection is the same, only the allocation stack
+# printed with a report is shorter (replay the crash file with the binary and no ASAN_OPTIONS for
+# the full stack).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=1:thread_local_quarantine_size_kb=64:max_malloc_fill_size=0:malloc_context_size=2}
 # -max_len=4096: the kept corpus holds inputs of at most 4 KiB (the merge below keeps no more), so
 # longer mutants found coverage that could not be kept; the fixtures used as seeds are cut to 4 KiB.
 # -entropic=0: libFuzzer's entropic schedule spent ~20-40% of the CPU in UpdateFeatureFrequency
@@ -39,7 +46,7 @@ mkdir -p build/fuzz/crashes
 run_target() {
   local bin=$1 name dom work log execs
   name=$(basename "$bin")
-  work=build/fuzz/work/$name; mkdir -p "$work"
+  work=build/fuzz/work/$name${RUN_ID:+-$RUN_ID}; mkdir -p "$work"
   # Seeds: the target's minimized corpus kept in the repo, plus the real fixtures of its domain.
   case $name in
     fuzz_jvm-gc-log) dom=jvm ;; fuzz_tunemygc-payload) dom=rubygc ;; fuzz_stackprof) dom=stackprof ;;
@@ -48,18 +55,23 @@ run_target() {
   esac
   local seeds=(); for d in fuzz/corpus/$name ${dom:+fixtures/$dom}; do [ -d "$d" ] && seeds+=("$d"); done
   [ -z "$dom" ] && seeds+=(fixtures/jvm fixtures/stackprof fixtures/rbkit fixtures/tracing fixtures/rubygc)
-  log=build/fuzz/$name.log
-  local crashed=0
-  if ! "$bin" "$work" "${seeds[@]}" -max_total_time="$secs" "${fuzz_flags[@]}" \
-      -artifact_prefix=build/fuzz/crashes/"$name"- > "$log" 2>&1; then
-    echo "CRASH in $name (see $log)"; crashed=1
+  log=build/fuzz/$name${RUN_ID:+-$RUN_ID}.log
+  local crashed=0 rc=0 outcome=''
+  "$bin" "$work" "${seeds[@]}" -max_total_time="$secs" "${fuzz_flags[@]}" \
+      -artifact_prefix=build/fuzz/crashes/"$name"- > "$log" 2>&1 || rc=$?
+  # libFuzzer exits 72 when stopped by SIGINT (kill -INT on the target: a long run cut short, say
+  # before a CI run needs the cores); it prints its final figures first, and what it found is merged.
+  if [ $rc = 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+    outcome=' interrupted'
+  elif [ $rc != 0 ]; then
+    echo "CRASH in $name (see $log)"; crashed=1; outcome=' CRASH'
   fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
-  echo "$name: $execs executions in ${secs}s"
-  echo "$(date -u '+%Y-%m-%d %H:%M') UTC $name $execs executions, fuzz/run.sh $mode $secs (JOBS=$jobs)$([ $crashed = 1 ] && echo ' CRASH')" >> build/fuzz/runs.log
+  echo "$name: $execs executions in ${secs}s$outcome"
+  echo "$(date -u '+%Y-%m-%d %H:%M') UTC $name $execs executions, fuzz/run.sh $mode $secs (JOBS=$jobs${RUN_ID:+ RUN_ID=$RUN_ID})$outcome" >> build/fuzz/runs.log
   if [ "$mode" = long ]; then
     mkdir -p fuzz/corpus/$name
-    "$bin" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20 fuzz/corpus/$name "$work" > build/fuzz/$name.merge.log 2>&1 || true
+    "$bin" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20 fuzz/corpus/$name "$work" > build/fuzz/$name${RUN_ID:+-$RUN_ID}.merge.log 2>&1 || true
   fi
   return $crashed
 }
