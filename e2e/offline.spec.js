@@ -118,6 +118,16 @@ async function analyze(page, file, options) {
   return lastJob(page, options);
 }
 
+// Opens address on page and checks that it is of the given build and that a job runs there on that
+// build's worker (used after the server is stopped and the browser set offline).
+async function opensAndAnalyzes(page, address, build, file) {
+  await page.goto(address);
+  expect(await page.evaluate(() => GCSCOPE.build)).toBe(build);
+  const job = await analyze(page, file);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  await expect(job).toHaveAttribute('data-worker-build', build);
+}
+
 // Waits until the newest service worker has taken over (none installing or waiting); returns the
 // cache names the site holds then.
 function updated(page) {
@@ -279,11 +289,7 @@ test('a build whose files on the server are not its own is not installed', () =>
   // Offline, the first build's page still analyzes with the first build's files.
   await stop();
   await context.setOffline(true);
-  await page.goto(url + '?warmup=0');
-  expect(await page.evaluate(() => GCSCOPE.build)).toBe(buildId);
-  const job = await analyze(page, 'stackprof/fib-cpu-raw.dump');
-  await expect(job.locator('.job-status')).toHaveText('Done');
-  await expect(job).toHaveAttribute('data-worker-build', buildId);
+  await opensAndAnalyzes(page, url + '?warmup=0', buildId, 'stackprof/fib-cpu-raw.dump');
 }));
 
 // A page stays open while a new build is deployed and another tab picks it up: the new service worker
@@ -480,11 +486,7 @@ test('two deployments on one origin keep their caches apart', () => withServedSi
   // Offline, the beta opens and analyzes with its own build.
   await stop();
   await context.setOffline(true);
-  await betaPage.goto(url + 'beta/?warmup=0');
-  expect(await betaPage.evaluate(() => GCSCOPE.build)).toBe(betaId);
-  const job = await analyze(betaPage, 'jvm/jdk17-g1.log');
-  await expect(job.locator('.job-status')).toHaveText('Done');
-  await expect(job).toHaveAttribute('data-worker-build', betaId);
+  await opensAndAnalyzes(betaPage, url + 'beta/?warmup=0', betaId, 'jvm/jdk17-g1.log');
 }));
 
 // Caches named by the releases before the path was part of the name ('gcscope-' + build), made here
