@@ -532,6 +532,48 @@ test('caches named before the path was in the name: this deployment\'s are taken
   expect(await page.evaluate((b) => fetch('worker.js?v=' + b).then((r) => r.text()), id.kept)).toBe(`// worker of build ${id.kept}`);
 }));
 
+// The same two deployments, each updated at once: both drop their part of a cache named the old way
+// that they shared, and of the two activations, the one that finishes last finds the cache empty and
+// deletes it. A cache the two shared and both installed last before stays whole. Each part has 2,000
+// entries so that the two activations' deletions overlap in time: with timestamps written from
+// sw.js (2026-11-26), they overlapped in 8 of 8 runs, and in 5 of them the first to finish found
+// 762 to 2,003 of the other's entries still there; with 400 entries, in 4 of 10.
+test('two deployments updated at once empty a cache they shared, and it goes', () => withServedSite(async ({ site, buildId, url, page }) => {
+  const entries = fs.readdirSync(site);
+  const beta = path.join(site, 'beta');
+  fs.mkdirSync(beta);
+  for (const e of entries) fs.cpSync(path.join(site, e), path.join(beta, e), { recursive: true });
+  const betaId = '5'.repeat(40);
+  deployBuild(beta, buildId, betaId);
+  await page.goto(url + '?sw=0&warmup=0');
+  const shared = '1'.repeat(40);
+  const kept = '3'.repeat(40);
+  const files = (b, time, n) => [...Array.from({ length: n }, (_, i) => `samples/s${i}.log`), `worker.js?v=${b}`, 'index.html']
+    .map((f) => [f, '//']).concat([['gcscope-install-complete', String(time)]]);
+  const made = { [shared]: files(shared, 1000, 2000), [kept]: files(kept, 2000, 5) };
+  await page.evaluate(async ([made, base]) => {
+    for (const [build, list] of Object.entries(made)) {
+      const c = await caches.open('gcscope-' + build);
+      await Promise.all(['', 'beta/'].flatMap((folder) => list.map(([file, body]) => c.put(base + folder + file, new Response(body)))));
+    }
+  }, [made, url]);
+  // Both registered at once from one page; each install fetches its build's files, so the two
+  // activations follow within moments of each other.
+  const states = await page.evaluate(async () => {
+    const settled = (w) => new Promise((r) => {
+      const done = () => w.state === 'activated' || w.state === 'redundant';
+      if (done()) r(w.state); else w.addEventListener('statechange', () => { if (done()) r(w.state); });
+    });
+    const regs = await Promise.all([navigator.serviceWorker.register('sw.js'), navigator.serviceWorker.register('beta/sw.js')]);
+    return Promise.all(regs.map((reg) => settled(reg.installing || reg.waiting || reg.active)));
+  });
+  expect(states).toEqual(['activated', 'activated']);
+  const names = await page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('gcscope')));
+  expect(names.sort()).toEqual([cacheOf(buildId), cacheOf(betaId, '/beta/'), 'gcscope-' + kept].sort());
+  const keptEntries = await page.evaluate(async (n) => (await (await caches.open(n)).keys()).length, 'gcscope-' + kept);
+  expect(keptEntries).toBe(2 * made[kept].length);
+}));
+
 // A host that redirects /index.html to / (the query kept), as some do: the install stores the page's
 // plain copies as fresh responses, so offline both addresses open the page (a navigation refuses a
 // redirected response) and a file is analyzed.
