@@ -89,6 +89,18 @@ function deployBuild(site, oldId, newId, edit) {
   });
 }
 
+// A second deployment of the site under beta/ of the same server, of a build of its own; returns
+// its build id.
+function deployBeta(site, buildId) {
+  const entries = fs.readdirSync(site);
+  const beta = path.join(site, 'beta');
+  fs.mkdirSync(beta);
+  for (const e of entries) fs.cpSync(path.join(site, e), path.join(beta, e), { recursive: true });
+  const betaId = '5'.repeat(40);
+  deployBuild(beta, buildId, betaId);
+  return betaId;
+}
+
 // Moves the server's copies of the files asked for under a build's name away (a job that still
 // reached the server for one would fail) or back.
 function serverVersionedFiles(site, away) {
@@ -455,12 +467,7 @@ test('an embedding host is told when the frame is of an older build than the ser
 // on a project site): each one's updates keep and drop only its own caches (their names hold the
 // path; see PREFIX in web/sw.js). Before, the root's updates dropped the beta's cache.
 test('two deployments on one origin keep their caches apart', () => withServedSite(async ({ site, buildId, url, context, page, stop }) => {
-  const entries = fs.readdirSync(site);
-  const beta = path.join(site, 'beta');
-  fs.mkdirSync(beta);
-  for (const e of entries) fs.cpSync(path.join(site, e), path.join(beta, e), { recursive: true });
-  const betaId = '5'.repeat(40);
-  deployBuild(beta, buildId, betaId);
+  const betaId = deployBeta(site, buildId);
   const betaCache = cacheOf(betaId, '/beta/');
   const sortedCaches = async (p) => (await updated(p)).sort();
   await page.goto(url + '?warmup=0');
@@ -539,12 +546,7 @@ test('caches named before the path was in the name: this deployment\'s are taken
 // sw.js (2026-11-26), they overlapped in 8 of 8 runs, and in 5 of them the first to finish found
 // 762 to 2,003 of the other's entries still there; with 400 entries, in 4 of 10.
 test('two deployments updated at once empty a cache they shared, and it goes', () => withServedSite(async ({ site, buildId, url, page }) => {
-  const entries = fs.readdirSync(site);
-  const beta = path.join(site, 'beta');
-  fs.mkdirSync(beta);
-  for (const e of entries) fs.cpSync(path.join(site, e), path.join(beta, e), { recursive: true });
-  const betaId = '5'.repeat(40);
-  deployBuild(beta, buildId, betaId);
+  const betaId = deployBeta(site, buildId);
   await page.goto(url + '?sw=0&warmup=0');
   const shared = '1'.repeat(40);
   const kept = '3'.repeat(40);
