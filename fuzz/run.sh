@@ -3,6 +3,8 @@
 #   fuzz/run.sh smoke        ~10 s per target (CI)
 #   fuzz/run.sh long [SECS]  SECS per target (default 600), then merges what was found into the
 #                            minimized corpus kept in the repo, fuzz/corpus/<target>/ (commit it)
+#   fuzz/run.sh minimize     shrinks each kept corpus to a minimal set with the same features
+#                            (long runs' merges only ever add inputs; commit the result)
 # Environment: JOBS=N runs N targets at a time in long mode (default 1; each target is one process);
 # FUZZ_TARGETS="fuzz_any fuzz_stackprof" runs only those; BUILD_JOBS=N for the build (default 2);
 # RUN_ID=b keeps this run's work folder and log apart (build/fuzz/work/<target>-b/), so two runs of
@@ -14,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-smoke}
+case $mode in smoke|long|minimize) ;; *) echo "usage: fuzz/run.sh smoke|long [SECS]|minimize" >&2; exit 2 ;; esac
 secs=${2:-600}
 [ "$mode" = smoke ] && secs=${FUZZ_SMOKE_SECONDS:-10}
 jobs=1; [ "$mode" = long ] && jobs=${JOBS:-1}
@@ -43,6 +46,26 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=1:thread_local_quarantine
 # the same coverage at less CPU (FUZZING.md, "Harness").
 fuzz_flags=(-max_len=4096 -entropic=0 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1)
 mkdir -p build/fuzz/crashes
+# minimize: merge the kept corpus into an empty folder, which keeps only inputs that add features
+# not already covered by those kept before them (smallest first), and keep that folder instead.
+# The old corpus stays unless the merge ran to its end and kept at least one input.
+if [ "$mode" = minimize ]; then
+  for name in $targets; do
+    bin=build/fuzz/$name kept=fuzz/corpus/$name fresh=build/fuzz/minimized/$name
+    [ -x "$bin" ] && [ -d "$kept" ] || continue
+    rm -rf "$fresh"; mkdir -p "$fresh"
+    log=build/fuzz/$name.minimize.log
+    if "$bin" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20 "$fresh" "$kept" > "$log" 2>&1 \
+        && [ -n "$(ls -A "$fresh")" ]; then
+      before=$(ls "$kept" | wc -l) after=$(ls "$fresh" | wc -l)
+      rm -rf "$kept"; mv "$fresh" "$kept"
+      echo "$name: $before -> $after inputs; $(grep -ao 'MERGE-OUTER: [0-9]* new files with [0-9]* new features' "$log" | tail -1 | cut -d' ' -f2-)"
+    else
+      echo "$name: minimizing failed, corpus left as it was (see $log)"; exit 1
+    fi
+  done
+  exit 0
+fi
 run_target() {
   local bin=$1 name dom work log execs
   name=$(basename "$bin")
