@@ -45,6 +45,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=1:thread_local_quarantine
 # (every input runs the whole pipeline: ~16k features); in equal runs the plain schedule reached
 # the same coverage at less CPU (FUZZING.md, "Harness").
 fuzz_flags=(-max_len=4096 -entropic=0 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1)
+# A merge (after a long run, and in minimize) keeps only inputs the fuzzing itself could make.
+merge_flags=(-merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20)
 mkdir -p build/fuzz/crashes
 # minimize: merge the kept corpus into an empty folder, which keeps only inputs that add features
 # not already covered by those kept before them (smallest first), and keep that folder instead.
@@ -55,7 +57,7 @@ if [ "$mode" = minimize ]; then
     [ -x "$bin" ] && [ -d "$kept" ] || continue
     rm -rf "$fresh"; mkdir -p "$fresh"
     log=build/fuzz/$name.minimize.log
-    if "$bin" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20 "$fresh" "$kept" > "$log" 2>&1 \
+    if "$bin" "${merge_flags[@]}" "$fresh" "$kept" > "$log" 2>&1 \
         && [ -n "$(ls -A "$fresh")" ]; then
       before=$(ls "$kept" | wc -l) after=$(ls "$fresh" | wc -l)
       rm -rf "$kept"; mv "$fresh" "$kept"
@@ -94,7 +96,7 @@ run_target() {
   echo "$(date -u '+%Y-%m-%d %H:%M') UTC $name $execs executions, fuzz/run.sh $mode $secs (JOBS=$jobs${RUN_ID:+ RUN_ID=$RUN_ID})$outcome" >> build/fuzz/runs.log
   if [ "$mode" = long ]; then
     mkdir -p fuzz/corpus/$name
-    "$bin" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20 fuzz/corpus/$name "$work" > build/fuzz/$name${RUN_ID:+-$RUN_ID}.merge.log 2>&1 || true
+    "$bin" "${merge_flags[@]}" fuzz/corpus/$name "$work" > build/fuzz/$name${RUN_ID:+-$RUN_ID}.merge.log 2>&1 || true
   fi
   return $crashed
 }
