@@ -144,9 +144,15 @@ async function opensAndAnalyzes(page, address, build, file) {
 // cache names the site holds then.
 function updated(page) {
   return page.evaluate(async () => {
+    const settled = (reg) => reg && reg.active && reg.active.state === 'activated' && !reg.installing && !reg.waiting;
     const reg = await navigator.serviceWorker.getRegistration();
-    return reg && reg.active && reg.active.state === 'activated' && !reg.installing && !reg.waiting
-      ? (await caches.keys()).filter((k) => k.startsWith('gcscope')) : [];
+    if (!settled(reg)) return [];
+    const active = reg.active;
+    const names = (await caches.keys()).filter((k) => k.startsWith('gcscope'));
+    // A new build's cache exists from the start of its install: if an update began while the names
+    // were read, they are not the settled state. (Once in CI they passed for it; the test deployed
+    // the next build at once, and the half-installed one failed its SHA-1 check and was dropped.)
+    return settled(reg) && reg.active === active ? names : [];
   });
 }
 
@@ -156,6 +162,13 @@ const cacheOf = (buildId, scopePath = '/') => `gcscope:${scopePath}:${buildId}`;
 // The URLs a cache holds.
 function cachedUrls(page, buildId, scopePath) {
   return page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), cacheOf(buildId, scopePath));
+}
+
+// Whether the build's cache holds its install marker (written last by a complete install, see
+// precache in web/sw.js).
+function installComplete(page, buildId, scopePath = '/') {
+  return page.evaluate(async (name) => (await caches.has(name))
+    && !!(await (await caches.open(name)).match(new URL('gcscope-install-complete', location.href))), cacheOf(buildId, scopePath));
 }
 
 // A browser of these tests' own. In the browser the other spec files had used (their pages on the
@@ -485,6 +498,9 @@ test('two deployments on one origin keep their caches apart', () => withServedSi
   const second = await context.newPage();
   await second.goto(url + '?warmup=0');
   await expect.poll(() => sortedCaches(second), { timeout: 30_000 }).toEqual([cacheOf(buildId), cacheOf(secondId), betaCache].sort());
+  // The second build's install is over before the third is deployed (an install whose files change
+  // on the server meanwhile fails, and its cache goes).
+  await expect.poll(() => installComplete(second, secondId), { timeout: 30_000 }).toBe(true);
   deployBuild(site, secondId, thirdId);
   const third = await context.newPage();
   await third.goto(url + '?warmup=0');
