@@ -167,8 +167,9 @@ function cachedUrls(page, buildId, scopePath) {
 // Whether the build's cache holds its install marker (written last by a complete install, see
 // precache in web/sw.js).
 function installComplete(page, buildId, scopePath = '/') {
-  return page.evaluate(async (name) => (await caches.has(name))
-    && !!(await (await caches.open(name)).match(new URL('gcscope-install-complete', location.href))), cacheOf(buildId, scopePath));
+  return page.evaluate(async ({ name, marker }) => (await caches.has(name))
+    && !!(await (await caches.open(name)).match(new URL(marker, location.origin))),
+  { name: cacheOf(buildId, scopePath), marker: scopePath + 'gcscope-install-complete' });
 }
 
 // A browser of these tests' own. In the browser the other spec files had used (their pages on the

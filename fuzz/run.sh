@@ -44,9 +44,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=1:thread_local_quarantine
 # -entropic=0: libFuzzer's entropic schedule spent ~20-40% of the CPU in UpdateFeatureFrequency
 # (every input runs the whole pipeline: ~16k features); in equal runs the plain schedule reached
 # the same coverage at less CPU (FUZZING.md, "Harness").
-fuzz_flags=(-max_len=4096 -entropic=0 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1)
-# A merge (after a long run, and in minimize) keeps only inputs the fuzzing itself could make.
-merge_flags=(-merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=20)
+# The limits are shared with the merges (after a long run, and in minimize), so that a merge keeps
+# only inputs the fuzzing itself could make.
+limit_flags=(-max_len=4096 -rss_limit_mb=2048 -timeout=20)
+fuzz_flags=("${limit_flags[@]}" -entropic=0 -print_final_stats=1)
+merge_flags=(-merge=1 "${limit_flags[@]}")
 mkdir -p build/fuzz/crashes
 # minimize: merge the kept corpus into an empty folder, which keeps only inputs that add features
 # not already covered by those kept before them (smallest first), and keep that folder instead.
