@@ -10,6 +10,7 @@
 
 #include "core/identify.h"
 #include "core/input_set.h"
+#include "core/query.h"
 #include "core/raw_json.h"
 #include "core/version.h"
 
@@ -44,6 +45,13 @@ class Session {
     return reinterpret_cast<uintptr_t>(report_.data());
   }
   double reportLength() const { return static_cast<double>(report_.size()); }
+  // One question of the query protocol (core/query.h), answered in place like the report:
+  // {"result": ...} or {"error": "..."} as JSON text at the returned pointer, resultLength() bytes.
+  uintptr_t queryInPlace(const std::string& method, const std::string& args_json) {
+    result_ = answer(method, args_json);
+    return reinterpret_cast<uintptr_t>(result_.data());
+  }
+  double resultLength() const { return static_cast<double>(result_.size()); }
   std::string finish() {
     try {
       nlohmann::json doc = set_->finish();
@@ -67,14 +75,37 @@ class Session {
       fault_ = std::string("internal error: ") + e.what();
     }
   }
+  std::string answer(const std::string& method, const std::string& args_json) {
+    nlohmann::json args = nlohmann::json::parse(args_json, nullptr, false);
+    if (!args.is_object()) args = nlohmann::json::object();
+    try {
+      return gcscope::raw_json::dump_document({{"result", set_->query(method, args)}});
+    } catch (const gcscope::QueryError& e) {
+      return nlohmann::json({{"error", e.what()}}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    } catch (const std::bad_alloc&) {
+      return R"({"error":"out of memory while answering (wasm memory is limited to 4 GB)","oom":true})";
+    } catch (const std::exception& e) {
+      return nlohmann::json({{"error", std::string("internal error: ") + e.what()}})
+          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
   std::unique_ptr<gcscope::InputSet> set_;
   std::string fault_;
   std::string report_;
+  std::string result_;
 };
 
 uintptr_t allocBytes(size_t n) { return reinterpret_cast<uintptr_t>(std::malloc(n)); }
 void freeBytes(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 std::string version() { return gcscope::kVersion; }
+
+// The registered formats: [{id, title, methods, compare_family}] (the page's names for them).
+std::string formats() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : gcscope::FormatRegistry::builtin().handlers())
+    out.push_back({{"id", h.id}, {"title", h.title}, {"methods", h.methods}, {"compare_family", h.compare_family}});
+  return out.dump();
+}
 
 // Identification alone, for a quick answer before the full analysis.
 std::string identifyHead(const std::string& head, bool complete) {
@@ -95,9 +126,12 @@ EMSCRIPTEN_BINDINGS(gcscope) {
       .function("decodedBytes", &Session::decodedBytes)
       .function("finish", &Session::finish)
       .function("finishInPlace", &Session::finishInPlace)
-      .function("reportLength", &Session::reportLength);
+      .function("reportLength", &Session::reportLength)
+      .function("queryInPlace", &Session::queryInPlace)
+      .function("resultLength", &Session::resultLength);
   emscripten::function("allocBytes", &allocBytes);
   emscripten::function("freeBytes", &freeBytes);
   emscripten::function("version", &version);
+  emscripten::function("formats", &formats);
   emscripten::function("identifyHead", &identifyHead);
 }

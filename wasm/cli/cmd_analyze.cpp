@@ -8,6 +8,7 @@
 #include "core/raw_json.h"
 #include "file_walk.h"
 #include "html_report.h"
+#include "input_loader.h"
 
 namespace gcscope::cli {
 
@@ -42,13 +43,7 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
     if (a == "--format") {
       const std::string* v = value("--format");
       if (!v) return usage_error("--format needs a format ID");
-      if (!is_known_format(*v)) {
-        std::string ids;
-        size_t n = 0;
-        const char* const* all = all_format_ids(&n);
-        for (size_t k = 0; k < n; ++k) ids += std::string(k ? ", " : "") + all[k];
-        return usage_error("unknown format '" + *v + "'; known formats: " + ids);
-      }
+      if (std::string bad = check_format_id(*v); !bad.empty()) return usage_error(bad);
       out.options["format"] = *v;
     } else if (a == "--diff") {
       // Ruby heap dumps: list objects allocated after the first dump and alive in the last (2 or 3 dumps).
@@ -72,11 +67,7 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
     } else if (a == "--set") {
       // Domain options as key=value (value parsed as JSON when it is valid JSON, else a string).
       const std::string* v = value("--set");
-      size_t eq = v ? v->find('=') : std::string::npos;
-      if (!v || eq == std::string::npos || eq == 0) return usage_error("--set needs KEY=VALUE");
-      std::string key = v->substr(0, eq), raw = v->substr(eq + 1);
-      nlohmann::json parsed = nlohmann::json::parse(raw, nullptr, false);
-      out.options[key] = parsed.is_discarded() ? nlohmann::json(raw) : parsed;
+      if (!v || !parse_set_option(*v, out.options)) return usage_error("--set needs KEY=VALUE");
     } else if (a == "--") {
       out.paths.insert(out.paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
       break;
@@ -123,22 +114,7 @@ int gate_status(const nlohmann::json& doc, const AnalyzeArgs& a) {
 int run_analyze(const std::vector<std::string>& args) {
   AnalyzeArgs a;
   if (int rc = parse_analyze_args(args, a)) return rc;
-  std::vector<PathError> path_errors;
-  std::vector<std::string> files = expand_paths(a.paths, path_errors);
-  InputSet set(a.options);
-  std::vector<PathError> read_errors;
-  for (const auto& path : files) {
-    set.begin_file(path);
-    std::string err;
-    if (!read_file_chunks(path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err))
-      read_errors.push_back({path, err});
-    set.end_file();
-  }
-  nlohmann::json doc = set.finish();
-  for (const auto& e : path_errors)
-    doc["errors"].push_back({{"path", e.path}, {"line", nullptr}, {"offset", nullptr}, {"message", e.message}});
-  for (const auto& e : read_errors)
-    doc["errors"].push_back({{"path", e.path}, {"line", nullptr}, {"offset", nullptr}, {"message", e.message}});
+  nlohmann::json doc = load_input_set(a.paths, a.options).doc;
   std::cout << gcscope::raw_json::dump_document(doc, a.pretty ? 2 : -1) << "\n";
   if (!a.html_out.empty()) {
     std::ofstream html(a.html_out, std::ios::binary);

@@ -15,7 +15,9 @@ struct Command {
 int run_analyze(const std::vector<std::string>& args);
 int run_identify(const std::vector<std::string>& args);
 int run_stackprof(const std::vector<std::string>& args);
-int run_compare(const std::vector<std::string>& args);  // cmd_compare.cpp (JVM compare)
+int run_compare(const std::vector<std::string>& args);
+int run_query(const std::vector<std::string>& args);    // cmd_query.cpp
+int run_formats(const std::vector<std::string>& args);  // cmd_query.cpp
 
 // Prints a usage error to stderr and returns 2.
 int usage_error(const std::string& message);

@@ -17,7 +17,12 @@ const Command kCommands[] = {
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
     {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--file PART] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph] [--d3-flamegraph] [--json] DUMP...  stackprof's reports", run_stackprof},
-    {"compare", "compare A B [--format ID] [--set KEY=VALUE] [--pretty]  KPIs of two analyses with deltas (JSON)", run_compare},
+    {"compare", "compare A B [--format ID] [--set KEY=VALUE] [--pretty]  two analyses compared, with deltas (JSON)", run_compare},
+    {"query",
+     "query PATH... --method NAME [--args JSON] [--format ID] [--set KEY=VALUE] [--pretty]\n"
+     "                 ask the analysis one question: {\"result\": ...} or {\"error\": ...} (exit 3)",
+     run_query},
+    {"formats", "formats  the registered formats, their titles and query methods (JSON)", run_formats},
 };
 
 void print_usage(std::ostream& os) {

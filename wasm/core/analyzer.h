@@ -27,6 +27,11 @@ class Analyzer {
   // Writes the domain's fields into `report` (which already has "format", "inputs" and
   // "identification"). Must not throw for bad input: complaints go to diagnostics().
   virtual void finish(nlohmann::json& report) = 0;
+  // After finish(): answers one method of the query protocol (core/query.h) from what the analyzer
+  // kept. Throws QueryError for an unknown method or bad arguments; never for anything in the input.
+  // "compare.side" (formats with a compare function) returns what FormatHandler::compare reads of
+  // this side; by default the session answers it with the report finish() wrote.
+  virtual nlohmann::json query(const std::string& method, const nlohmann::json& args);
 
   void attach(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
 
@@ -48,16 +53,27 @@ class Analyzer {
 // Options of one analysis (CLI flags / page settings), passed to every factory.
 using AnalyzeOptions = nlohmann::json;
 
+// The two sides of a comparison, each its analyzer's "compare.side" answer, compared: the result of
+// `gcscope compare` and of the page's compare (one implementation for both).
+using CompareFunction = std::function<nlohmann::json(const nlohmann::json& side_a, const nlohmann::json& side_b)>;
+
 struct FormatHandler {
   std::string id;
   bool accepts_many_members = false;  // one analyzer for all members of this format in the set
   std::function<std::unique_ptr<Analyzer>(const AnalyzeOptions&)> make;
+  std::string title;                  // what the page and `gcscope formats` call it
+  std::vector<std::string> methods;   // the query methods its analyzer answers (besides compare.side)
+  // Formats of one compare family compare with each other (all tracing formats are one); empty when
+  // the format has no comparison.
+  std::string compare_family;
+  CompareFunction compare;
 };
 
 class FormatRegistry {
  public:
   void add(FormatHandler handler);
   const FormatHandler* find(std::string_view id) const;
+  const std::vector<FormatHandler>& handlers() const { return handlers_; }
   // The product's registry: every domain's register_*() below, called once.
   static const FormatRegistry& builtin();
 

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "identify.h"
+#include "query.h"
 #include "version.h"
 #include "zip_archive.h"
 
@@ -49,10 +50,12 @@ struct InputSet::File {
 
 struct InputSet::Group {
   std::string format;
+  const FormatHandler* handler = nullptr;
   std::unique_ptr<Analyzer> analyzer;
   std::vector<std::string> member_paths;
   Identification identification;  // of the first member
   bool broken = false;            // the analyzer threw: stop feeding it, keep what it has
+  nlohmann::json report;          // kept after finish for formats that compare (the default side)
 };
 
 InputSet::InputSet(AnalyzeOptions options, const FormatRegistry& registry)
@@ -222,6 +225,7 @@ void InputSet::route(Member& m) {
     groups_.push_back(std::make_unique<Group>());
     group = groups_.back().get();
     group->format = format;
+    group->handler = handler;
     group->identification = m.identification;
     group->analyzer = handler->make(options_);
     group->analyzer->attach(&diagnostics_);
@@ -364,13 +368,15 @@ nlohmann::json InputSet::finish() {
 
   nlohmann::json reports = nlohmann::json::array();
   for (auto& g : groups_) {
-    nlohmann::json r = {{"format", g->format}, {"inputs", g->member_paths}};
+    nlohmann::json r = {{"format", g->format}, {"title", g->handler ? g->handler->title : g->format},
+                        {"inputs", g->member_paths}};
     nlohmann::json ident = {{"reason", g->identification.reason}};
     for (auto& [k, v] : g->identification.details.items()) ident[k] = v;
     r["identification"] = ident;
     if (!g->broken) {
       try {
         g->analyzer->finish(r);
+        if (g->handler && g->handler->compare) g->report = r;
       } catch (const std::exception& e) {
         diagnostics_.error(g->member_paths.empty() ? "" : g->member_paths.front(), -1, -1,
                            std::string("internal error in the ") + g->format + " analyzer: " + e.what());
@@ -387,7 +393,68 @@ nlohmann::json InputSet::finish() {
     errors.push_back(e);
   }
   doc["errors"] = std::move(errors);
+  finished_ = true;
   return doc;
+}
+
+InputSet::Group& InputSet::group_for(const std::string& method, const nlohmann::json& args) {
+  if (!finished_) throw QueryError("the analysis has not finished yet");
+  if (groups_.empty()) throw QueryError("nothing was analyzed: no report to ask");
+  int64_t index = query_args::integer(args, "report", -1, 0, static_cast<int64_t>(groups_.size()) - 1);
+  if (index < 0) {
+    for (auto& g : groups_) {
+      const auto& m = g->handler ? g->handler->methods : std::vector<std::string>();
+      if (std::find(m.begin(), m.end(), method) != m.end()) return *g;
+    }
+    if (method.rfind("compare.", 0) == 0) return *groups_.front();
+    throw QueryError("no report of this analysis answers '" + method + "'");
+  }
+  Group& g = *groups_[static_cast<size_t>(index)];
+  if (g.broken) throw QueryError("the " + g.format + " analyzer failed on this input; its report cannot be asked");
+  return g;
+}
+
+nlohmann::json InputSet::compare_side(Group& g) {
+  if (!g.handler || !g.handler->compare)
+    throw QueryError("a " + (g.handler ? g.handler->title : g.format) + " report has no comparison");
+  nlohmann::json side;
+  try {
+    side = g.analyzer->query("compare.side", nlohmann::json::object());
+  } catch (const QueryError&) {
+    side = g.report;  // the analyzer compares by its report
+  }
+  return {{"format", g.format}, {"family", g.handler->compare_family}, {"side", std::move(side)}};
+}
+
+nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& args) {
+  if (method == "session.reports") {
+    nlohmann::json out = nlohmann::json::array();
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      const Group& g = *groups_[i];
+      const FormatHandler* h = g.handler;
+      out.push_back({{"report", i},
+                     {"format", g.format},
+                     {"title", h ? h->title : g.format},
+                     {"inputs", g.member_paths},
+                     {"methods", h ? h->methods : std::vector<std::string>()},
+                     {"compare_family", h ? h->compare_family : ""}});
+    }
+    return out;
+  }
+  Group& g = group_for(method, args);
+  if (method == "compare.side") return compare_side(g);
+  if (method == "compare.with") {
+    const nlohmann::json& other = query_args::required(args, "other");
+    if (!other.is_object() || !other.contains("side") || !other.contains("family"))
+      throw QueryError("argument 'other' must be another analysis's compare.side answer");
+    nlohmann::json mine = compare_side(g);
+    if (other["family"] != mine["family"])
+      throw QueryError("a " + other.value("format", std::string("?")) + " report cannot be compared with a " + g.format +
+                       " report");
+    bool other_is_b = query_args::string(args, "other_is", "a") == "b";
+    return other_is_b ? g.handler->compare(mine["side"], other["side"]) : g.handler->compare(other["side"], mine["side"]);
+  }
+  return g.analyzer->query(method, args);
 }
 
 int InputSet::exit_status(const nlohmann::json& document) {

@@ -35,6 +35,17 @@ class InputSet {
   // Closes every analyzer and returns the document. Call once.
   nlohmann::json finish();
 
+  // After finish(): answers one method of the query protocol (core/query.h); throws QueryError.
+  // Methods of the session itself:
+  //   "session.reports"  → [{report, format, title, inputs, methods, compare_family}]
+  //   "compare.side"     {report?} → {format, family, side}: what a comparison reads of that report
+  //   "compare.with"     {other, other_is?: "a"|"b", report?} → the format's compare function over
+  //                      `other` (another session's "compare.side" answer) and this report's side;
+  //                      `other` is side a unless other_is is "b"
+  // Any other method goes to the analyzer of report `report` (an index into the document's
+  // "reports"; by default the first report whose format answers the method).
+  nlohmann::json query(const std::string& method, const nlohmann::json& args);
+
   // Exit status for the CLI: 0 when at least one input was analyzed, 3 when all were rejected.
   static int exit_status(const nlohmann::json& document);
 
@@ -51,6 +62,8 @@ class InputSet {
   void feed_member_decoded(Member& m, const char* data, size_t len);
   void close_member(Member& m);
   void extract_zip(File& f);
+  Group& group_for(const std::string& method, const nlohmann::json& args);
+  nlohmann::json compare_side(Group& g);
 
   AnalyzeOptions options_;
   const FormatRegistry& registry_;
@@ -58,6 +71,7 @@ class InputSet {
   std::vector<std::unique_ptr<File>> files_;
   std::vector<std::unique_ptr<Group>> groups_;
   File* current_ = nullptr;
+  bool finished_ = false;
   InflateLimits limits_;
   uint64_t zip_max_bytes_ = uint64_t(1536) << 20;  // option "zip_max_bytes"
 };

@@ -1,6 +1,11 @@
 #include "analyzer.h"
+#include "query.h"
 
 namespace gcscope {
+
+nlohmann::json Analyzer::query(const std::string& method, const nlohmann::json&) {
+  throw QueryError("unknown method '" + method + "'");
+}
 
 void FormatRegistry::add(FormatHandler handler) {
   for (auto& h : handlers_)

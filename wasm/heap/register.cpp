@@ -233,8 +233,12 @@ class HeapDumpAnalyzer : public Analyzer {
 }  // namespace
 
 void register_heap(FormatRegistry& registry) {
-  registry.add({format_id::kRubyHeapDump, /*accepts_many_members=*/true,
-                [](const AnalyzeOptions& o) { return std::make_unique<HeapDumpAnalyzer>(o); }});
+  FormatHandler h;
+  h.id = format_id::kRubyHeapDump;
+  h.title = "Ruby heap dump (ObjectSpace.dump_all)";
+  h.accepts_many_members = true;  // 2-3 dumps of one process are diffed
+  h.make = [](const AnalyzeOptions& o) { return std::make_unique<HeapDumpAnalyzer>(o); };
+  registry.add(std::move(h));
 }
 
 }  // namespace gcscope

@@ -2,6 +2,7 @@
 // members of a rotating set are analysed together).
 #include "core/analyzer.h"
 #include "core/identify.h"
+#include "jvm/compare.h"
 
 namespace gcscope {
 namespace jvm {
@@ -9,7 +10,8 @@ std::unique_ptr<Analyzer> make_jvm_analyzer(const AnalyzeOptions& options);
 }
 
 void register_jvm(FormatRegistry& registry) {
-  registry.add({format_id::kJvmGcLog, /*accepts_many_members=*/true, jvm::make_jvm_analyzer});
+  registry.add({format_id::kJvmGcLog, /*accepts_many_members=*/true, jvm::make_jvm_analyzer, "JVM GC log",
+                {}, "jvm", [](const nlohmann::json& a, const nlohmann::json& b) { return jvm::compare_reports(a, b); }});
 }
 
 }  // namespace gcscope

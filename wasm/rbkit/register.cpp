@@ -60,8 +60,11 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
 }  // namespace
 
 void register_rbkit(FormatRegistry& registry) {
-  registry.add({format_id::kRbkit, /*accepts_many_members=*/false,
-                [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); }});
+  FormatHandler h;
+  h.id = format_id::kRbkit;
+  h.title = "rbkit capture";
+  h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
+  registry.add(std::move(h));
 }
 
 }  // namespace gcscope

@@ -180,8 +180,11 @@ class TuneMyGcAnalyzer final : public Analyzer {
 }  // namespace
 
 void register_rubygc(FormatRegistry& registry) {
-  registry.add({format_id::kTuneMyGc, /*accepts_many_members=*/false,
-                [](const AnalyzeOptions& options) { return std::make_unique<TuneMyGcAnalyzer>(options); }});
+  FormatHandler h;
+  h.id = format_id::kTuneMyGc;
+  h.title = "Ruby GC tuner (TuneMyGC payload)";
+  h.make = [](const AnalyzeOptions& options) { return std::make_unique<TuneMyGcAnalyzer>(options); };
+  registry.add(std::move(h));
 }
 
 }  // namespace gcscope

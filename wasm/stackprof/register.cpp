@@ -62,8 +62,12 @@ class StackprofAnalyzer final : public Analyzer {
 }  // namespace
 
 void register_stackprof(FormatRegistry& registry) {
-  registry.add({format_id::kStackprof, /*accepts_many_members=*/true,
-                [](const AnalyzeOptions&) { return std::unique_ptr<Analyzer>(new StackprofAnalyzer()); }});
+  FormatHandler h;
+  h.id = format_id::kStackprof;
+  h.title = "stackprof profile";
+  h.accepts_many_members = true;  // several dumps are summed, as stackprof's CLI does
+  h.make = [](const AnalyzeOptions&) { return std::unique_ptr<Analyzer>(new StackprofAnalyzer()); };
+  registry.add(std::move(h));
 }
 
 }  // namespace gcscope

@@ -4,15 +4,21 @@
 #include "core/analyzer.h"
 #include "core/identify.h"
 #include "tracing/analyzers.h"
+#include "tracing/compare.h"
 
 namespace gcscope {
 
 void register_tracing(FormatRegistry& registry) {
-  registry.add({format_id::kBpftraceText, /*accepts_many_members=*/false, tracing::make_bpftrace_text});
-  registry.add({format_id::kBpftraceJson, false, tracing::make_bpftrace_json});
-  registry.add({format_id::kBccOutput, false, tracing::make_bcc_output});
-  registry.add({format_id::kFoldedStacks, false, tracing::make_folded_stacks});
-  registry.add({format_id::kPerfScript, false, tracing::make_perf_script});
+  // Every tracing capture compares with every other: per probe and per stack.
+  auto compare = [](const nlohmann::json& a, const nlohmann::json& b) { return tracing::compare_reports(a, b); };
+  auto add = [&](const char* id, auto make, const char* title) {
+    registry.add({id, /*accepts_many_members=*/false, make, title, {}, "tracing", compare});
+  };
+  add(format_id::kBpftraceText, tracing::make_bpftrace_text, "bpftrace output");
+  add(format_id::kBpftraceJson, tracing::make_bpftrace_json, "bpftrace JSON output");
+  add(format_id::kBccOutput, tracing::make_bcc_output, "BCC tool output");
+  add(format_id::kFoldedStacks, tracing::make_folded_stacks, "Folded stacks");
+  add(format_id::kPerfScript, tracing::make_perf_script, "perf script output");
 }
 
 }  // namespace gcscope

@@ -1,0 +1,45 @@
+#include "input_loader.h"
+
+#include "core/identify.h"
+#include "file_walk.h"
+
+namespace gcscope::cli {
+
+LoadedSet load_input_set(const std::vector<std::string>& paths, const nlohmann::json& options) {
+  std::vector<PathError> path_errors, read_errors;
+  std::vector<std::string> files = expand_paths(paths, path_errors);
+  LoadedSet out;
+  out.set = std::make_unique<InputSet>(options);
+  for (const auto& path : files) {
+    out.set->begin_file(path);
+    std::string err;
+    if (!read_file_chunks(path, [&](const unsigned char* d, size_t n) { out.set->feed(d, n); }, err))
+      read_errors.push_back({path, err});
+    out.set->end_file();
+  }
+  out.doc = out.set->finish();
+  for (const auto* list : {&path_errors, &read_errors})
+    for (const auto& e : *list)
+      out.doc["errors"].push_back({{"path", e.path}, {"line", nullptr}, {"offset", nullptr}, {"message", e.message}});
+  return out;
+}
+
+bool parse_set_option(const std::string& key_value, nlohmann::json& options) {
+  size_t eq = key_value.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  std::string raw = key_value.substr(eq + 1);
+  nlohmann::json parsed = nlohmann::json::parse(raw, nullptr, false);
+  options[key_value.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(raw) : parsed;
+  return true;
+}
+
+std::string check_format_id(const std::string& id) {
+  if (is_known_format(id)) return "";
+  std::string ids;
+  size_t n = 0;
+  const char* const* all = all_format_ids(&n);
+  for (size_t k = 0; k < n; ++k) ids += std::string(k ? ", " : "") + all[k];
+  return "unknown format '" + id + "'; known formats: " + ids;
+}
+
+}  // namespace gcscope::cli
