@@ -12,19 +12,13 @@
   const LIMITS = Number.isInteger(maxMemoryMb) && maxMemoryMb >= 32 && maxMemoryMb <= 4096 ? { maxMemoryBytes: maxMemoryMb * 1024 * 1024 } : {};
   let jobCounter = 0;
 
-  const FORMAT_TITLES = {
-    'jvm-gc-log': 'JVM GC log',
-    'tunemygc-payload': 'Ruby GC tuner (TuneMyGC payload)',
-    'stackprof': 'stackprof profile',
-    'ruby-heap-dump': 'Ruby heap dump (ObjectSpace.dump_all)',
-    'rbkit-capture': 'rbkit capture',
-    'bpftrace-text': 'bpftrace output',
-    'bpftrace-json': 'bpftrace JSON output',
-    'folded-stacks': 'Folded stacks',
-    'perf-script': 'perf script output',
-    'bcc-output': 'BCC tool output',
-  };
-  GCSCOPE.formatTitle = (id) => FORMAT_TITLES[id] || id;
+  // Format titles come from the engine's registry (each report names its format's title; a worker
+  // sends the whole list with its first answer), never from a table of the page's own.
+  const formatTitles = new Map();
+  function learnTitles(list) {
+    for (const f of list || []) if (f && typeof f.id === 'string' && typeof f.title === 'string') formatTitles.set(f.id, f.title);
+  }
+  GCSCOPE.formatTitle = (id) => formatTitles.get(id) || id;
 
   // ---- Collecting files -------------------------------------------------------------------
 
@@ -247,6 +241,86 @@
     else setTimeout(go, 500);
   }
 
+  // ---- Live sessions ------------------------------------------------------------------------
+  // A finished job keeps its worker, and in it the engine's session: the views ask it questions
+  // (ctx.query → {id, method, args} → {id, result} | {id, error}, wasm/core/query.h) instead of
+  // computing anything themselves. Sessions hold their inputs' data, so the page keeps at most
+  // MAX_LIVE_SESSIONS of them and at most MAX_LIVE_HEAP bytes of wasm memory in all; past that the
+  // oldest is released, and its card says so (what it shows stays; new questions need a new analysis).
+  const MAX_LIVE_SESSIONS = 8;
+  const MAX_LIVE_HEAP = 3 * 1024 * 1024 * 1024;
+  const liveEngines = [];
+  // Answers a saved HTML report carries: the questions the page had asked when it was saved.
+  const MAX_RECORDED_ANSWERS_BYTES = 8 * 1024 * 1024;
+  const answerKey = (method, args) => method + ' ' + JSON.stringify(args || {});
+
+  class QueryError extends Error {}
+  GCSCOPE.QueryError = QueryError;
+
+  function makeEngine(worker, onRelease) {
+    const pending = new Map();
+    const recorded = new Map();
+    let recordedBytes = 0, nextId = 0, released = null;
+    const engine = {
+      heapBytes: 0,
+      get released() { return released; },
+      answers: () => Object.fromEntries(recorded),
+      query(method, args) {
+        if (released) return Promise.reject(new QueryError(released));
+        const id = ++nextId;
+        return new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject, key: answerKey(method, args) });
+          worker.postMessage({ type: 'query', id, method, args: args || {} });
+        });
+      },
+      onAnswer(m) {
+        const p = pending.get(m.id);
+        if (!p) return;
+        pending.delete(m.id);
+        const a = JSON.parse(m.json);
+        if (a.error !== undefined) { p.reject(new QueryError(a.error)); return; }
+        if (recordedBytes + m.json.length <= MAX_RECORDED_ANSWERS_BYTES && !recorded.has(p.key)) {
+          recorded.set(p.key, a.result);
+          recordedBytes += m.json.length;
+        }
+        p.resolve(a.result);
+      },
+      release(reason) {
+        if (released) return;
+        released = reason;
+        worker.terminate();
+        for (const p of pending.values()) p.reject(new QueryError(reason));
+        pending.clear();
+        const at = liveEngines.indexOf(engine);
+        if (at >= 0) liveEngines.splice(at, 1);
+        if (onRelease) onRelease(reason);
+      },
+    };
+    return engine;
+  }
+
+  function keepLive(engine) {
+    liveEngines.push(engine);
+    const heap = () => liveEngines.reduce((sum, e) => sum + e.heapBytes, 0);
+    while (liveEngines.length > 1 && (liveEngines.length > MAX_LIVE_SESSIONS || heap() > MAX_LIVE_HEAP)) {
+      liveEngines[0].release(`its analysis was released from memory to make room for newer ones (at most ${MAX_LIVE_SESSIONS} ` +
+        `analyses, ${fmt.bytes(MAX_LIVE_HEAP)} of engine memory, stay live)`);
+    }
+  }
+
+  // A saved report's engine: the answers recorded when it was saved, nothing more.
+  function savedEngine(answers) {
+    return {
+      released: null,
+      answers: () => answers || {},
+      query(method, args) {
+        const key = answerKey(method, args);
+        if (answers && Object.prototype.hasOwnProperty.call(answers, key)) return Promise.resolve(answers[key]);
+        return Promise.reject(new QueryError('a saved report holds only what was shown when it was saved: open the input in gcscope to ask more'));
+      },
+    };
+  }
+
   function startJob(files, options, hooks) {
     if (!files.length) return null;
     stopWarmUp(false);
@@ -269,14 +343,22 @@
 
     const worker = takeWorker();
     let finished = false;
-    const finish = (text, cls) => {
+    let engine = null;
+    // keepWorker: the job's report came and its session stays in the worker for the views' questions.
+    const finish = (text, cls, keepWorker) => {
       finished = true;
       status.textContent = text;
       status.className = 'job-status ' + (cls || '');
       cancel.remove();
       progressRow.hidden = true;
-      worker.terminate();
+      if (!keepWorker) worker.terminate();
       warmSpareWorker();
+    };
+    const onRelease = (reason) => {
+      card.dataset.engine = 'released';
+      body.prepend(el('p', { class: 'muted job-released', text: 'This result stays as shown, but ' + reason +
+        '. To zoom, page or compare it again, analyze the input again.' }),
+        el('button', { type: 'button', class: 'gs-small job-retry', text: 'Analyze again', on: { click: () => startJob(files, options, hooks) } }));
     };
     cancel.addEventListener('click', () => {
       if (finished) return;
@@ -284,9 +366,14 @@
       body.appendChild(el('p', { class: 'muted', text: 'Analysis cancelled; nothing was kept.' }));
       if (hooks.onError) hooks.onError('cancelled by the user');
     });
-    close.addEventListener('click', () => { if (!finished) finish('Cancelled'); card.remove(); });
+    close.addEventListener('click', () => {
+      if (!finished) finish('Cancelled');
+      if (engine) engine.release('the result was closed');
+      card.remove();
+    });
     worker.onmessage = (e) => {
       const m = e.data;
+      if (m.type === 'answer') { if (engine) engine.onAnswer(m); return; }
       if (finished) return;
       if (m.type === 'progress') {
         progress.value = m.done;
@@ -294,9 +381,17 @@
         if (hooks.onProgress) hooks.onProgress(m.done, m.total);
       } else if (m.type === 'result') {
         const doc = JSON.parse(m.json);
+        if (m.formats) learnTitles(JSON.parse(m.formats));
         const rejected = doc.reports.length === 0;
         if (m.oom) finish('Out of memory', 'failed');
-        else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done');
+        else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done', !rejected);
+        if (!m.oom && !rejected) {
+          engine = makeEngine(worker, onRelease);
+          engine.heapBytes = m.stats ? m.stats.wasm_heap_bytes : 0;
+          card.gcscopeEngine = engine;
+          card.dataset.engine = 'live';
+          keepLive(engine);
+        }
         if (m.oom) outOfMemory(m.oom, true);
         card.gcscopeDoc = doc;
         if (m.stats) {
@@ -305,7 +400,7 @@
           card.dataset.wasmModule = m.stats.module || '';
           card.dataset.workerBuild = m.stats.build || '';
         }
-        renderDocument(body, doc, files);
+        renderDocument(body, doc, files, engine);
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc } }));
         if (hooks.onResult) hooks.onResult(doc);
       } else if (m.type === 'error') {
@@ -328,6 +423,11 @@
         el('button', { type: 'button', class: 'gs-small job-retry', text: 'Analyze again in a new worker', on: { click: () => startJob(files, options, hooks) } })));
     }
     worker.onerror = (e) => {
+      if (engine && !engine.released) {
+        e.preventDefault();
+        engine.release('its analysis worker stopped (' + (e.message || 'out of memory?') + ')');
+        return;
+      }
       if (finished) return;
       e.preventDefault();
       finish('Failed', 'failed');
@@ -402,7 +502,17 @@
     return details;
   }
 
-  function renderReport(report, doc, files) {
+  // What a view may ask the engine about its report: ctx.query(method, args) resolves to the result
+  // or rejects with a GCSCOPE.QueryError whose message is for the user.
+  function queryFor(engine, doc, report) {
+    const index = doc.reports.indexOf(report);
+    return (method, args) => {
+      if (!engine) return Promise.reject(new QueryError('no analysis engine for this report'));
+      return engine.query(method, Object.assign({ report: index }, args || {}));
+    };
+  }
+
+  function renderReport(report, doc, files, engine) {
     const view = GCSCOPE.views[report.format];
     const panel = el('section', { class: 'report', dataset: { format: report.format } });
     panel.appendChild(el('h3', { class: 'report-title' }, GCSCOPE.formatTitle(report.format),
@@ -411,7 +521,7 @@
     panel.appendChild(container);
     if (view) {
       try {
-        view.render(container, report, { doc, files, el, fmt, ui: GCSCOPE.ui, charts: GCSCOPE.charts });
+        view.render(container, report, { doc, files, el, fmt, ui: GCSCOPE.ui, charts: GCSCOPE.charts, query: queryFor(engine, doc, report), engine });
       } catch (err) {
         container.appendChild(el('p', { class: 'error', text: 'This view failed to render: ' + err.message + '. The report data is below.' }));
       }
@@ -442,17 +552,18 @@
     requestAnimationFrame(() => match[0].scrollIntoView({ block: 'start' }));
   }
 
-  function renderDocument(body, doc, files) {
+  function renderDocument(body, doc, files, engine) {
+    for (const r of doc.reports) if (r.title) formatTitles.set(r.format, r.title);
     if (!GCSCOPE.staticReport) {
       body.appendChild(el('div', { class: 'job-exports' },
         el('button', { type: 'button', class: 'gs-small', text: 'Download JSON report', on: { click: () => GCSCOPE.ui.download('gcscope-report.json', 'application/json', JSON.stringify(doc, null, 2)) } }),
         el('button', { type: 'button', class: 'gs-small', text: 'Save as HTML report', title: 'One self-contained file: opens offline in any browser',
-          on: { click: () => GCSCOPE.exportHtml(doc) } })));
+          on: { click: () => GCSCOPE.exportHtml(engine ? Object.assign({}, doc, { answers: engine.answers() }) : doc) } })));
     }
     body.appendChild(renderInputs(doc));
     const general = doc.errors.filter((e) => !doc.inputs.some((i) => e.path === i.path || e.path.startsWith(i.path + '/')));
     for (const e of general) body.appendChild(el('p', { class: 'error', text: (e.path ? e.path + ': ' : '') + errorText(e) }));
-    for (const report of doc.reports) body.appendChild(renderReport(report, doc, files));
+    for (const report of doc.reports) body.appendChild(renderReport(report, doc, files, engine));
   }
   GCSCOPE.renderDocument = renderDocument;
 
@@ -467,7 +578,7 @@
     jobsBox.appendChild(el('article', { class: 'job' }, el('header', { class: 'job-head' },
       el('h2', { class: 'job-title', text: doc.inputs.map((i) => i.path).join(', ') }),
       el('span', { class: 'job-status done', text: 'Saved report' })), body));
-    renderDocument(body, doc, []);
+    renderDocument(body, doc, [], savedEngine(doc.answers));
     return;
   }
 

@@ -28,8 +28,9 @@
   // ---- postMessage API ------------------------------------------------------------------------
   // Host → frame:  'PING' or {type:'gcscope:ping'}            → 'PONG' / {type:'gcscope:pong', version}
   //                {type:'gcscope:open', id?, name, buffer: ArrayBuffer, format?}
+  //                {type:'gcscope:query', id?, job?, method, args?}  (job: an open's id; default the last one)
   // Frame → host:  {type:'gcscope:progress', id, done, total}, {type:'gcscope:result', id, report},
-  //                {type:'gcscope:error', id, message}
+  //                {type:'gcscope:answer', id, result}, {type:'gcscope:error', id, message}
   // Only the parent window is listened to (narrowed by ?origins=a,b when given); an opener window
   // is accepted only when its origin is in ?origins=. Everything else is ignored; nothing is eval'd.
   const allowed = (params.get('origins') || '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -52,17 +53,33 @@
     if (m === 'PING') { reply('PONG'); return; }
     if (!m || typeof m !== 'object' || typeof m.type !== 'string' || !m.type.startsWith('gcscope:')) return;
     if (m.type === 'gcscope:ping') { reply({ type: 'gcscope:pong', version: GCSCOPE.version || '' }); return; }
-    if (m.type !== 'gcscope:open') return;
     const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
+    if (m.type === 'gcscope:query') { answerQuery(m, id, reply); return; }
+    if (m.type !== 'gcscope:open') return;
     const problem = validateOpen(m);
     if (problem) { reply({ type: 'gcscope:error', id, message: 'invalid gcscope:open message: ' + problem }); return; }
-    GCSCOPE.startJob([{ path: m.name, blob: new Blob([m.buffer]) }], m.format ? { format: m.format } : {}, {
+    const card = GCSCOPE.startJob([{ path: m.name, blob: new Blob([m.buffer]) }], m.format ? { format: m.format } : {}, {
       onProgress: (done, total) => reply({ type: 'gcscope:progress', id, done, total }),
       onResult: (doc) => reply({ type: 'gcscope:result', id, report: doc }),
       // stale: the page and its worker are of different builds (see worker.js); reloading the frame helps.
       onError: (message, how) => reply(Object.assign({ type: 'gcscope:error', id, message }, how && how.stale ? { stale: true } : {})),
     });
+    if (card) { openedJobs.set(id === null ? '' : String(id), card); lastOpened = card; }
   });
+
+  // gcscope:query: the same questions the views ask (wasm/core/query.h), answered by the engine session
+  // of an opened job. `job` names the id of its gcscope:open; without it, the last one opened.
+  const openedJobs = new Map();
+  let lastOpened = null;
+  function answerQuery(m, id, reply) {
+    const fail = (message) => reply({ type: 'gcscope:error', id, message });
+    if (typeof m.method !== 'string' || !m.method || m.method.length > 200) { fail('invalid gcscope:query message: method must be a method name'); return; }
+    if (m.args !== undefined && (m.args === null || typeof m.args !== 'object' || Array.isArray(m.args))) { fail('invalid gcscope:query message: args must be an object'); return; }
+    const card = m.job === undefined ? lastOpened : openedJobs.get(String(m.job));
+    const engine = card && card.gcscopeEngine;
+    if (!engine) { fail(card ? 'that job has no result to ask yet (wait for its gcscope:result)' : 'no opened job ' + (m.job === undefined ? 'yet' : JSON.stringify(m.job))); return; }
+    engine.query(m.method, m.args || {}).then((result) => reply({ type: 'gcscope:answer', id, result }), (err) => fail(err.message));
+  }
 
   // ---- ?url=: load a stored file by URL ---------------------------------------------------------
   const url = params.get('url');

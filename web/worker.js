@@ -236,10 +236,32 @@ async function analyze(msg) {
     // message to its report text, in this worker (module loading, reading, parsing, writing the report).
     // module: whether this worker runs the page's compiled module ('shared') or compiled its own.
     // read: how the bytes came ('here', 'reader', or 'reader, then here' when the reader failed).
-    postMessage({ type: 'result', json: text, oom, stats: { build: BUILT ? BUILD : '', wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
+    // The session stays: the page's later questions (query messages) are answered from it. A job that
+    // ran out of memory keeps no session (its worker is stopped).
+    if (!oom) live = { M, session };
+    postMessage({ type: 'result', json: text, oom, formats: M.formats(), stats: { build: BUILT ? BUILD : '', wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
   } finally {
     M.freeBytes(ptr);
-    session.delete();
+    if (!live || live.session !== session) session.delete();
+  }
+}
+
+// The job's session after its report: {M, session}, or null before the report or once released.
+let live = null;
+
+// One question of the query protocol (wasm/core/query.h): answered as JSON text, {"result": ...} or
+// {"error": "..."}, decoded from the wasm heap like the report.
+function answer(msg) {
+  if (!live) return JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to ask it more' });
+  const { M, session } = live;
+  try {
+    cursor.path = ''; refused = null;
+    const at = session.queryInPlace(String(msg.method || ''), JSON.stringify(msg.args || {})) >>> 0;
+    return new TextDecoder().decode(M.HEAPU8.subarray(at, at + session.resultLength()));
+  } catch (err) {
+    const text = String((err && err.message) || err);
+    const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
+    return JSON.stringify({ error: oom ? 'out of memory while answering: ' + text : 'internal error: ' + text, oom: !!oom });
   }
 }
 
@@ -265,6 +287,10 @@ self.onmessage = (e) => {
       const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
       postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });
     });
+  } else if (msg.type === 'query') {
+    postMessage({ type: 'answer', id: msg.id, json: answer(msg) });
+  } else if (msg.type === 'release') {
+    if (live) { live.session.delete(); live = null; }
   } else if (msg.type === 'reader') {
     connectReader(msg.port);
   } else if (msg.type === 'reader-failed') {
