@@ -36,6 +36,37 @@ test('a dashboard on another origin pings, posts a GC log and receives the CLI\'
   await expect(frame.locator('header.top')).toBeHidden();
 });
 
+test('a dashboard on another origin asks the engine the questions gcscope query answers', async ({ page }) => {
+  await page.goto(HOST + 'embed-example.html?site=' + encodeURIComponent(SITE));
+  const folded = 'main;a;b 3\nmain;a 1\nmain;c 2\n';
+  const other = 'main;a;b 1\nmain;c 5\n';
+  const answers = await page.evaluate(async ([one, two]) => {
+    const frame = document.getElementById('gcscope');
+    const buf = (text) => new TextEncoder().encode(text).buffer;
+    await openInGcscope(frame, 'a.folded', buf(one));
+    const reports = await askGcscope(frame, 'session.reports', {});
+    const side = await askGcscope(frame, 'compare.side', {});
+    const unknown = await askGcscope(frame, 'no.such.method', {}).catch((e) => e.message);
+    const noJob = await askGcscope(frame, 'session.reports', {}, 'nope').catch((e) => e.message);
+    return { reports, side, unknown, noJob };
+  }, [folded, other]);
+  expect(answers.reports).toEqual([{ report: 0, format: 'folded-stacks', title: 'Folded stacks', inputs: ['a.folded'], methods: answers.reports[0].methods, compare_family: 'tracing' }]);
+  expect(answers.unknown).toContain("no report of this analysis answers 'no.such.method'");
+  expect(answers.noJob).toContain('no opened job "nope"');
+  // The same comparison as the CLI's `gcscope compare`, from the side the frame's engine gave.
+  const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'gcscope-embed-'));
+  fs.writeFileSync(path.join(dir, 'a.folded'), folded);
+  fs.writeFileSync(path.join(dir, 'b.folded'), other);
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['compare', path.join(dir, 'a.folded'), path.join(dir, 'b.folded')]).toString());
+  const viaFrame = await page.evaluate(async ([two, side]) => {
+    const frame = document.getElementById('gcscope');
+    await openInGcscope(frame, 'b.folded', new TextEncoder().encode(two).buffer);
+    return askGcscope(frame, 'compare.with', { other: side });
+  }, [other, answers.side]);
+  expect(viaFrame.stacks).toEqual(cli.compare.stacks);
+  expect(viaFrame.stacks.rows.find((r) => r.stack === 'main;c')).toMatchObject({ a: 2, b: 5, delta: 3 });
+});
+
 test('invalid messages get a precise error; other windows are ignored', async ({ page, context }) => {
   await page.goto(HOST + 'embed-example.html?site=' + encodeURIComponent(SITE));
   const answer = await page.evaluate(async () => {

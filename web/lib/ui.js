@@ -243,20 +243,31 @@
   }
 
   // The other reports on the page that `accept` takes (this document's, then every job card's), as
-  // [{report, label}], for views that compare two analyses.
+  // [{report, label, engine, index}] (engine: the job's live engine, null once released or in a
+  // saved report; index: the report's position in its document), for views that compare analyses.
   function otherReports(self, ctx, accept) {
     const seen = new Set([self]);
     const out = [];
-    const add = (r, where) => {
+    const add = (r, where, engine, index) => {
       if (!r || !accept(r) || seen.has(r)) return;
       seen.add(r);
-      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where });
+      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where, engine: engine || null, index });
     };
-    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r) => add(r, 'this job'));
+    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r, k) => add(r, 'this job', ctx.engine, k));
     if (typeof document !== 'undefined') {
-      document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).forEach((r) => add(r, 'job ' + (i + 1))));
+      document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || [])
+        .forEach((r, k) => add(r, 'job ' + (i + 1), card.gcscopeEngine, k)));
     }
     return out;
+  }
+
+  // The engine's comparison of this report (side a) with a picked one (side b, from otherReports):
+  // this report's engine gives its side, the picked report's engine compares (wasm/core/query.h,
+  // compare.side / compare.with). Rejects with a message for the user when either engine is gone.
+  async function compareWithEngine(ctx, pick) {
+    if (!pick || !pick.engine) throw new Error('the other analysis is no longer in memory: analyze it again to compare');
+    const side = await ctx.query('compare.side');
+    return pick.engine.query('compare.with', { report: pick.index, other: side, other_is: 'a' });
   }
 
   // "Compare with": a select of the other reports `accept` takes (refilled on focus, since jobs come
@@ -289,5 +300,5 @@
     return box;
   }
 
-  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section, reportLabel, otherReports, comparePicker, svg };
+  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section, reportLabel, otherReports, compareWithEngine, comparePicker, svg };
 })(typeof window !== 'undefined' ? window : globalThis);
