@@ -83,7 +83,7 @@ class Session {
     } catch (const gcscope::QueryError& e) {
       return nlohmann::json({{"error", e.what()}}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } catch (const std::bad_alloc&) {
-      return R"({"error":"out of memory while answering (wasm memory is limited to 4 GB)","oom":true})";
+      return R"json({"error":"out of memory while answering (wasm memory is limited to 4 GB)","oom":true})json";
     } catch (const std::exception& e) {
       return nlohmann::json({{"error", std::string("internal error: ") + e.what()}})
           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
