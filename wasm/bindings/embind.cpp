@@ -36,6 +36,11 @@ class Session {
   }
   void endFile() { guard([&] { set_->end_file(); }); }
   double decodedBytes() const { return static_cast<double>(set_->decoded_bytes()); }
+  // Wasm memory the whole input (input_bytes) will need, by the formats identified so far, as JSON
+  // (InputSet::memory_estimate); "null" before any is identified.
+  std::string memoryEstimate(double input_bytes) const {
+    return set_->memory_estimate(static_cast<uint64_t>(input_bytes)).dump();
+  }
   // The report left in the session's memory, for JS to read as bytes: (finishInPlace() → pointer,
   // reportLength()) and decode with TextDecoder. Returning a std::string instead makes Embind copy it
   // and walk it byte by byte in JS twice (looking for NULs): ~100 ms for the 4 MB report of a 200 MB
@@ -103,7 +108,12 @@ std::string version() { return gcscope::kVersion; }
 std::string formats() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& h : gcscope::FormatRegistry::builtin().handlers())
-    out.push_back({{"id", h.id}, {"title", h.title}, {"methods", h.methods}, {"compare_family", h.compare_family}});
+    out.push_back({{"id", h.id},
+                   {"title", h.title},
+                   {"methods", h.methods},
+                   {"compare_family", h.compare_family},
+                   {"memory_per_input_byte", h.memory_per_input_byte},
+                   {"lighter", h.lighter}});
   return out.dump();
 }
 
@@ -124,6 +134,7 @@ EMSCRIPTEN_BINDINGS(gcscope) {
       .function("feed", &Session::feed)
       .function("endFile", &Session::endFile)
       .function("decodedBytes", &Session::decodedBytes)
+      .function("memoryEstimate", &Session::memoryEstimate)
       .function("finish", &Session::finish)
       .function("finishInPlace", &Session::finishInPlace)
       .function("reportLength", &Session::reportLength)

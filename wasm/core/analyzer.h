@@ -67,6 +67,11 @@ struct FormatHandler {
   // the format has no comparison.
   std::string compare_family;
   CompareFunction compare;
+  // Peak memory per byte of input (measured; BENCHMARKS.md): the page refuses up front an input
+  // that cannot fit in WebAssembly's 4 GB instead of failing after reading it. `lighter`, when the
+  // format has a cheaper mode: {"options": {...}, "memory_per_input_byte": x, "what": "..."}.
+  double memory_per_input_byte = 0;
+  nlohmann::json lighter;
 };
 
 class FormatRegistry {

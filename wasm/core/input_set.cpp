@@ -378,10 +378,13 @@ nlohmann::json InputSet::finish() {
         g->analyzer->finish(r);
         if (g->handler && g->handler->compare) g->report = r;
       } catch (const std::exception& e) {
+        g->broken = true;
         diagnostics_.error(g->member_paths.empty() ? "" : g->member_paths.front(), -1, -1,
                            std::string("internal error in the ") + g->format + " analyzer: " + e.what());
       }
     }
+    // An analyzer that stopped (out of memory, an internal error) left its report cut short.
+    if (g->broken) r["partial"] = true;
     reports.push_back(std::move(r));
   }
   doc["reports"] = std::move(reports);
@@ -395,6 +398,26 @@ nlohmann::json InputSet::finish() {
   doc["errors"] = std::move(errors);
   finished_ = true;
   return doc;
+}
+
+nlohmann::json InputSet::memory_estimate(uint64_t input_bytes) const {
+  const FormatHandler* most = nullptr;
+  for (const auto& g : groups_)
+    if (g->handler && (!most || g->handler->memory_per_input_byte > most->memory_per_input_byte)) most = g->handler;
+  if (!most) return nullptr;
+  auto bytes = [&](double per_byte) { return per_byte * static_cast<double>(input_bytes); };
+  nlohmann::json out = {{"format", most->id}, {"title", most->title}, {"bytes", bytes(most->memory_per_input_byte)}};
+  const nlohmann::json& lighter_options = most->lighter.is_object() ? most->lighter.value("options", nlohmann::json()) : nlohmann::json();
+  bool already_lighter = lighter_options.is_object() && !lighter_options.empty();
+  for (auto& [k, v] : lighter_options.items())
+    if (!options_.contains(k) || options_[k] != v) already_lighter = false;
+  if (already_lighter) {
+    out["bytes"] = bytes(most->lighter.value("memory_per_input_byte", most->memory_per_input_byte));
+  } else if (most->lighter.is_object()) {
+    out["lighter"] = most->lighter;
+    out["lighter"]["bytes"] = bytes(most->lighter.value("memory_per_input_byte", most->memory_per_input_byte));
+  }
+  return out;
 }
 
 InputSet::Group& InputSet::group_for(const std::string& method, const nlohmann::json& args) {

@@ -46,6 +46,11 @@ class InputSet {
   // "reports"; by default the first report whose format answers the method).
   nlohmann::json query(const std::string& method, const nlohmann::json& args);
 
+  // The wasm memory an analysis of `input_bytes` of input needs at its peak, by the most demanding
+  // format identified so far (FormatHandler::memory_per_input_byte): {format, title, bytes, lighter?
+  // {options, what, bytes}}; null before any format is identified.
+  nlohmann::json memory_estimate(uint64_t input_bytes) const;
+
   // Exit status for the CLI: 0 when at least one input was analyzed, 3 when all were rejected.
   static int exit_status(const nlohmann::json& document);
 

@@ -238,6 +238,10 @@ void register_heap(FormatRegistry& registry) {
   h.title = "Ruby heap dump (ObjectSpace.dump_all)";
   h.accepts_many_members = true;  // 2-3 dumps of one process are diffed
   h.make = [](const AnalyzeOptions& o) { return std::make_unique<HeapDumpAnalyzer>(o); };
+  h.memory_per_input_byte = 0.85;
+  h.lighter = {{"options", {{"heap_retention", false}}},
+               {"memory_per_input_byte", 0.5},
+               {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
   registry.add(std::move(h));
 }
 

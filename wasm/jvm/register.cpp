@@ -10,8 +10,15 @@ std::unique_ptr<Analyzer> make_jvm_analyzer(const AnalyzeOptions& options);
 }
 
 void register_jvm(FormatRegistry& registry) {
-  registry.add({format_id::kJvmGcLog, /*accepts_many_members=*/true, jvm::make_jvm_analyzer, "JVM GC log",
-                {}, "jvm", [](const nlohmann::json& a, const nlohmann::json& b) { return jvm::compare_reports(a, b); }});
+  FormatHandler h;
+  h.id = format_id::kJvmGcLog;
+  h.title = "JVM GC log";
+  h.accepts_many_members = true;  // the files of a rotating set are one log
+  h.make = jvm::make_jvm_analyzer;
+  h.compare_family = "jvm";
+  h.compare = [](const nlohmann::json& a, const nlohmann::json& b) { return jvm::compare_reports(a, b); };
+  h.memory_per_input_byte = 0.15;
+  registry.add(std::move(h));
 }
 
 }  // namespace gcscope

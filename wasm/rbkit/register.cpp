@@ -64,6 +64,7 @@ void register_rbkit(FormatRegistry& registry) {
   h.id = format_id::kRbkit;
   h.title = "rbkit capture";
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
+  h.memory_per_input_byte = 0.3;
   registry.add(std::move(h));
 }
 

@@ -184,6 +184,7 @@ void register_rubygc(FormatRegistry& registry) {
   h.id = format_id::kTuneMyGc;
   h.title = "Ruby GC tuner (TuneMyGC payload)";
   h.make = [](const AnalyzeOptions& options) { return std::make_unique<TuneMyGcAnalyzer>(options); };
+  h.memory_per_input_byte = 5;
   registry.add(std::move(h));
 }
 

@@ -67,6 +67,7 @@ void register_stackprof(FormatRegistry& registry) {
   h.title = "stackprof profile";
   h.accepts_many_members = true;  // several dumps are summed, as stackprof's CLI does
   h.make = [](const AnalyzeOptions&) { return std::unique_ptr<Analyzer>(new StackprofAnalyzer()); };
+  h.memory_per_input_byte = 2.3;
   registry.add(std::move(h));
 }
 

@@ -12,7 +12,14 @@ void register_tracing(FormatRegistry& registry) {
   // Every tracing capture compares with every other: per probe and per stack.
   auto compare = [](const nlohmann::json& a, const nlohmann::json& b) { return tracing::compare_reports(a, b); };
   auto add = [&](const char* id, auto make, const char* title) {
-    registry.add({id, /*accepts_many_members=*/false, make, title, {}, "tracing", compare});
+    FormatHandler h;
+    h.id = id;
+    h.title = title;
+    h.make = make;
+    h.compare_family = "tracing";
+    h.compare = compare;
+    h.memory_per_input_byte = 0.4;
+    registry.add(std::move(h));
   };
   add(format_id::kBpftraceText, tracing::make_bpftrace_text, "bpftrace output");
   add(format_id::kBpftraceJson, tracing::make_bpftrace_json, "bpftrace JSON output");
