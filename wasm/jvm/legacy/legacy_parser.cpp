@@ -264,21 +264,26 @@ bool parse_transition(std::string_view s, size_t p, PoolSizes& out) {
   return false;
 }
 
-// The first size transition in s (from the number before the first "->", else the first "NK(").
+// The first size transition in s (from the number before the first "->" that has sizes on both sides, else
+// the first "NK("). An arrow without sizes is skipped: -XX:+PrintAdaptiveSizePolicy prints
+// "collection: 1 (4194304) -> (8781824)" before the record's heap figures.
 bool find_transition(std::string_view s, PoolSizes& out) {
   size_t arrow = s.find("->");
   if (arrow != std::string_view::npos) {
-    size_t q = arrow;
-    // back over the unit and, for G1, "(capacity)"
-    if (q > 0 && s[q - 1] == ')') {
-      size_t open = s.rfind('(', q - 1);
-      if (open == std::string_view::npos) return false;
-      q = open;
+    for (; arrow != std::string_view::npos; arrow = s.find("->", arrow + 2)) {
+      size_t q = arrow;
+      // back over the unit and, for G1, "(capacity)"
+      if (q > 0 && s[q - 1] == ')') {
+        size_t open = s.rfind('(', q - 1);
+        if (open == std::string_view::npos) continue;
+        q = open;
+      }
+      while (q > 0 && (s[q - 1] == 'K' || s[q - 1] == 'M' || s[q - 1] == 'G' || s[q - 1] == 'B')) --q;
+      while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2]))))
+        --q;
+      if (q < arrow && parse_transition(s, q, out)) return true;
     }
-    while (q > 0 && (s[q - 1] == 'K' || s[q - 1] == 'M' || s[q - 1] == 'G' || s[q - 1] == 'B')) --q;
-    while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2]))))
-      --q;
-    return parse_transition(s, q, out);
+    return false;
   }
   for (size_t i = 0; i + 1 < s.size(); ++i) {
     if ((s[i] == 'K' || s[i] == 'M') && s[i + 1] == '(' && i > 0 && is_digit(s[i - 1])) {
@@ -390,6 +395,9 @@ bool is_record_start(std::string_view rest) {
   char c = rest[3];
   if (c == '[' || c == '(' || c == ']' || is_digit(c)) return true;
   if (c == '-' && rest.size() > 4 && rest[4] == '-') return true;  // "[GC-- [PSYoungGen: …": promotion failed
+  // JDK 1.4-6 -XX:+PrintAdaptiveSizePolicy writes its decisions right after "[GC", before the record's
+  // heap figures (which follow on a later line): "0.153: [GCAdaptiveSizePolicy::old generation size: …".
+  if (c == 'A' && starts_with(rest.substr(3), "AdaptiveSize")) return true;
   if (c != ' ' && c != '-') return false;
   if (rest.size() == 4) return true;
   char d = rest[4];
@@ -404,7 +412,7 @@ bool is_record_start(std::string_view rest) {
 struct Markers {
   static constexpr size_t npos = std::string_view::npos;
   size_t class_histogram = npos, g1_ergonomics = npos, cms_concurrent = npos, gc_concurrent = npos,
-         heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos;
+         heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos, as_cms_concurrent = npos;
 };
 
 
@@ -435,6 +443,8 @@ Markers scan_markers(std::string_view s) {
           if (m.gc_concurrent == Markers::npos && at(s, i, "[GC concurrent-")) m.gc_concurrent = i;
           else if (m.g1_ergonomics == Markers::npos && at(s, i, "[G1Ergonomics")) m.g1_ergonomics = i;
           else if (m.tlab == Markers::npos && at(s, i, "[GC TLAB: gc thread")) m.tlab = i + 4;
+        } else if (next == 'A' && m.as_cms_concurrent == Markers::npos && at(s, i, "[ASCMS-concurrent-")) {
+          m.as_cms_concurrent = i;
         }
         break;
       case ']':  // "CMSCollector shouldConcurrentCollect: " lands right after a record's ']'
@@ -505,6 +515,14 @@ void LegacyGcLogParser::feed_line(std::string_view line, uint64_t line_no) {
   line_no_ = line_no;
   ++stats_.lines;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (g1_heap_line_cut_) {
+    g1_heap_line_cut_ = false;
+    std::string_view t = text::trim_left(line);
+    if (open_ && !t.empty() && is_digit(t[0])) {
+      attach_detail("[ " + std::string(t));
+      return;
+    }
+  }
   process(line, 0);
 }
 
@@ -586,6 +604,14 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     return;
 
   const Markers mk = scan_markers(line);
+  if (mk.as_cms_concurrent != Markers::npos) {
+    // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy prefixes its names with "AS": "[ASCMS-concurrent-mark: …]".
+    std::string plain(line);
+    for (size_t at = plain.find("[ASCMS-concurrent-"); at != std::string::npos; at = plain.find("[ASCMS-concurrent-", at))
+      plain.erase(at + 1, 2);
+    process(plain, depth_guard + 1);
+    return;
+  }
   if (size_t ch = mk.class_histogram; ch != std::string_view::npos) {
     size_t start = prefix_start_before(line, ch);
     if (start > 0) process(line.substr(0, start), depth_guard + 1);
@@ -603,7 +629,11 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       head.append(line.substr(close + 1));
       process(head, depth_guard + 1);
     } else {
-      process(head, depth_guard + 1);
+      // A time stamp alone before the block ("2.385: {Heap before GC …") starts a record printed after the
+      // block, with its own stamp: nothing to parse.
+      Prefix stamp;
+      size_t after_stamp = parse_prefix(head, 0, stamp);
+      if (!text::trim(std::string_view(head).substr(after_stamp)).empty()) process(head, depth_guard + 1);
       in_heap_block_ = true;
     }
     return;
@@ -687,6 +717,16 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
         start_or_append_record(line, false);
         return;
       }
+      // JDK 6 G1: a concurrent phase cut in right after the "[" of the detail block's heap line, whose
+      // figures then start the next line: "   [[GC concurrent-mark-start]" + " 7399M->4700M(10240M)]".
+      if (starts_with(t, "[[GC concurrent-")) {
+        size_t end = match_bracket(t, 1);
+        if (end != std::string_view::npos && text::trim(t.substr(end)).empty()) {
+          handle_standalone(t.substr(1, end - 1), Stamp{}, line);
+          g1_heap_line_cut_ = open_;
+          return;
+        }
+      }
       attach_detail(t);
       return;
     }
@@ -737,6 +777,15 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       }
     }
   } else {
+    // The stamp of a record cut into the previous line, then G1's indented detail line of the open pause:
+    // "371.856:    [Parallel Time: 268.0 ms]".
+    if (body > 0 && open_ && pending_.empty() && !rest.empty() && (rest[0] == ' ' || rest[0] == '\t')) {
+      std::string_view t = text::trim_left(rest);
+      if (!t.empty() && t[0] == '[' && !is_record_start(t)) {
+        attach_detail(t);
+        return;
+      }
+    }
     Stamp st{pre.uptime_s, pre.wall_ms};
     if (handle_standalone(rest, st, line)) return;
     if (!pending_.empty()) {
@@ -921,8 +970,7 @@ void LegacyGcLogParser::parse_concurrent(std::string_view body, const Stamp& st)
     e.duration_s = last_secs(rec);
   }
   parse_times(body, e);
-  sink_.on_event(e);
-  ++stats_.events;
+  emit(e);
 }
 
 void LegacyGcLogParser::start_or_append_record(std::string_view line, bool starts_record) {
@@ -996,6 +1044,16 @@ void LegacyGcLogParser::flush_tenuring() {
   ++stats_.tenuring_records;
 }
 
+void LegacyGcLogParser::emit(const GcEvent& e) {
+  // A record is printed when its pause has ended, stamped with the pause's start: the log covers the
+  // run up to the end of its last pause. (Rounded to the 0.1 µs the logs print, so that the sum reads as
+  // the decimal it is.)
+  if (e.stop_the_world && !std::isnan(e.uptime_s) && !std::isnan(e.duration_s))
+    note_uptime(std::round((e.uptime_s + e.duration_s) * 1e7) / 1e7);
+  sink_.on_event(e);
+  ++stats_.events;
+}
+
 void LegacyGcLogParser::flush_open() {
   if (!open_) return;
   open_ = false;
@@ -1004,9 +1062,8 @@ void LegacyGcLogParser::flush_open() {
     open_event_.phases.clear();
     open_event_.phases.emplace_back(open_phase_name_, open_event_.duration_s);
   }
-  sink_.on_event(open_event_);
+  emit(open_event_);
   open_phase_name_.clear();
-  ++stats_.events;
 }
 
 void LegacyGcLogParser::attach_detail(std::string_view t) {
@@ -1038,6 +1095,13 @@ void LegacyGcLogParser::attach_detail(std::string_view t) {
       if (parse_transition(t, s + 12, ms)) open_event_.metaspace = ms;
     }
     if (open_event_.type == GcType::FullGC) open_event_.type = GcType::Full;
+    return;
+  }
+  // JDK 6 and 7 before update 2 end G1's detail block with the heap alone: "   [ 8192K->8128K(64M)]".
+  if (t.size() > 3 && t[1] == ' ' && is_digit(t[2])) {
+    ev_.g1_details = true;
+    PoolSizes hp;
+    if (parse_transition(t, 2, hp)) open_event_.heap = hp;
     return;
   }
   if (starts_with(t, "[Parallel Time:") || starts_with(t, "[GC Worker") || starts_with(t, "[Code Root") ||
@@ -1091,9 +1155,9 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     const char next = i + 1 < rec.size() ? data[i + 1] : 0;
     const char c = *hit;
     if (c == '[') {
-      if (plain_only && (next == 'C' || next == 'G') &&
+      if (plain_only && (next == 'C' || next == 'G' || next == 'A') &&
           (at(rec, i, "[CMS-concurrent-") || at(rec, i, "[Class Histogram") || at(rec, i, "[GC concurrent-") ||
-           at(rec, i, "[G1Ergonomics") || at(rec, i, "[GC TLAB: gc thread")))
+           at(rec, i, "[G1Ergonomics") || at(rec, i, "[GC TLAB: gc thread") || at(rec, i, "[ASCMS-concurrent-")))
         return false;
       if (depth == 1) flat_append(data + seg, i - seg);
       if (depth < kMaxDepth) stack[depth] = i;
@@ -1218,6 +1282,9 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   std::string_view parnew_sub;  // the [ParNew: …] sub-record: its pause is read only when it is split off
   for (int i = 0; i < nsubs; ++i) {
     std::string_view sub = rec.substr(subs[i].begin, subs[i].end - subs[i].begin);
+    // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy: "[ASParNew: …]", "[ASCMS: …]", "[1 ASCMS-initial-mark: …]".
+    if (sub.size() > 2 && sub[0] == 'A' && sub[1] == 'S') sub.remove_prefix(2);
+    else if (starts_with(sub, "1 ASCMS-")) sub.remove_prefix(4);
     // skip an inner timestamp ("69.603: [ParNew" puts it at depth 1, but "[GC remark 46.465: [GC ref-proc").
     if (starts_with(sub, "ParNew")) {
       young = Young::kParNew;
@@ -1354,8 +1421,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       y.flags &= ~static_cast<uint32_t>(kConcurrentModeFailure);
       y.user_s = y.sys_s = y.real_s = kUnknown;
       y.cause = open_cause_;
-      sink_.on_event(y);
-      ++stats_.events;
+      emit(y);
       if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
       if (!std::isnan(young_secs) && !std::isnan(e.uptime_s)) e.uptime_s += young_secs;
     }
@@ -1371,8 +1437,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       y.duration_s = young_secs;
       y.user_s = y.sys_s = y.real_s = kUnknown;
       y.cause = open_cause_;
-      sink_.on_event(y);
-      ++stats_.events;
+      emit(y);
       if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
     }
     e.type = cmf ? GcType::ConcurrentModeFailure
@@ -1434,8 +1499,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   }
   if (nested_) {
     e.cause = open_cause_;
-    sink_.on_event(e);
-    ++stats_.events;
+    emit(e);
     return true;
   }
 

@@ -65,6 +65,7 @@ class LegacyGcLogParser {
   void note_header(std::string_view line);
   void decide_diary();
   // The time span of stamped lines (Diary::first/last_uptime_s: the runtime throughput is computed over).
+  void emit(const GcEvent& e);  // to the sink, extending the diary's time range to the end of a pause
   void note_uptime(double u) {
     if (u != u) return;
     if (!(diary_.first_uptime_s <= u)) diary_.first_uptime_s = u;
@@ -105,6 +106,7 @@ class LegacyGcLogParser {
   bool in_heap_block_ = false;  // inside a -XX:+PrintHeapAtGC block
   bool in_fls_block_ = false;
   bool in_histogram_ = false;  // inside a class histogram table
+  bool g1_heap_line_cut_ = false;  // a G1 heap line was cut after its "[": its figures start the next line
   bool cms_cycle_open_ = false;
   bool nested_ = false;
   bool gc_locker_pending_ = false;  // "GC locker: Trying a full collection" seen, flags the next record  // parsing a record nested in another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
