@@ -48,6 +48,12 @@ TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest]
   CHECK(static_cast<int>(pause / end * 100.0 * 1000) == expectation(path, "int(PauseTimeSummary.percentPaused*1000)").get<int>());
   const auto& first_event = expectation(path, "JVMTermination.timeOfFirstEvent_s");
   CHECK(first == Approx(value_of(first_event)).margin(first_event["tolerance"].get<double>()));
+
+  // The report says the same: its runtime runs from the first record to the end of the last one's pause
+  // (test_peer_disagreements.cpp reads the two lines).
+  const nlohmann::json r = report_of(analyze_paths({corpus("jvm/" + path)}), "jvm-gc-log");
+  CHECK(r["runtime_s"].get<double>() == Approx(value_of(runtime)).margin(runtime["tolerance"].get<double>()));
+  CHECK(r["pauses"]["total_s"].get<double>() == Approx(value_of(total)).margin(total["tolerance"].get<double>()));
 }
 
 TEST_CASE("CMS scavenge-before-remark with reference processing: one CMS cycle", "[jvm-legacy][manifest]") {
