@@ -243,6 +243,52 @@ TEST_CASE("peers: garbagecat adds G1's Other time to the pause that contains it"
   }
 }
 
+TEST_CASE("peers: a thread dump without GC records is read, every line counted as not GC output",
+          "[jvm][peers]") {
+  // garbagecat reads dataset234.txt (an Infinispan log line, then a thread dump: "main:" at line 2 and 15
+  // "    at …(….java:N)" frames) and reports INFO_THREAD_DUMP with no GC event. Fixed here: the input was
+  // refused as "not a GC log"; it is now read as JVM output with no GC record, its 17 lines listed as not GC
+  // output.
+  const std::string rel = "garbagecat/dataset234.txt";
+  CHECK(corpus_line(rel, 2) == "main:");
+  CHECK(corpus_line(rel, 3) == "    at jdk.internal.misc.Unsafe.park(Unsafe.java:-2)");
+  json doc = analyze_bytes({{rel, corpus_text(rel)}});
+  const json& r = report_of(doc, "jvm-gc-log");
+  CHECK(r["pauses"]["count"] == 0);
+  CHECK(r["unparsed"]["count"] == 17);
+}
+
+TEST_CASE("peers: GC lines inside application output are analyzed, the other lines counted", "[jvm][peers]") {
+  // fixtures/jvm/jdk17-serial-mixed-stdout.log: a JDK 17 GC log (-Xlog:gc:stdout) and the application's own
+  // lines and stack traces on one stdout (fixtures/jvm/generate.sh, AppWithGc.java). Counted here from the
+  // file itself: the "GC(n) Pause" lines are the pauses; the lines without a "[…s][info][gc]" decoration are
+  // the application's.
+  const std::string text = read_file(fixture("jvm/jdk17-serial-mixed-stdout.log"));
+  size_t pauses = 0, not_gc = 0, lines = 0;
+  double total_ms = 0;
+  for (size_t at = 0; at < text.size();) {
+    size_t nl = text.find('\n', at);
+    std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+    ++lines;
+    size_t tag = line.find("][info][gc] ");
+    if (line.empty() || line[0] != '[' || tag == std::string::npos) {
+      ++not_gc;
+      continue;
+    }
+    if (line.find(" Pause ", tag) != std::string::npos) {
+      ++pauses;
+      total_ms += std::atof(line.c_str() + line.rfind(' ') + 1);
+    }
+  }
+  REQUIRE(pauses > 50);
+  REQUIRE(not_gc > 50);
+  json r = jvm_report("jdk17-serial-mixed-stdout.log", text);
+  CHECK(r["pauses"]["count"] == pauses);
+  CHECK(r["pauses"]["total_s"].get<double>() == Approx(total_ms / 1000).margin(1e-6));
+  CHECK(r["unparsed"]["count"] == not_gc);
+}
+
 // ---- GCViewer -------------------------------------------------------------------------------------
 
 TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collection record", "[jvm-legacy][peers]") {

@@ -344,6 +344,16 @@ std::string legacy_collector(std::string_view text) {
   return "";
 }
 
+// A Java stack frame line: "\tat pkg.Class.method(Class.java:42)" (or "    at …", "(Native Method)").
+bool java_stack_frame(const std::vector<std::string_view>& lines) {
+  for (std::string_view l : lines) {
+    std::string_view t = text::trim_left(l);
+    if (t.size() == l.size() || !starts_with(t, "at ")) continue;
+    if (contains(t, ".java:") || contains(t, "(Native Method)") || contains(t, "(Unknown Source)")) return true;
+  }
+  return false;
+}
+
 bool probe_jvm(std::string_view head, const std::vector<std::string_view>& lines, Identification& out) {
   int unified = 0, legacy = 0;
   std::string collector, version;
@@ -593,9 +603,14 @@ Identification identify(std::string_view head, bool complete) {
   out = Identification{};
   if (first < text_head.size() && (text_head[first] == '{' || text_head[first] == '['))
     out.reason = "JSON, but not a stackprof profile, heap dump, bpftrace -f json stream or TuneMyGC payload";
-  else if (contains(text_head, "\n    at java.") || contains(text_head, "Full thread dump"))
-    out.reason = "a Java thread dump or application log, not a GC log (no GC records in the first " +
-                 std::to_string(text_head.size()) + " bytes)";
+  else if (java_stack_frame(lines) || contains(text_head, "Full thread dump"))
+    // Java application output (stack traces, a thread dump) with no GC record in the head. GC logs are often
+    // written to a service's stdout among its own lines: the JVM analyzer reads the GC lines in it and
+    // counts every other line as not GC output (its report's unparsed lines).
+    return make(format_id::kJvmGcLog,
+                "Java application output (stack traces or a thread dump) with no GC record in the first " +
+                    std::to_string(text_head.size()) + " bytes: its GC lines are analyzed, the others counted",
+                {{"unified", nullptr}, {"collector", nullptr}, {"application_output", true}});
   else if (first < text_head.size() && text_head[first] == '<')
     out.reason = "looks like HTML/XML, not the output of a supported tool";
   else
