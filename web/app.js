@@ -20,6 +20,26 @@
   }
   GCSCOPE.formatTitle = (id) => formatTitles.get(id) || id;
 
+  // Trusted Types: the page's CSP (require-trusted-types-for 'script') refuses strings as script URLs
+  // and HTML. This one policy is how the page starts scripts of its own: workers (and their vendored
+  // libraries) from this site's own folder, nothing else; no policy makes HTML, so every HTML sink
+  // stays closed.
+  const SCRIPT_URLS = [/^[a-z]+\.js$/, /^vendor\/[\w./-]+\.js$/];
+  const scriptPolicy = typeof trustedTypes !== 'undefined' && trustedTypes.createPolicy
+    ? trustedTypes.createPolicy('gcscope', {
+      createScriptURL(url) {
+        const u = new URL(url, location.href);
+        const here = new URL('.', location.href);
+        const rel = u.href.startsWith(here.href) ? u.pathname.slice(here.pathname.length) : null;
+        if (u.origin !== location.origin || rel === null || !SCRIPT_URLS.some((re) => re.test(rel))) {
+          throw new TypeError('gcscope: refused to load a script from ' + url);
+        }
+        return url;
+      },
+    })
+    : null;
+  GCSCOPE.scriptURL = (url) => (scriptPolicy ? scriptPolicy.createScriptURL(url) : url);
+
   // ---- Collecting files -------------------------------------------------------------------
 
   // Walks a dropped folder (FileSystemDirectoryEntry) into [{path, blob}] in name order.
@@ -120,11 +140,11 @@
   // Both are asked for under the page's build (see versioned). Every message carries the build too: a
   // worker of another build (no longer cached, so from the server) refuses the job and asks for a reload.
   function newAnalysisWorker(opts) {
-    const worker = new Worker(versioned('worker.js'));
+    const worker = new Worker(GCSCOPE.scriptURL(versioned('worker.js')));
     let reader = null;
     if (!opts || opts.reader !== false) {
       try {
-        reader = new Worker(versioned('reader.js'));
+        reader = new Worker(GCSCOPE.scriptURL(versioned('reader.js')));
         const channel = new MessageChannel();
         reader.postMessage({ type: 'connect', port: channel.port2 }, [channel.port2]);
         worker.postMessage({ type: 'reader', port: channel.port1 }, [channel.port1]);
@@ -383,8 +403,9 @@
         const doc = JSON.parse(m.json);
         if (m.formats) learnTitles(JSON.parse(m.formats));
         const rejected = doc.reports.length === 0;
+        const partial = doc.reports.some((r) => r.partial === true);
         if (m.oom) finish('Out of memory', 'failed');
-        else finish(rejected ? 'Not recognized' : 'Done', rejected ? 'failed' : 'done', !rejected);
+        else finish(rejected ? 'Not recognized' : partial ? 'Done (partial)' : 'Done', rejected ? 'failed' : 'done', !rejected);
         if (!m.oom && !rejected) {
           engine = makeEngine(worker, onRelease);
           engine.heapBytes = m.stats ? m.stats.wasm_heap_bytes : 0;
@@ -392,7 +413,7 @@
           card.dataset.engine = 'live';
           keepLive(engine);
         }
-        if (m.oom) outOfMemory(m.oom, true);
+        if (m.oom) outOfMemory(m.oom, partial);
         card.gcscopeDoc = doc;
         if (m.stats) {
           card.dataset.wasmHeapBytes = String(m.stats.wasm_heap_bytes);
@@ -406,6 +427,7 @@
       } else if (m.type === 'error') {
         finish(m.oom ? 'Out of memory' : 'Failed', 'failed');
         if (m.oom) outOfMemory(m.message, false);
+        else if (m.tooBig) tooBig(m.tooBig, m.message);
         else if (m.stale) {
           card.dataset.stale = 'true';
           body.appendChild(el('div', { class: 'job-stale' }, el('p', { class: 'error', text: m.message }),
@@ -414,6 +436,23 @@
         if (hooks.onError) hooks.onError(m.message, { stale: !!m.stale });
       }
     };
+    // Too big for this page (the worker knew from the first slice): say so at once, offer the format's
+    // lighter analysis when it fits, and give the command that analyzes it natively, with no limit.
+    function tooBig(info, message) {
+      card.dataset.tooBig = 'true';
+      const names = files.map((f) => (/^[\w./-]+$/.test(f.path) ? f.path : "'" + f.path.replace(/'/g, "'\\''") + "'"));
+      const lighter = info.estimate.lighter;
+      const fits = lighter && lighter.bytes <= info.limit;
+      const sets = fits ? Object.entries(lighter.options).map(([k, v]) => ` --set ${k}=${JSON.stringify(v)}`).join('') : '';
+      body.appendChild(el('div', { class: 'job-too-big' },
+        el('p', { class: 'error', text: `Too big for the browser: ${message}. Nothing was analyzed beyond the first megabyte.` }),
+        fits ? el('p', {}, `What still fits: ${lighter.what} (about ${fmt.bytes(lighter.bytes)}). `,
+          el('button', { type: 'button', class: 'gs-small job-lighter', text: 'Analyze that instead',
+            on: { click: () => startJob(files, Object.assign({}, options, lighter.options), hooks) } })) : null,
+        el('p', { text: 'The command-line tool has no such limit and writes the same report:' }),
+        GCSCOPE.ui.copyBlock('gcscope analyze ' + names.join(' ') + ' --html report.html > report.json'),
+        fits ? GCSCOPE.ui.copyBlock('gcscope analyze ' + names.join(' ') + sets + ' > report.json') : null));
+    }
     // The job's worker is stopped (finish terminates it) and nothing else on the page is touched; a
     // new job, or "Analyze again", runs in a fresh worker with a fresh WebAssembly memory.
     function outOfMemory(message, partial) {
@@ -435,7 +474,8 @@
       body.appendChild(el('p', { class: 'error', text: why }));
       if (hooks.onError) hooks.onError(why);
     };
-    worker.send({ type: 'analyze', files, options: options || {}, limits: LIMITS });
+    const assumed = GCSCOPE.testHooks && GCSCOPE.testHooks.assumeInputBytes;
+    worker.send({ type: 'analyze', files, options: options || {}, limits: assumed ? Object.assign({ assumeInputBytes: assumed }, LIMITS) : LIMITS });
     return card;
   }
   GCSCOPE.startJob = startJob;
@@ -530,8 +570,35 @@
       container.appendChild(el('p', { class: 'muted', text: 'Identified: ' + (ident.reason || report.format) + '. Detailed analysis of this format is not available yet; the report data is below.' }));
     }
     panel.appendChild(renderRawJson(report));
+    rememberSections(panel, report.format);
     focusPanel(panel);
     return panel;
+  }
+
+  // Which sections a reader opened or closed is kept per format in the URL fragment
+  // (#open.<format>=-findings,+diary: '-' closed, '+' opened, against each section's default), so a
+  // reload or a shared link opens the same ones.
+  const sectionSlug = (d) => ((d.querySelector('summary') || d).textContent || '').toLowerCase()
+    .replace(/\(.*?\)/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  function rememberSections(panel, format) {
+    if (!GCSCOPE.state) return;
+    const key = 'open.' + format;
+    const sections = Array.from(panel.querySelectorAll('details.gs-section'));
+    const defaults = new Map(sections.map((d) => [d, d.open]));
+    const apply = (value) => {
+      for (const item of (value || '').split(',')) {
+        const want = item[0] === '+' ? true : item[0] === '-' ? false : null;
+        if (want === null) continue;
+        for (const d of sections) if (sectionSlug(d) === item.slice(1)) d.open = want;
+      }
+    };
+    apply(GCSCOPE.state.get(key));
+    for (const d of sections) {
+      d.addEventListener('toggle', () => {
+        const changed = sections.filter((x) => x.open !== defaults.get(x)).map((x) => (x.open ? '+' : '-') + sectionSlug(x));
+        GCSCOPE.state.set(key, Array.from(new Set(changed)).join(',') || null);
+      });
+    }
   }
 
   // ?view=NAME (an embedding dashboard's "open one panel"): the sections of a report whose title or
@@ -602,6 +669,25 @@
   document.getElementById('pick-folder').addEventListener('click', () => folderInput.click());
   fileInput.addEventListener('change', () => { startJob(filesFromInput(fileInput)); fileInput.value = ''; });
   folderInput.addEventListener('change', () => { startJob(filesFromInput(folderInput)); folderInput.value = ''; });
+
+  // Paste anywhere (outside a text field): the text is analyzed like a dropped file, identified from its
+  // content (a GC log excerpt, folded stacks, bpftrace output, a TuneMyGC payload).
+  document.addEventListener('paste', (e) => {
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    const dt = e.clipboardData;
+    if (!dt) return;
+    if (dt.files && dt.files.length) {
+      e.preventDefault();
+      startJob(Array.from(dt.files).map((f) => ({ path: f.name, blob: f })));
+      return;
+    }
+    const text = dt.getData('text/plain');
+    if (!text) return;
+    e.preventDefault();
+    const name = 'pasted-' + new Date().toISOString().slice(11, 19).replace(/:/g, '') + '.txt';
+    startJob([{ path: name, blob: new File([text], name, { type: 'text/plain' }) }]);
+  });
 
   // Samples bundled with the site (samples/samples.json), one click away.
   const samplesBox = document.getElementById('samples');

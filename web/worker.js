@@ -168,6 +168,18 @@ function openSliceSource(files, how) {
   return source;
 }
 
+// The input is too big for WebAssembly's memory: known from the first slice (once its format is
+// identified) instead of after reading all of it. need: bytes of memory the engine estimates.
+// estimate: the engine's {format, title, bytes, lighter?} (InputSet::memory_estimate).
+class TooBig extends Error {
+  constructor(estimate, limit, total) {
+    super(`this ${estimate.title} needs about ${Math.round(estimate.bytes / MB)} MB of memory to analyze, more than ` +
+      `the ${Math.round(limit / MB)} MB this page can give its analysis`);
+    Object.assign(this, { estimate, limit, total });
+  }
+}
+const WASM_MAX_BYTES = 4 * 1024 * MB;
+
 async function analyze(msg) {
   const started = performance.now();
   const limits = msg.limits || {};
@@ -177,6 +189,10 @@ async function analyze(msg) {
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
   let done = 0;
   let lastPost = 0;
+  // Sizes as the estimate sees them: a test can stand in a big size (limits.assumeInputBytes)
+  // without a file of that size.
+  const sized = Number.isFinite(limits.assumeInputBytes) && limits.assumeInputBytes > 0 ? limits.assumeInputBytes : total;
+  let estimated = false;
   const session = new M.Session(JSON.stringify(msg.options || {}));
   const ptr = M.allocBytes(CHUNK) >>> 0;
   try {
@@ -195,6 +211,14 @@ async function analyze(msg) {
             if (at + n >= length) source.taken(m);  // all its bytes are in the wasm heap: give it back
             cursor.offset = m.offset + at;
             session.feed(ptr, n);
+            if (!estimated) {
+              const estimate = JSON.parse(session.memoryEstimate(sized));
+              if (estimate) {
+                estimated = true;
+                const limit = memoryLimit !== null ? memoryLimit : WASM_MAX_BYTES;
+                if (estimate.bytes > limit) throw new TooBig(estimate, limit, sized);
+              }
+            }
           }
           done += length;
           const now = Date.now();
@@ -283,6 +307,10 @@ self.onmessage = (e) => {
     postMessage({ type: 'error', stale: true, message: stale });
   } else if (msg.type === 'analyze') {
     analyze(msg).catch((err) => {
+      if (err instanceof TooBig) {
+        postMessage({ type: 'error', tooBig: { estimate: err.estimate, limit: err.limit, total: err.total }, message: err.message });
+        return;
+      }
       const text = String((err && err.message) || err);
       const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
       postMessage({ type: 'error', oom, message: oom ? oomMessage(null, text) : text });

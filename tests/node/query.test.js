@@ -60,7 +60,7 @@ test('compare.with in one session gives what gcscope compare computes from two (
   // Hand count: a = {main;a: 3, main;b: 1}, b = {main;a: 1, main;b: 1, main;c: 2}.
   const rows = Object.fromEntries(c.stacks.rows.map((r) => [r.stack, [r.a, r.b, r.delta]]));
   assert.deepStrictEqual(rows['main;a'], [3, 1, -2]);
-  assert.deepStrictEqual(rows['main;c'], [0, 2, 2]);
+  assert.deepStrictEqual(rows['main;c'], [null, 2, 2]);  // absent from a: null, not 0
   assert.strictEqual(c.stacks.only_b, 1);
   a.session.delete();
   b.session.delete();

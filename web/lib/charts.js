@@ -7,6 +7,28 @@
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
   const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569'];
 
+  // The page's theme (style.css custom properties, light or dark): axes, grid and the SVG export read
+  // them when they draw, so a theme switch only has to redraw (GCSCOPE.charts.retheme).
+  function themeColor(name, fallback) {
+    if (typeof getComputedStyle !== 'function' || typeof document === 'undefined') return fallback;
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  }
+  const axisStroke = () => themeColor('--chart-axis', '#374151');
+  const gridStroke = () => themeColor('--chart-grid', 'rgba(0,0,0,0.08)');
+  const themedAxis = (axis) => Object.assign({ stroke: axisStroke, ticks: { stroke: gridStroke } },
+    axis, { grid: Object.assign({ stroke: gridStroke }, axis.grid || {}) });
+  const livePlots = new Set();
+  function track(plot, box) {
+    livePlots.add({ plot, box });
+    return plot;
+  }
+  function retheme() {
+    for (const p of livePlots) {
+      if (!p.box.isConnected) livePlots.delete(p);
+      else p.plot.redraw(false, true);
+    }
+  }
+
   // A chart's width is its container's. Measuring forces a layout of the whole page whenever the DOM
   // changed since the last one, and a view adds each chart's DOM before it makes the next: a JVM report
   // spent ~130 ms in such layouts. So the width measured first is reused by every chart made in the
@@ -35,11 +57,16 @@
   }
 
   // A chart frame: title, the plot, and a PNG export button.
-  function frame(container, title) {
+  // A chart is a figure named by its title; its canvas is an image whose text alternative is the title
+  // plus, when the view gives one (opts.describedBy), the table holding the same numbers.
+  let chartIds = 0;
+  function frame(container, title, describedBy) {
     const { el } = GCSCOPE.ui;
-    const box = el('div', { class: 'gs-chart' });
-    const head = el('div', { class: 'gs-chart-head' }, el('span', { class: 'gs-chart-title', text: title || '' }));
-    const body = el('div', { class: 'gs-chart-body' });
+    const id = 'gs-chart-' + (++chartIds);
+    const box = el('figure', { class: 'gs-chart', 'aria-labelledby': id + '-title' });
+    const head = el('div', { class: 'gs-chart-head' }, el('span', { class: 'gs-chart-title', id: id + '-title', text: title || '' }));
+    const body = el('div', { class: 'gs-chart-body', role: 'img', 'aria-label': (title || 'chart') + ' (chart)',
+      'aria-describedby': describedBy || undefined });
     box.append(head, body);
     container.appendChild(box);
     return { box, head, body };
@@ -72,7 +99,7 @@
     const totalH = head + legendH + H;
     const doc = GCSCOPE.ui.svg.create(W, totalH);
     const svg = doc.documentElement;
-    svg.appendChild(svgEl(doc, 'rect', { x: 0, y: 0, width: W, height: totalH, fill: '#fff' }));
+    svg.appendChild(svgEl(doc, 'rect', { x: 0, y: 0, width: W, height: totalH, fill: themeColor('--chart-bg', '#fff') }));
     if (spec.title) svg.appendChild(svgEl(doc, 'text', { class: 'title', x: 4, y: 15, 'font-size': 13, 'font-weight': 'bold' }, spec.title));
     // Legend: one swatch + label per series.
     const legend = svgEl(doc, 'g', { class: 'legend' });
@@ -97,7 +124,7 @@
     g.appendChild(svgEl(doc, 'rect', { class: 'frame', x: r2(L), y: r2(T), width: r2(PW), height: r2(PH), fill: 'none', stroke: '#ccc' }));
 
     // Axes: uPlot's own tick positions and texts for the current scales.
-    const axes = svgEl(doc, 'g', { class: 'axes', fill: '#333' });
+    const axes = svgEl(doc, 'g', { class: 'axes', fill: axisStroke() });
     plot.axes.forEach((ax, i) => {
       const splits = ax._splits || [], values = ax._values || [];
       const key = ax.scale || (i === 0 ? 'x' : 'y');
@@ -221,7 +248,7 @@
   // restored when the chart is made (a reload, a shared link) and on back/forward; charts of one view
   // that zoom together share one key.
   function line(container, opts) {
-    const f = frame(container, opts.title);
+    const f = frame(container, opts.title, opts.describedBy);
     const data = [opts.x].concat(opts.series.map((s) => s.values));
     const series = [{ label: opts.xLabel || 'x' }].concat(opts.series.map((s, i) => ({
       label: s.label,
@@ -256,7 +283,7 @@
     };
     const plot = new uPlot({
       ...sizeOf(f.body, opts.height),
-      series, axes, scales,
+      series, axes: axes.map(themedAxis), scales,
       cursor: { drag: { x: true, y: false }, sync: opts.syncKey ? { key: opts.syncKey } : undefined },
       hooks: {
         ready: [(u) => {
@@ -274,6 +301,7 @@
       },
     }, data, f.body);
     if (deepLink) deepLink.watch(opts.stateKey, f.box, (v) => applyRange(plot, v));
+    track(plot, f.box);
     keepWidth(f.body, plot, opts.height);
     const base = (opts.title || 'chart').replace(/[^a-z0-9]+/gi, '-');
     addPngButton(f, plot, base + '.png');
@@ -288,7 +316,7 @@
   // Bars at bucket positions (index on x, labelled by bucket bounds); markers draw vertical lines at
   // the bucket holding a percentile.
   function histogram(container, opts) {
-    const f = frame(container, opts.title);
+    const f = frame(container, opts.title, opts.describedBy);
     const b = opts.buckets || [];
     const xs = b.map((_, i) => i);
     const counts = b.map((x) => x.count);
@@ -300,7 +328,7 @@
       series: [{ label: 'bucket', value: (u, v) => (v === null || b[v] === undefined ? '' : label(b[v])) },
         { label: opts.countLabel || 'count', fill: 'rgba(37,99,235,0.35)', stroke: PALETTE[0], paths: bars, points: { show: false } }],
       axes: [{ label: opts.xLabel, values: (u, vals) => vals.map((v) => (b[v] ? label(b[v]) : '')), rotate: -30, size: 60 },
-        { label: opts.yLabel || 'count', size: 60 }],
+        { label: opts.yLabel || 'count', size: 60 }].map(themedAxis),
       scales: { x: { time: false, range: [-0.6, Math.max(0.6, b.length - 0.4)] } },
       hooks: {
         draw: [(u) => {
@@ -320,6 +348,7 @@
         }],
       },
     }, [xs, counts], f.body);
+    track(plot, f.box);
     keepWidth(f.body, plot, opts.height || 220);
     const base = (opts.title || 'histogram').replace(/[^a-z0-9]+/gi, '-');
     addPngButton(f, plot, base + '.png');
@@ -330,5 +359,5 @@
     return plot;
   }
 
-  GCSCOPE.charts = { line, histogram, toSvg: plotToSvg, PALETTE };
+  GCSCOPE.charts = { line, histogram, toSvg: plotToSvg, PALETTE, retheme, themeColor };
 })(typeof window !== 'undefined' ? window : globalThis);

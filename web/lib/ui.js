@@ -93,14 +93,15 @@
     let sortIndex = opts.sort ? columns.findIndex((c) => c.key === opts.sort.key) : -1;
     let sortDesc = opts.sort ? !!opts.sort.desc : false;
     let filterText = '';
-    let shown = opts.pageSize || 200;
+    const pageSize = opts.pageSize || 100;
+    let page = 0;
     const wrap = el('div', { class: 'gs-table' });
     const tools = el('div', { class: 'gs-table-tools' });
     const count = el('span', { class: 'gs-table-count' });
     if (opts.caption) tools.appendChild(el('span', { class: 'gs-table-caption', text: opts.caption }));
     if (opts.filter !== false) {
       const input = el('input', { type: 'search', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
-      input.addEventListener('input', () => { filterText = input.value.toLowerCase(); shown = opts.pageSize || 200; render(); });
+      input.addEventListener('input', () => { filterText = input.value.toLowerCase(); page = 0; render(); });
       tools.appendChild(input);
     }
     tools.appendChild(count);
@@ -112,21 +113,26 @@
     const tbl = el('table');
     const thead = el('thead');
     const headRow = el('tr');
+    // Headers are buttons (keyboard and screen readers sort too); aria-sort says the order.
     columns.forEach((c, i) => {
-      const th = el('th', { text: c.label || c.key, title: c.title || 'Sort', class: c.numeric ? 'num' : '' });
-      th.addEventListener('click', () => {
+      const button = el('button', { type: 'button', class: 'gs-sort', text: c.label || c.key, title: c.title || 'Sort by this column' });
+      button.addEventListener('click', () => {
         if (sortIndex === i) sortDesc = !sortDesc;
         else { sortIndex = i; sortDesc = !!c.numeric; }
+        page = 0;
         render();
       });
-      headRow.appendChild(th);
+      headRow.appendChild(el('th', { scope: 'col', class: c.numeric ? 'num' : '' }, button));
     });
     thead.appendChild(headRow);
     const tbody = el('tbody');
     tbl.append(thead, tbody);
-    const more = el('button', { type: 'button', class: 'gs-small gs-more', text: 'Show more' });
-    more.addEventListener('click', () => { shown += opts.pageSize || 200; render(); });
-    wrap.append(tools, el('div', { class: 'gs-table-scroll' }, tbl), more);
+    // Long tables page instead of growing the page.
+    const prev = el('button', { type: 'button', class: 'gs-small', text: '‹ Previous', on: { click: () => { page--; render(); } } });
+    const next = el('button', { type: 'button', class: 'gs-small', text: 'Next ›', on: { click: () => { page++; render(); } } });
+    const where = el('span', { class: 'gs-page-where', 'aria-live': 'polite' });
+    const pager = el('div', { class: 'gs-pager' }, prev, where, next);
+    wrap.append(tools, el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.caption || opts.csvName || 'table' }, tbl), pager);
 
     function visibleRows() {
       let list = rows;
@@ -155,27 +161,42 @@
       for (const r of visibleRows()) lines.push(columns.map((c, i) => csvCell(get(r, c, i))).join(','));
       return lines.join('\n') + '\n';
     }
+    function cell(c, v, r) {
+      const shownValue = c.format ? c.format(v, r) : (c.numeric ? fmt.num(v) : v);
+      if (shownValue instanceof Node) return el('td', { class: c.numeric ? 'num' : '' }, shownValue);
+      const text = shownValue === undefined || shownValue === null ? '' : String(shownValue);
+      // Long text is cut with an ellipsis in the cell (words never wrap into letters); the title has it whole.
+      return el('td', { class: c.numeric ? 'num' : '', title: text.length > 60 ? text : undefined }, text);
+    }
+    function rowOf(r) {
+      const tr = el('tr');
+      columns.forEach((c, i) => tr.appendChild(cell(c, get(r, c, i), r)));
+      if (opts.onRowClick) {
+        // A clickable row is reachable by keyboard too: Enter or Space on it does what a click does.
+        tr.classList.add('clickable');
+        tr.tabIndex = 0;
+        tr.addEventListener('click', () => opts.onRowClick(r));
+        tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); opts.onRowClick(r); } });
+      }
+      return tr;
+    }
     function render() {
       const list = visibleRows();
+      const pages = Math.max(1, Math.ceil(list.length / pageSize));
+      page = Math.min(Math.max(page, 0), pages - 1);
       tbody.textContent = '';
-      const n = Math.min(list.length, shown);
-      for (let k = 0; k < n; k++) {
-        const r = list[k];
-        const tr = el('tr');
-        columns.forEach((c, i) => {
-          const v = get(r, c, i);
-          const shownValue = c.format ? c.format(v, r) : (c.numeric ? fmt.num(v) : v);
-          tr.appendChild(el('td', { class: c.numeric ? 'num' : '' }, shownValue instanceof Node ? shownValue : (shownValue === undefined || shownValue === null ? '' : String(shownValue))));
-        });
-        if (opts.onRowClick) { tr.classList.add('clickable'); tr.addEventListener('click', () => opts.onRowClick(r)); }
-        tbody.appendChild(tr);
-      }
+      const end = Math.min(list.length, (page + 1) * pageSize);
+      for (let k = page * pageSize; k < end; k++) tbody.appendChild(rowOf(list[k]));
       headRow.querySelectorAll('th').forEach((th, i) => {
         th.classList.toggle('sorted', i === sortIndex);
         th.dataset.dir = i === sortIndex ? (sortDesc ? 'desc' : 'asc') : '';
+        th.setAttribute('aria-sort', i === sortIndex ? (sortDesc ? 'descending' : 'ascending') : 'none');
       });
       count.textContent = list.length === rows.length ? `${rows.length} rows` : `${list.length} of ${rows.length} rows`;
-      more.style.display = list.length > shown ? '' : 'none';
+      pager.hidden = pages <= 1;
+      prev.disabled = page === 0;
+      next.disabled = page >= pages - 1;
+      where.textContent = `rows ${list.length ? page * pageSize + 1 : 0}–${end} of ${list.length}`;
     }
     render();
     wrap.refresh = (newRows) => { if (newRows) rows = newRows; render(); };

@@ -13,18 +13,6 @@
     ['memory', 'Memory', 'a heap that stays close to what is live'],
     ['rss_budget', 'RSS budget', 'the largest heap that fits a memory budget'],
   ];
-  // The view's own few styles (a static string, not data).
-  const STYLE = [
-    '.rubygc-verdict { border-radius: 8px; padding: 0.5rem 0.8rem; margin: 0.4rem 0; border: 1px solid var(--line); }',
-    '.rubygc-ok { background: #f0fdf4; } .rubygc-warn { background: #fffbeb; } .rubygc-bad { background: #fef2f2; }',
-    '.rubygc-tabs { display: flex; gap: 0.3rem; margin: 0.4rem 0 0.2rem; flex-wrap: wrap; }',
-    '.rubygc-tabs button.active { font-weight: 700; border-color: #2563eb; }',
-    '.rubygc-strategy { margin: 0.6rem 0 1rem; } .rubygc-strategy h4 { margin: 0.3rem 0; }',
-    '.rubygc-budget { width: 6rem; } .rubygc-findings li { margin: 0.2rem 0; }',
-  ].join('\n');
-  if (typeof document !== 'undefined' && !document.getElementById('rubygc-style')) {
-    document.head.appendChild(GCSCOPE.ui.el('style', { id: 'rubygc-style', text: STYLE }));
-  }
   const EXPORTS = [['shell', 'Shell (export)'], ['dockerfile', 'Dockerfile (ENV)'], ['heroku', 'Heroku (config:set)'], ['systemd', 'systemd (Environment=)']];
 
   function evidenceText(ev) {
