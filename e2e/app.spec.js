@@ -28,7 +28,7 @@ test('jobs run the page\'s compiled wasm module, with the same report as a worke
   // A worker given no module fetches and compiles its own; the report is the same document.
   const own = await page.evaluate(async () => {
     const blob = await (await fetch('samples/jdk17-g1.log')).blob();
-    const w = new Worker('worker.js');
+    const w = new Worker(GCSCOPE.scriptURL('worker.js'));
     const m = await new Promise((resolve) => {
       w.onmessage = (e) => { if (e.data.type === 'result' || e.data.type === 'error') resolve(e.data); };
       w.postMessage({ type: 'analyze', files: [{ path: 'jdk17-g1.log', blob }], options: {} });

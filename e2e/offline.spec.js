@@ -116,7 +116,7 @@ function register(page) {
   return page.evaluate(async () => {
     // Both promises resolve once the new worker's install has begun (it is then reg.installing).
     const before = await navigator.serviceWorker.getRegistration();
-    const reg = before ? (await before.update(), before) : await navigator.serviceWorker.register('sw.js');
+    const reg = before ? (await before.update(), before) : await navigator.serviceWorker.register(GCSCOPE.scriptURL('sw.js'));
     const w = reg.installing || reg.waiting || reg.active;
     const done = () => w.state === 'activated' || w.state === 'redundant';
     if (!done()) await new Promise((r) => w.addEventListener('statechange', () => { if (done()) r(); }));
@@ -383,7 +383,7 @@ test('a page opened before a new build took over keeps analyzing with its own bu
   await expect(job).toHaveAttribute('data-stale', 'true');
   // Its export would now get the server's viewer, of another build: refused, with the reason.
   await oldPage.locator('.job').last().locator('button', { hasText: 'Save as HTML report' }).click();
-  await expect(oldPage.locator('.job.notice .error').first()).toContainText(`this page's build (${buildId.slice(0, 12)}) is no longer available`);
+  await expect(oldPage.locator('.job.notice .error').first()).toContainText(`this page's build (${buildId.slice(0, 12)}) is no longer available`, { timeout: 30_000 });
   await stop();
   await context.setOffline(true);
   job = await twoJobs(oldPage, 'jvm/jdk17-g1.log');
@@ -583,7 +583,7 @@ test('two deployments updated at once empty a cache they shared, and it goes', (
       const done = () => w.state === 'activated' || w.state === 'redundant';
       if (done()) r(w.state); else w.addEventListener('statechange', () => { if (done()) r(w.state); });
     });
-    const regs = await Promise.all([navigator.serviceWorker.register('sw.js'), navigator.serviceWorker.register('beta/sw.js')]);
+    const regs = await Promise.all([navigator.serviceWorker.register(GCSCOPE.scriptURL('sw.js')), navigator.serviceWorker.register(GCSCOPE.scriptURL('beta/sw.js'))]);
     return Promise.all(regs.map((reg) => settled(reg.installing || reg.waiting || reg.active)));
   });
   expect(states).toEqual(['activated', 'activated']);

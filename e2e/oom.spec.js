@@ -27,8 +27,9 @@ function bigHeapDump() {
 }
 
 test('an out-of-memory job is reported precisely; other results stay; new jobs get a fresh worker', async ({ page }) => {
-  // The page keeps one warm spare worker (app.js): job N runs in workers[N-1] and, when it ends, that
-  // worker is stopped and the spare workers[N] is started. So after N jobs there are N + 1 workers.
+  // The page keeps one warm spare worker (app.js): job N runs in workers[N-1] and, when it ends, the
+  // spare workers[N] is started. A finished job keeps its worker (its engine session answers the
+  // view's questions); a job that ran out of memory has its worker stopped.
   const workers = [];
   // Analysis workers only: a big input's job also starts a reader worker of its own (reader.js).
   page.on('worker', (w) => {
@@ -42,10 +43,21 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   const first = await lastJob(page);
   await expect(first.locator('.job-status')).toHaveText('Done');
   await expect.poll(() => workers.length).toBe(2);
-  await expect.poll(() => workers[0].closed, { timeout: 30_000 }).toBe(true);
+  expect(workers[0].closed).toBe(false);  // the first job's live session
 
+  // Its estimated need (0.85 bytes per byte of a heap dump) is above the 32 MB: refused up front.
   const big = bigHeapDump();
   const size = fs.statSync(big).size;
+  await chooseFiles(page, [big]);
+  const refused = await lastJob(page);
+  await expect(refused.locator('.job-too-big')).toContainText(`needs about ${Math.round(size * 0.85 / 1048576)} MB of memory`);
+  await expect.poll(() => workers.length).toBe(3);
+  await expect.poll(() => workers[1].closed, { timeout: 30_000 }).toBe(true);
+  await refused.locator('button.job-close').click();
+
+  // Presented as 1 MiB (a test hook), the estimate lets it through and the analysis itself runs out.
+  await page.evaluate(() => { GCSCOPE.testHooks = { assumeInputBytes: 1 << 20 }; });
+  workers.splice(1, 1);  // the refused job's worker: gone, not counted below
   await chooseFiles(page, [big]);
   const oom = await lastJob(page);
   await expect(oom.locator('.job-status')).toHaveText('Out of memory');
@@ -66,6 +78,7 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   await expect.poll(() => workers.length).toBe(3);
   await expect.poll(() => workers[1].closed, { timeout: 30_000 }).toBe(true);
   expect(workers[2].closed).toBe(false);
+  expect(workers[0].closed).toBe(false);
 
   // The other result is untouched.
   const jvm = page.locator('.job', { has: page.locator('.job-title', { hasText: 'jdk17-g1.log' }) });
@@ -78,7 +91,7 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   await expect(next.locator('.job-status')).toHaveText('Done');
   await expect(next.locator('section.report[data-format="stackprof"]')).toBeVisible();
   await expect.poll(() => workers.length).toBe(4);
-  await expect.poll(() => workers[2].closed).toBe(true);
+  expect(workers[2].closed).toBe(false);  // live: its engine answers the stackprof view
 
   // "Analyze again" restarts the job in a fresh worker (and, with the same ceiling, reports the same).
   await page.locator('.job', { has: page.locator('.job-title', { hasText: 'big.heap.json' }) }).locator('button.job-retry').click();

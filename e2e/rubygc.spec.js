@@ -101,7 +101,7 @@ test('a 3 MB payload is analyzed in the worker (timing logged)', async ({ page }
   // A worker of the site: load the module first (ping), then time one analysis message round trip
   // (read the Blob, wasm analysis, report JSON, parse, post back).
   const result = await page.evaluate(async (payload) => {
-    const w = new Worker('worker.js');
+    const w = new Worker(GCSCOPE.scriptURL('worker.js'));
     const next = (type) => new Promise((resolve) => {
       w.addEventListener('message', function on(e) { if (e.data.type === type || e.data.type === 'error') { w.removeEventListener('message', on); resolve(e.data); } });
     });

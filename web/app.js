@@ -23,8 +23,8 @@
   // Trusted Types: the page's CSP (require-trusted-types-for 'script') refuses strings as script URLs
   // and HTML. This one policy is how the page starts scripts of its own: workers (and their vendored
   // libraries) from this site's own folder, nothing else; no policy makes HTML, so every HTML sink
-  // stays closed.
-  const SCRIPT_URLS = [/^[a-z]+\.js$/, /^vendor\/[\w./-]+\.js$/];
+  // stays closed. (The service worker, sw.js, is registered through it too: see embed.js.)
+  const SCRIPT_URLS = [/^(?:[a-z]+\/)*[a-z]+\.js$/, /^vendor\/[\w./-]+\.js$/];
   const scriptPolicy = typeof trustedTypes !== 'undefined' && trustedTypes.createPolicy
     ? trustedTypes.createPolicy('gcscope', {
       createScriptURL(url) {

@@ -155,6 +155,6 @@
   if ('serviceWorker' in navigator && location.protocol.startsWith('http') && params.get('sw') !== '0') {
     // update(): every visit asks whether a new build was deployed (sw.js carries the build id), so a
     // new deployment takes over at once instead of at the browser's next periodic check.
-    navigator.serviceWorker.register('sw.js').then((reg) => reg.update()).catch(() => {});
+    navigator.serviceWorker.register(GCSCOPE.scriptURL('sw.js')).then((reg) => reg.update()).catch(() => {});
   }
 })();
