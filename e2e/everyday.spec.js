@@ -46,11 +46,13 @@ test('pasted text is analyzed like a dropped file, identified from its content',
 
 test('keyboard only: open a log, sort a table, page it, search, move between results, help', async ({ page }) => {
   await page.goto('/?sw=0&warmup=0');
-  // Open: the drop zone takes Enter and opens the file picker. (The chooser is awaited from the start:
-  // Playwright intercepts file choosers only once its listener is installed in the browser.)
+  // Open: Tab reaches "Choose files…", Enter opens the file picker. (The chooser is awaited from the
+  // start: Playwright intercepts file choosers only once its listener is installed in the browser.)
   const chooserShown = page.waitForEvent('filechooser');
   await expect(page.locator('#samples button.sample').first()).toBeVisible();
-  await page.locator('#drop').focus();
+  await page.locator('#theme-toggle').focus();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement.id)).toBe('pick-files');
   await page.keyboard.press('Enter');
   const chooser = await chooserShown;
   await chooser.setFiles(fixture('jvm/jdk17-g1.log'));

@@ -664,7 +664,6 @@
     drop.classList.remove('over');
     startJob(await filesFromDataTransfer(e.dataTransfer));
   });
-  drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); fileInput.click(); } });
   document.getElementById('pick-files').addEventListener('click', () => fileInput.click());
   document.getElementById('pick-folder').addEventListener('click', () => folderInput.click());
   fileInput.addEventListener('change', () => { startJob(filesFromInput(fileInput)); fileInput.value = ''; });

@@ -47,11 +47,14 @@
       if (record && GCSCOPE.state) GCSCOPE.state.set(stateKey, key === 'shell' ? null : key, { push: true });
       body.textContent = '';
       body.appendChild(ui.copyBlock(exports[key]));
-      tabs.querySelectorAll('button').forEach((b) => b.classList.toggle('active', b.dataset.form === key));
+      tabs.querySelectorAll('button').forEach((b) => {
+        b.classList.toggle('active', b.dataset.form === key);
+        b.setAttribute('aria-selected', String(b.dataset.form === key));
+      });
     };
     for (const [key, label] of EXPORTS) {
       if (!exports[key]) continue;
-      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', dataset: { form: key }, text: label, on: { click: () => show(key, true) } }));
+      tabs.appendChild(el('button', { type: 'button', class: 'gs-small', role: 'tab', dataset: { form: key }, text: label, on: { click: () => show(key, true) } }));
     }
     wrap.append(tabs, body);
     show((GCSCOPE.state && GCSCOPE.state.get(stateKey)) || 'shell');
