@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "tables.h"
 
 namespace gcscope {
 
@@ -32,6 +33,14 @@ class Analyzer {
   // "compare.side" (formats with a compare function) returns what FormatHandler::compare reads of
   // this side; by default the session answers it with the report finish() wrote.
   virtual nlohmann::json query(const std::string& method, const nlohmann::json& args);
+  // After finish(): the tables this analyzer exposes (core/tables.h, docs/TABLES.md), and the rows
+  // of one of them written into `sink` (rows only: the caller calls begin and end); false when it
+  // has no table of that name.
+  virtual std::vector<tables::Schema> tables() const { return {}; }
+  virtual bool write_table(const std::string& name, tables::RowSink& sink) {
+    (void)name, (void)sink;
+    return false;
+  }
 
   void attach(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
 

@@ -5,6 +5,7 @@
 
 #include "identify.h"
 #include "query.h"
+#include "table_writers.h"
 #include "version.h"
 #include "zip_archive.h"
 
@@ -14,6 +15,13 @@ namespace {
 constexpr int kMaxArchiveDepth = 3;  // a zip inside a zip inside a zip is the most anyone needs
 
 nlohmann::json or_null(int64_t v) { return v < 0 ? nlohmann::json() : nlohmann::json(v); }
+
+nlohmann::json schema_json(const tables::Schema& s) {
+  nlohmann::json columns = nlohmann::json::array();
+  for (const auto& c : s.columns)
+    columns.push_back({{"name", c.name}, {"type", tables::type_name(c.type)}, {"unit", c.unit}, {"meaning", c.meaning}});
+  return {{"name", s.name}, {"meaning", s.meaning}, {"columns", std::move(columns)}};
+}
 }  // namespace
 
 // A stream of decoded bytes that ends up at one analyzer: a plain file, a .gz file, or one member
@@ -464,6 +472,19 @@ nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& 
     }
     return out;
   }
+  if (method == "session.tables" || method == "table.rows") {
+    if (!finished_) throw QueryError("the analysis has not finished yet");
+    if (method == "session.tables") {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& s : tables()) out.push_back(schema_json(s));
+      return out;
+    }
+    std::string name = query_args::string(args, "name");
+    tables::JsonRows rows(static_cast<uint64_t>(query_args::integer(args, "offset", 0)),
+                          static_cast<uint64_t>(query_args::integer(args, "limit", 1000, 0, 100000)));
+    if (!write_table(name, rows)) throw QueryError("no table named '" + name + "' (session.tables lists them)");
+    return rows.take();
+  }
   Group& g = group_for(method, args);
   if (method == "compare.side") return compare_side(g);
   if (method == "compare.with") {
@@ -478,6 +499,32 @@ nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& 
     return other_is_b ? g.handler->compare(mine["side"], other["side"]) : g.handler->compare(other["side"], mine["side"]);
   }
   return g.analyzer->query(method, args);
+}
+
+std::vector<tables::Schema> InputSet::tables() const {
+  std::vector<tables::Schema> out;
+  for (const auto& g : groups_) {
+    if (g->broken || !finished_) continue;
+    for (auto& schema : g->analyzer->tables()) {
+      bool seen = false;
+      for (const auto& s : out) seen = seen || s.name == schema.name;
+      if (!seen) out.push_back(std::move(schema));
+    }
+  }
+  return out;
+}
+
+bool InputSet::write_table(const std::string& name, tables::RowSink& sink) {
+  std::vector<tables::Schema> all = tables();
+  const tables::Schema* schema = nullptr;
+  for (const auto& s : all)
+    if (s.name == name) schema = &s;
+  if (!schema) return false;
+  sink.begin(*schema);
+  for (auto& g : groups_)
+    if (!g->broken) g->analyzer->write_table(name, sink);
+  sink.end();
+  return true;
 }
 
 int InputSet::exit_status(const nlohmann::json& document) {

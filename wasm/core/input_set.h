@@ -42,6 +42,8 @@ class InputSet {
   //   "compare.with"     {other, other_is?: "a"|"b", report?} → the format's compare function over
   //                      `other` (another session's "compare.side" answer) and this report's side;
   //                      `other` is side a unless other_is is "b"
+  //   "session.tables"   → [{name, meaning, columns: [{name, type, unit, meaning}]}]
+  //   "table.rows"       {name, offset?, limit? (≤ 100000, default 1000)} → {columns, rows, total}
   // Any other method goes to the analyzer of report `report` (an index into the document's
   // "reports"; by default the first report whose format answers the method).
   nlohmann::json query(const std::string& method, const nlohmann::json& args);
@@ -50,6 +52,12 @@ class InputSet {
   // format identified so far (FormatHandler::memory_per_input_byte): {format, title, bytes, lighter?
   // {options, what, bytes}}; null before any format is identified.
   nlohmann::json memory_estimate(uint64_t input_bytes) const;
+
+  // After finish(): the tables of this analysis's reports (core/tables.h), one schema per name, and
+  // the rows of one table from every report that has it, streamed into `sink` (begin once, the rows
+  // of each report in order, end once); false when no report has a table of that name.
+  std::vector<tables::Schema> tables() const;
+  bool write_table(const std::string& name, tables::RowSink& sink);
 
   // Exit status for the CLI: 0 when at least one input was analyzed, 3 when all were rejected.
   static int exit_status(const nlohmann::json& document);
