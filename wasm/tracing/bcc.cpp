@@ -9,6 +9,7 @@
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
+#include "tracing/tables.h"
 
 namespace gcscope::tracing {
 namespace {
@@ -66,6 +67,10 @@ class BccAnalyzer : public Analyzer {
     end_table();
   }
 
+  std::vector<tables::Schema> tables() const override { return trace_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_trace_table(d_, current_path(), name, sink);
+  }
   void finish(nlohmann::json& report) override {
     d_.tool = tool_.empty() ? "bcc" : tool_;
     if (!method_order_.empty()) {

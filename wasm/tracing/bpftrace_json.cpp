@@ -14,6 +14,7 @@
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
+#include "tracing/tables.h"
 
 namespace gcscope::tracing {
 namespace {
@@ -109,6 +110,10 @@ class BpftraceJsonAnalyzer : public Analyzer {
     }
   }
 
+  std::vector<tables::Schema> tables() const override { return trace_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_trace_table(d_, current_path(), name, sink);
+  }
   void finish(nlohmann::json& report) override {
     flush_last_printf();
     if (printf_events_) d_.event_types["printf"] += printf_events_;

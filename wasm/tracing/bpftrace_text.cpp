@@ -21,6 +21,7 @@
 #include "core/text_scan.h"
 #include "hist_label.h"
 #include "trace_model.h"
+#include "tracing/tables.h"
 
 namespace gcscope::tracing {
 namespace {
@@ -62,6 +63,10 @@ class BpftraceTextAnalyzer : public Analyzer {
     close_hist();
   }
 
+  std::vector<tables::Schema> tables() const override { return trace_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_trace_table(d_, current_path(), name, sink);
+  }
   void finish(nlohmann::json& report) override {
     if (saw_dtrace_) d_.tool = "dtrace";
     if (d_.maps.empty() && foreign_line_ > 0)

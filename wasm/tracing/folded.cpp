@@ -11,6 +11,7 @@
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
+#include "tracing/tables.h"
 
 namespace gcscope::tracing {
 namespace {
@@ -35,6 +36,10 @@ class FoldedAnalyzer : public Analyzer {
     block_frames_.clear();
   }
 
+  std::vector<tables::Schema> tables() const override { return trace_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_trace_table(d_, current_path(), name, sink);
+  }
   void finish(nlohmann::json& report) override {
     if (dtrace_blocks_) d_.tool = "dtrace";
     else d_.tool = "folded";

@@ -8,6 +8,7 @@
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
+#include "tracing/tables.h"
 
 namespace gcscope::tracing {
 namespace {
@@ -40,6 +41,10 @@ class PerfScriptAnalyzer : public Analyzer {
     end_sample();
   }
 
+  std::vector<tables::Schema> tables() const override { return trace_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_trace_table(d_, current_path(), name, sink);
+  }
   void finish(nlohmann::json& report) override {
     d_.tool = "perf";
     d_.stack_weight_unit = any_period_ ? "period" : "samples";

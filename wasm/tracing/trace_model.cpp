@@ -521,6 +521,8 @@ std::string display_key(const std::string& key) {
 
 void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   end_ruby_stack();
+  if (options.is_object() && options.contains("boot_epoch_s") && options["boot_epoch_s"].is_number())
+    boot_epoch_s = options["boot_epoch_s"].get<double>();
   report["tool"] = tool;
   report["tool_version"] = tool_version.empty() ? nlohmann::json() : nlohmann::json(tool_version);
   report["attached_probes"] = attached_probes >= 0 ? nlohmann::json(attached_probes) : nlohmann::json();
@@ -624,10 +626,12 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
       uint64_t hi = k == 0 ? 0 : (k == 64 ? UINT64_MAX : (1ULL << k) - 1);
       buckets.push_back({{"lo", u64_json(lo)}, {"hi", u64_json(hi)}, {"count", counts[static_cast<size_t>(k)]}});
     }
-    // nearest-rank percentiles, selected in place (the values are not needed in order afterwards);
-    // each selection leaves larger values to its right, so the next one searches only there
+    // nearest-rank percentiles; each selection leaves larger values to its right, so the next one
+    // searches only there
+    // on a copy: the values stay in the capture's order for the events table (tracing/tables.cpp)
     uint64_t p50 = 0, p90 = 0, p99 = 0;
-    select_percentiles(s.values, p50, p90, p99);
+    std::vector<uint64_t> selected(s.values);
+    select_percentiles(selected, p50, p90, p99);
     r.row["p50"] = u64_json(p50);
     r.row["p90"] = u64_json(p90);
     r.row["p99"] = u64_json(p99);

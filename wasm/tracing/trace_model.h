@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -105,6 +106,10 @@ class StackTable {
   // "a;b;c" of stack i (tests and the top-stacks table).
   std::string folded(size_t i) const;
   double weight(size_t i) const { return weights_[i]; }
+  // Stack i: its frame indexes (root first), a frame's name, whether a string limit cut it.
+  const std::vector<uint32_t>& frames_of(size_t i) const { return stacks_[i]; }
+  std::string_view frame_name(uint32_t frame) const { return frame_names_[frame]; }
+  bool is_truncated(size_t i) const { return truncated_[i] != 0; }
 
  private:
   uint32_t intern_frame(std::string_view name);
@@ -175,6 +180,11 @@ class TraceData {
   void hint(const std::string& id, const std::string& text);
 
   void finish(nlohmann::json& report, const nlohmann::json& options);
+  // The event streams, each in the capture's order (the events table).
+  const std::vector<EventSeries>& series() const { return series_; }
+  // Wall-clock time of the traced machine's boot (option boot_epoch_s): bpftrace's nsecs count from
+  // it, so an event's absolute time is boot + nsecs. NaN when not given.
+  double boot_epoch_s = std::numeric_limits<double>::quiet_NaN();
 
  private:
   uint32_t series_index(std::string_view name);
