@@ -23,6 +23,10 @@ const Command kCommands[] = {
      "                 ask the analysis one question: {\"result\": ...} or {\"error\": ...} (exit 3)",
      run_query},
     {"formats", "formats  the registered formats, their titles and query methods (JSON)", run_formats},
+    {"tables",
+     "tables PATH... --out DIR [--as csv|ndjson] [--gzip] [-j N] [--from FILE] [--format ID] [--set KEY=VALUE]\n"
+     "                 each PATH's tables (docs/TABLES.md), one file per table in DIR, rows of every input appended",
+     run_tables},
 };
 
 void print_usage(std::ostream& os) {
