@@ -91,7 +91,8 @@ json schema_columns(const tables::Schema& s) {
 // format id -> the session.tables answer of a sample file of that format.
 std::map<std::string, json> sample_tables() {
   std::map<std::string, json> out;
-  for (const auto& s : read_json(fixture("samples.json"))["samples"]) {
+  json list = read_json(fixture("samples.json"));
+  for (const auto& s : list["samples"]) {
     std::string path = fixture(s["path"].get<std::string>());
     InputSet set;
     set.begin_file(path);
@@ -99,8 +100,10 @@ std::map<std::string, json> sample_tables() {
     set.feed(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
     set.end_file();
     json doc = set.finish();
-    for (const auto& r : doc["reports"])
-      if (!out.count(r["format"])) out[r["format"]] = set.query("session.tables", json::object());
+    for (const auto& r : doc["reports"]) {
+      std::string format = r["format"].get<std::string>();
+      if (!out.count(format)) out[format] = set.query("session.tables", json::object());
+    }
   }
   return out;
 }
@@ -124,6 +127,7 @@ TEST_CASE("docs/TABLES.md documents every table of every format as the engine ex
     for (const auto& format : section.formats) {
       INFO("format " << format);
       REQUIRE(FormatRegistry::builtin().find(format));
+      INFO("formats with a sample: " << [&] { std::string all; for (auto& [k, v] : samples) all += k + " "; return all; }());
       REQUIRE(samples.count(format));  // a sample of every documented format
       documented.insert(format);
       const json& exposed = samples[format];

@@ -34,12 +34,12 @@ test('every form of the tables holds the same rows, with the inputs\' figures', 
 
   // 60,000 events; values 1..30000 and 2..60000 step 2: sums 450,015,000 and 900,030,000.
   const [ev] = await rows(`select count(*) n, sum(value) filter (where probe like '%plain') plain,
-      sum(value) filter (where probe like '%quoted%') quoted, min(t_s) t0, any_value(probe) filter (where probe like '%quoted%') name
+      sum(value) filter (where probe like '%quoted%') quoted, min(t_s) t0, any_value(probe) filter (where probe like '%quoted%') AS probe_name
       from ${csvOf('events')}`);
-  assert.deepStrictEqual(ev, { n: 60000, plain: 900030000, quoted: 450015000, t0: 1.000001, name: 'usdt:app:"a, \\"quoted\\" probe' });
+  assert.deepStrictEqual(ev, { n: 60000, plain: 900030000, quoted: 450015000, t0: 1.000001, probe_name: 'usdt:app:"a, \\"quoted\\" probe"' });
   for (const table of ['events', 'maps', 'histogram_bins', 'stacks', 'errors']) {
     // the same multiset of rows in both forms (EXCEPT ALL both ways)
-    const cols = (await rows(`describe select * from ${csvOf(table)}`)).map((c) => c.column_name).join(', ');
+    const cols = (await rows(`describe select * from ${csvOf(table)}`)).map((c) => `"${c.column_name}"`).join(', ');
     const [diff] = await rows(`select (select count(*) from (select ${cols} from ${csvOf(table)} except all select ${cols} from ${ndOf(table)})) +
         (select count(*) from (select ${cols} from ${ndOf(table)} except all select ${cols} from ${csvOf(table)})) d`);
     assert.strictEqual(diff.d, 0, table);

@@ -195,11 +195,13 @@ void JsonRows::end_row() {
   ++total_;
 }
 
+void JsonRows::begin(const Schema& schema) {
+  columns_ = nlohmann::json::array();
+  for (const auto& c : schema.columns) columns_.push_back({{"name", c.name}, {"type", type_name(c.type)}, {"unit", c.unit}});
+}
+
 nlohmann::json JsonRows::take() {
-  nlohmann::json columns = nlohmann::json::array();
-  if (schema_)
-    for (const auto& c : schema_->columns) columns.push_back({{"name", c.name}, {"type", type_name(c.type)}, {"unit", c.unit}});
-  return {{"columns", std::move(columns)}, {"rows", std::move(rows_)}, {"total", total_}};
+  return {{"columns", std::move(columns_)}, {"rows", std::move(rows_)}, {"total", total_}};
 }
 
 }  // namespace gcscope::tables

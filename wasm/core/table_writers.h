@@ -60,7 +60,7 @@ class TextWriter final : public RowSink {
 class JsonRows final : public RowSink {
  public:
   JsonRows(uint64_t offset, uint64_t limit) : offset_(offset), limit_(limit) {}
-  void begin(const Schema& schema) override { schema_ = &schema; }
+  void begin(const Schema& schema) override;
   void null_cell() override { cell(nullptr); }
   void int64_cell(int64_t v) override;
   void float64_cell(double v) override { cell(v); }
@@ -76,7 +76,7 @@ class JsonRows final : public RowSink {
   void cell(nlohmann::json v) {
     if (keeping()) row_.push_back(std::move(v));
   }
-  const Schema* schema_ = nullptr;
+  nlohmann::json columns_ = nlohmann::json::array();
   uint64_t offset_, limit_, total_ = 0;
   nlohmann::json row_ = nlohmann::json::array();
   nlohmann::json rows_ = nlohmann::json::array();

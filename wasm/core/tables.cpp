@@ -30,7 +30,7 @@ const Schema& errors_schema() {
        {"path", Type::kString, "", "the PATH argument whose analysis reported it"},
        {"severity", Type::kString, "", "error or warning"},
        {"line", Type::kInt64, "", "1-based line of the input, null when not line-based"},
-       {"offset", Type::kInt64, "", "byte offset in the (decompressed) input, null when unknown"},
+       {"byte_offset", Type::kInt64, "", "byte offset in the (decompressed) input, null when unknown"},
        {"message", Type::kString, "", "what was expected and what was found"}}};
   return s;
 }
