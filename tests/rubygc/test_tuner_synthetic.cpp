@@ -2,6 +2,7 @@
 // id, layout 8-thread-last with null on the main thread) and Ruby 2.1's GC.stat names. Every expected
 // number below is counted by hand from the payload written in the test.
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "support.h"
 
@@ -64,4 +65,32 @@ TEST_CASE("rubygc synthetic: Ruby 2.1 GC.stat names (heap_used pages x HEAP_OBJ_
     CHECK(row["variable"] != "RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO");
     CHECK(row["variable"] != "RUBY_GC_HEAP_0_INIT_SLOTS");
   }
+}
+
+TEST_CASE("rubygc synthetic: a non-default GC library and GC.config(rgengc_allow_full_mark: false), Ruby 3.4", "[rubygc]") {
+  // The recorder's BOOTED meta on 3.4+ carries GC.config as gc_config (recorder/tunemygc_recorder.rb).
+  json header = json::array({nullptr, "3.4.1", "0.0", {{"RUBY_GC_LIBRARY", "mmtk"}}, "1.0.71", json::array(),
+                             {{"HEAP_PAGE_OBJ_LIMIT", 1638}, {"BASE_SLOT_SIZE", 40}},
+                             json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
+                             "manual", "host", 1, 2});
+  json config = {{"gc_config", {{"implementation", "mmtk"}, {"rgengc_allow_full_mark", false}}}};
+  json p = json::array({header, sample(0, "BOOTED", 5, 100, nullptr, config), sample(1, "PROCESSING_STARTED", 5, 100, nullptr),
+                        sample(2, "PROCESSING_ENDED", 6, 400, nullptr), sample(3, "TERMINATED", 6, 410, nullptr)});
+  json r = tuner(p);
+  std::map<std::string, std::string> findings;
+  for (const auto& f : r["findings"]) findings[f["id"]] = f["message"];
+  REQUIRE(findings.count("non_default_gc") == 1);
+  CHECK(findings["non_default_gc"].find("\"mmtk\" GC") != std::string::npos);
+  CHECK(findings["non_default_gc"].find("default GC only") != std::string::npos);
+  CHECK(findings.count("full_mark_disabled") == 1);
+  // RUBY_GC_LIBRARY is not a tuning value: linted as information, never a conflict.
+  REQUIRE(r["lint"].size() == 1);
+  CHECK(r["lint"][0]["status"] == "info");
+  CHECK(r["conflicts"].empty());
+  // On 3.1 the variable means nothing: no finding, and the lint says it is ignored.
+  p[0][1] = "3.1.2";
+  p[1][6] = nullptr;
+  r = tuner(p);
+  for (const auto& f : r["findings"]) CHECK(f["id"] != "non_default_gc");
+  CHECK(r["lint"][0]["message"].get<std::string>().find("no modular GC") != std::string::npos);
 }

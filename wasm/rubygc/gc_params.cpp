@@ -94,7 +94,7 @@ const Obsolete kObsolete[] = {
 const char* const kAgentVars[] = {"RUBY_GC_TOKEN",        "RUBY_GC_TUNE",       "RUBY_GC_TUNE_HOST",
                                   "RUBY_GC_TUNE_VERBOSE", "RUBY_GC_TUNE_DEBUG", "RUBY_GC_SPY",
                                   "RUBY_GC_MAX_SAMPLES",  "RUBY_GC_SYNC_ALWAYS", "RUBY_GC_SYNC_NEVER",
-                                  "RUBY_GC_TUNE_OUTPUT"};
+                                  "RUBY_GC_TUNE_OUTPUT",  "RUBY_GC_TUNE_SENTINEL"};
 
 int version_code(const RubyVersion& v) { return v.major * 100 + v.minor; }
 

@@ -283,11 +283,6 @@ Verdict read_samples(Payload& out) {
   out.gc_by.reserve(n);
   out.need_major.reserve(n);
   out.meta.reserve(n);
-  // Only the GC counters: the protocol document's own examples (sd02) are cut from different moments,
-  // so object totals may step back between samples there, but GC counts never do.
-  const int monotonic[] = {out.col.count, out.col.minor, out.col.major};
-  std::vector<int64_t> last(3, -1);
-  std::vector<size_t> last_at(3, 0);
   for (size_t idx = 0; idx < n; ++idx) {
     const nlohmann::json& s = doc[idx + 1];
     if (!s.is_array())
@@ -352,20 +347,6 @@ Verdict read_samples(Payload& out) {
       size_t tk = layout == Layout::kThreadFirst8 ? 0 : 7;
       if (s[tk].is_number_integer()) thread = s[tk].get<int64_t>();
       else if (!s[tk].is_null()) return elem_bad(tk, "thread id", "an integer or null");
-    }
-    // Counters never go back within one process.
-    for (int m = 0; m < 3; ++m) {
-      if (monotonic[m] < 0) continue;
-      int64_t v = st[static_cast<size_t>(monotonic[m])].get<int64_t>();
-      if (last[m] >= 0 && v < last[m]) {
-        const std::string& key = out.header.stat_keys[static_cast<size_t>(monotonic[m])];
-        return bad(sample_label(idx, evn) + ": GC.stat " + key + " = " + std::to_string(v) + " is lower than " +
-                       std::to_string(last[m]) + " at sample #" + std::to_string(last_at[m]) +
-                       "; counters never decrease within one process (samples from several processes, or corrupted)",
-                   {{"sample", idx}, {"key", key}, {"expected", ">= " + std::to_string(last[m])}, {"found", v}});
-      }
-      last[m] = v;
-      last_at[m] = idx;
     }
     // The same conversion as the fast path, from the number's shortest text (what Ruby wrote).
     double ts = 0;
@@ -537,10 +518,6 @@ class FastScanner {
     width_ = h[7].size();
     for (size_t k = 0; k < width_; ++k) {
       if (!h[7][k].is_string()) return false;
-      const auto& name = h[7][k].get_ref<const std::string&>();
-      if (name == "count") mono_[0] = static_cast<int>(k);
-      else if (name == "minor_gc_count") mono_[1] = static_cast<int>(k);
-      else if (name == "major_gc_count") mono_[2] = static_cast<int>(k);
     }
     out_.width = width_;
     return true;
@@ -652,12 +629,6 @@ class FastScanner {
       if (t.kind == Tok::kInt) thread = t.i;
       else if (t.kind != Tok::kNull) return false;
     }
-    for (int m = 0; m < 3; ++m) {
-      if (mono_[m] < 0) continue;
-      int64_t v = row_[static_cast<size_t>(mono_[m])];
-      if (v < last_[m]) return false;
-      last_[m] = v;
-    }
     out_.ts.push_back(ts.kind == Tok::kInt ? static_cast<double>(ts.i) : ts.d);
     out_.peak_rss.push_back(el[o + 1].i);
     out_.rss.push_back(el[o + 2].i);
@@ -676,8 +647,6 @@ class FastScanner {
   Payload& out_;
   std::vector<int64_t> row_;
   size_t width_ = 0;
-  int mono_[3] = {-1, -1, -1};
-  int64_t last_[3] = {-1, -1, -1};
 };
 
 }  // namespace

@@ -63,6 +63,15 @@ struct StatColumns {
   bool ruby21_names = false;
 };
 
+// A sample written after samples that read newer GC counters: threads interleave (a thread reads
+// GC.stat, another thread runs a GC and writes its sample first) and GC hooks deliver their reading
+// late. `newer` is the highest value written before it, at sample `newer_at`.
+struct LaggedSample {
+  size_t sample = 0, newer_at = 0;
+  std::string key;
+  int64_t value = 0, newer = 0;
+};
+
 struct Payload {
   Header header;
   Layout layout = Layout::kUnknown;
@@ -75,6 +84,7 @@ struct Payload {
   std::vector<int64_t> stat;  // n x width, row-major
   std::vector<int8_t> major_by, gc_by, need_major;
   std::vector<const nlohmann::json*> meta;  // into `doc` or `owned_meta` (null when the meta slot is null)
+  std::vector<LaggedSample> lagged;         // filled by check_counter_order
   nlohmann::json doc;                       // the whole document (DOM path) or the header (fast path)
   std::deque<nlohmann::json> owned_meta;    // meta hashes kept by the fast path
   int64_t page_obj_limit = 0;  // HEAP_PAGE_OBJ_LIMIT (or HEAP_OBJ_LIMIT on 2.1/2.2); 0 = unknown
@@ -104,5 +114,14 @@ bool parse_json_double(std::string_view text, double* out);
 // Checks and stores the samples (after read_header succeeded); stops at the first violation and
 // keeps the samples before it.
 Verdict read_samples(Payload& out);
+// GC.stat count, minor_gc_count and major_gc_count over the stored samples (either reader): a value
+// lower than one written before it is a recorder's lag (kept in out.lagged) when it is causally
+// possible, else a 400 naming the sample, and the samples from it on are dropped. Possible means:
+//   * a sample of a thread is not lower than anything written up to that thread's previous sample
+//     (a thread reads and writes its own samples in order; only other threads can overtake it);
+//   * a GC hook sample (GC_CYCLE_*), or a thread's first sample, is lower by at most the cycles in
+//     flight: one per thread seen so far (with one thread: within one GC cycle).
+// A restart, a second process spliced in or a corrupted counter drops further than that.
+Verdict check_counter_order(Payload& out);
 
 }  // namespace gcscope::rubygc

@@ -6,7 +6,9 @@
 
 #include "core/analyzer.h"
 #include "core/identify.h"
+#include "rubygc/fleet.h"
 #include "rubygc/payload.h"
+#include "rubygc/queries.h"
 #include "rubygc/tuner.h"
 
 namespace gcscope {
@@ -53,6 +55,8 @@ class TuneMyGcAnalyzer final : public Analyzer {
       warning(-1, -1, "412: " + v.message);
     for (auto& w : warnings_) warning(-1, -1, w["status"].dump() + ": " + w["message"].get<std::string>());
   }
+
+  json query(const std::string& method, const json& args) override { return payload_query(payload_, method, args); }
 
  private:
   Verdict run(json& report) {
@@ -117,6 +121,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
     }
 
     if (!fast) v = read_samples(payload_);
+    if (v.status == 200) v = check_counter_order(payload_);
     report["layout"] = payload_.layout == Layout::kUnknown ? json(nullptr) : json(layout_name(payload_.layout));
     if (v.status != 200) {
       report["samples"] = {{"count", payload_.n}, {"read_before_error", payload_.n}};
@@ -183,8 +188,14 @@ void register_rubygc(FormatRegistry& registry) {
   FormatHandler h;
   h.id = format_id::kTuneMyGc;
   h.title = "Ruby GC tuner (TuneMyGC payload)";
-  h.make = [](const AnalyzeOptions& options) { return std::make_unique<TuneMyGcAnalyzer>(options); };
+  h.accepts_many_members = true;  // a drop of payloads is a fleet (rubygc/fleet.h)
+  h.make = [](const AnalyzeOptions& options) {
+    return make_fleet_analyzer([options] { return std::make_unique<TuneMyGcAnalyzer>(options); });
+  };
   h.memory_per_input_byte = 5;
+  h.methods = payload_query_methods();
+  h.compare_family = "rubygc";
+  h.compare = compare_runs;
   registry.add(std::move(h));
 }
 

@@ -15,4 +15,7 @@ struct TunerOptions {
 // the verdict: 400 when there is no unit of work, 412 when existing settings conflict, else 200.
 Verdict tune(const Payload& payload, const RubyVersion& version, const TunerOptions& options, nlohmann::json& report);
 
+// Copyable blocks (shell, Dockerfile, Heroku, systemd) of {strategy: {VARIABLE: value}}.
+nlohmann::json exports_of(const nlohmann::json& strategies);
+
 }  // namespace gcscope::rubygc

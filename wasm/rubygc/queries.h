@@ -1,0 +1,23 @@
+// The query methods of the tunemygc-payload format (core/query.h), all with an optional
+// {"process": i} (the payload's index in the drop; 0 for a single payload):
+//   rubygc.process  {process}                → that payload's own report (a fleet's per-process detail)
+//   rubygc.timeline {t0?, t1?, width?}        → samples of [t0, t1] (seconds since the first sample),
+//                                               decimated to two rows per pixel past 2 x width samples
+//   rubygc.range    {t0, t1}                  → units of work starting in the range (count, p50/p95
+//                                               duration and allocations, GCs, majors by reason, GC time
+//                                               share), GC count rise, heap and RSS min/max
+// and compare.side (fleet.h) for the format's compare.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "payload.h"
+
+namespace gcscope::rubygc {
+
+const std::vector<std::string>& payload_query_methods();
+// Answers rubygc.timeline and rubygc.range for one payload; QueryError otherwise.
+nlohmann::json payload_query(const Payload& payload, const std::string& method, const nlohmann::json& args);
+
+}  // namespace gcscope::rubygc
