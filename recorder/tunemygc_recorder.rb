@@ -11,14 +11,18 @@
 #   # or TuneMyGCRecorder.processing_started / TuneMyGCRecorder.processing_ended(meta)
 #
 # Environment:
-#   RUBY_GC_TUNE_OUTPUT   output path (default ./tunemygc-<pid>.json); "%p" is replaced by the pid.
-#                         A forked child writes its own file (pid appended when there is no %p).
+#   RUBY_GC_TUNE_OUTPUT   output path (default ./tunemygc-<pid>.json); "%p" is replaced by the pid; a
+#                         folder (an existing one, or a path ending in "/") gets tunemygc-<pid>.json.
+#                         A forked child writes its own file (pid appended when there is no %p), so a
+#                         forking server's run (master and workers) is one folder to drop on gcscope.
 #   RUBY_GC_MAX_SAMPLES   sample cap (default 2000, like the agent); TERMINATED is always kept.
 #   RUBY_GC_TUNE_SENTINEL set to 0 to turn off the GC sentinel described below.
 #
 # Payload: the layout of agents 1.0.54 .. 1.0.71 — a 12-element header (spy id at [8]) and samples
 #   [monotonic_ts, peak_rss, rss, EVENT, GC.stat values, GC.latest_gc_info, meta, thread_id|nil]
 # with nil as the thread id on the main thread and CLOCK_MONOTONIC seconds (as agent 1.0.70+).
+# On Ruby 3.4+ the BOOTED meta carries GC.config as "gc_config" (the GC implementation and
+# rgengc_allow_full_mark), an extension like stat_heap.
 # On Ruby 3.3+ the BOOTED, PROCESSING_ENDED and TERMINATED metas carry GC.stat_heap as "stat_heap"
 # (an extension: the protocol allows any Hash there) so heaps can be sized one by one.
 #
@@ -54,6 +58,7 @@ module TuneMyGCRecorder
     def booted!(meta = nil)
       # The agent forces a full, immediately swept GC before BOOTED so the live counts are exact.
       GC.start(full_mark: true, immediate_sweep: true)
+      meta = (meta || {}).merge("gc_config" => GC.config.transform_keys(&:to_s)) if GC.respond_to?(:config)
       snapshot("BOOTED", boot_meta(meta))
       arm_sentinel if @sentinel
     end
@@ -81,6 +86,7 @@ module TuneMyGCRecorder
 
     def output_path
       path = ENV.fetch("RUBY_GC_TUNE_OUTPUT", "tunemygc-%p.json")
+      path = File.join(path, "tunemygc-%p.json") if path.end_with?("/") || File.directory?(path)
       return path.gsub("%p", Process.pid.to_s) if path.include?("%p")
       Process.pid == @first_pid ? path : "#{path}.#{Process.pid}"
     end
@@ -119,6 +125,11 @@ module TuneMyGCRecorder
       return if @written || !@sentinel
       snapshot("GC_CYCLE_ENDED", nil)
       arm_sentinel
+    end
+
+    # Called in a forked child (Process._fork hook on Ruby 3.1+, else at its first sample).
+    def forked!
+      forked_check
     end
 
     private
@@ -169,6 +180,17 @@ module TuneMyGCRecorder
 
   @first_pid = Process.pid
   SENTINEL_FINALIZER = proc { TuneMyGCRecorder.sentinel_fired }
+
+  # Forking servers (Puma cluster, Unicorn, a plain fork loop): the child starts its own payload at
+  # once, before any of its samples, rather than at its first sample.
+  module ForkHook
+    def _fork
+      pid = super
+      TuneMyGCRecorder.forked! if pid.zero?
+      pid
+    end
+  end
+  Process.singleton_class.prepend(ForkHook) if Process.respond_to?(:_fork)
 end
 
 at_exit { TuneMyGCRecorder.terminated! }
