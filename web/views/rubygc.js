@@ -143,27 +143,58 @@
     }
   }
 
-  function timelines(el, charts, report) {
+  // The figures of a zoomed range, asked of the engine (query rubygc.range): units of work starting in
+  // it, their GCs and GC time, heap and RSS extremes.
+  function rangeBox(el, ui, ctx) {
+    const box = el('div', { class: 'rubygc-range', attrs: { 'aria-live': 'polite' } });
+    let last = '';
+    const show = (t0, t1) => {
+      const key = t0 === null ? '' : `${t0},${t1}`;
+      if (key === last) return;
+      last = key;
+      box.replaceChildren();
+      if (t0 === null || !ctx.query) return;
+      ctx.query('rubygc.range', { t0, t1 }).then((r) => {
+        if (last !== key) return;
+        const u = r.units;
+        const mb = Object.entries(u.majors_by || {}).map(([k, v]) => `${k} ${v}`).join(', ');
+        box.replaceChildren(el('h4', { text: `Selected range ${t0.toFixed(3)} s – ${t1.toFixed(3)} s` }), ui.kpis([
+          { label: 'units of work', value: ui.fmt.num(u.count) },
+          { label: 'unit p50 / p95', value: `${u.duration_ms_p50} / ${u.duration_ms_p95} ms` },
+          { label: 'GCs in units', value: `${ui.fmt.num(u.gcs)} (${u.minor} minor, ${u.major} major)`, hint: mb ? 'majors by ' + mb : '' },
+          { label: 'GC time share', value: u.gc_time_share_pct === null ? '—' : ui.fmt.pct(u.gc_time_share_pct, 1) },
+          { label: 'GC count rise', value: ui.fmt.num(r.gc_count_rise) },
+          { label: 'heap slots', value: r.heap_available_slots ? `${ui.fmt.num(r.heap_available_slots.min)} – ${ui.fmt.num(r.heap_available_slots.max)}` : '—' },
+          { label: 'samples', value: ui.fmt.num(r.samples) },
+        ]));
+      }).catch((e) => { if (last === key) box.replaceChildren(el('p', { class: 'muted', text: 'Range figures unavailable: ' + e.message })); });
+    };
+    return { box, show };
+  }
+
+  function timelines(el, charts, report, ctx) {
     const tl = report.timeline || {};
     const box = el('div', { class: 'rubygc-timelines' });
     if (!tl.t || !tl.t.length || !charts) return box;
-    box.appendChild(el('p', { class: 'muted', text: 'Bands: GC cycles from start to the end of their (lazy) sweep, blue minor, red major. Green spans at the bottom: units of work. Drag to zoom, double-click to reset.' }));
+    box.appendChild(el('p', { class: 'muted', text: 'Bands: GC cycles from start to the end of their (lazy) sweep, blue minor, red major. Green spans at the bottom: units of work. Drag to zoom (the range\'s figures show below), double-click to reset.' }));
+    const range = rangeBox(el, ctx.ui, ctx);
+    const onZoom = (min, max) => range.show(min, max);
     const syncKey = 'rubygc-' + Math.random().toString(36).slice(2);
     const series = [];
     if (tl.heap_available_slots) series.push({ label: 'available slots', values: tl.heap_available_slots });
     if (tl.heap_live_slots) series.push({ label: 'live slots', values: tl.heap_live_slots });
     if (tl.heap_free_slots) series.push({ label: 'free slots', values: tl.heap_free_slots });
     if (tl.old_objects) series.push({ label: 'old objects', values: tl.old_objects, dash: [4, 3] });
-    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey, stateKey: 'gc.range' });
+    const p1 = charts.line(box, { title: 'Heap slots', x: tl.t, series, xLabel: 's', yLabel: 'slots', syncKey, stateKey: 'gc.range', onZoom });
     addBands(p1, report);
     if ((tl.rss_bytes || []).some((v) => v > 0)) {
       const mb = (a) => a.map((v) => v / 1048576);
-      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: [
+      const p2 = charts.line(box, { title: 'RSS', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', onZoom, series: [
         { label: 'RSS MB', values: mb(tl.rss_bytes) }, { label: 'peak RSS MB', values: mb(tl.peak_rss_bytes), dash: [4, 3] }] });
       addBands(p2, report);
     }
     if (tl.minor_gc_count) {
-      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, stateKey: 'gc.range', series: [
+      const p3 = charts.line(box, { title: 'GC count', x: tl.t, xLabel: 's', yLabel: 'GCs', syncKey, stateKey: 'gc.range', onZoom, series: [
         { label: 'minor', values: tl.minor_gc_count }, { label: 'major', values: tl.major_gc_count }] });
       addBands(p3, report);
     }
@@ -175,9 +206,10 @@
         s.push({ label: 'oldmalloc increase MB', values: mb(tl.oldmalloc_increase_bytes) });
         s.push({ label: 'oldmalloc limit MB', values: mb(tl.oldmalloc_increase_bytes_limit), dash: [4, 3] });
       }
-      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', series: s });
+      const p4 = charts.line(box, { title: 'malloc increase vs limit', x: tl.t, xLabel: 's', yLabel: 'MB', syncKey, stateKey: 'gc.range', onZoom, series: s });
       addBands(p4, report);
     }
+    box.appendChild(range.box);
     return box;
   }
 
@@ -218,7 +250,130 @@
     { csvName: 'object-types.csv', sort: { key: 'terminated', desc: true } });
   }
 
+  // The other report's engine: a report of this job asks this job's engine, one of another job its
+  // card's (app.js keeps card.gcscopeEngine and card.gcscopeDoc).
+  function engineOf(report, ctx) {
+    const own = ((ctx.doc && ctx.doc.reports) || []).indexOf(report);
+    if (own >= 0) return ctx.engine ? { engine: ctx.engine, index: own } : null;
+    for (const card of document.querySelectorAll('.job')) {
+      const i = ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).indexOf(report);
+      if (i >= 0) return card.gcscopeEngine ? { engine: card.gcscopeEngine, index: i } : null;
+    }
+    return null;
+  }
+
+  // Before/after: the engine compares (compare.side of the other run, compare.with on this one), the
+  // same C++ as `gcscope compare BEFORE AFTER`; this only lays out its answer.
+  function compareSection(el, ui, report, ctx) {
+    return ui.comparePicker({
+      self: report, ctx, accept: (r) => r.format === 'tunemygc-payload' && Boolean(r.metrics || r.fleet), cls: 'rubygc-compare',
+      ariaLabel: 'the run before', prompt: 'Compare this run (after) with the run before: ',
+      emptyText: 'No other TuneMyGC payload on the page: analyze the run before (as its own job) to compare.',
+      draw: (out, pick) => {
+        const other = engineOf(pick.report, ctx);
+        if (!other || !ctx.query) { out.appendChild(el('p', { class: 'muted', text: 'That run\'s analysis is no longer live: analyze it again to compare.' })); return; }
+        out.appendChild(el('p', { class: 'muted', text: 'Comparing…' }));
+        other.engine.query('compare.side', { report: other.index })
+          .then((side) => ctx.query('compare.with', { other: side }))
+          .then((c) => out.replaceChildren(compareTables(el, ui, c)))
+          .catch((e) => out.replaceChildren(el('p', { class: 'error', text: 'Cannot compare: ' + e.message })));
+      },
+    });
+  }
+
+  function compareTables(el, ui, c) {
+    const box = el('div', { class: 'rubygc-compare-result' });
+    box.appendChild(el('p', { class: 'muted', text: `Before: ${c.a.processes} process(es), ${ui.fmt.num(c.a.units)} units of work; after: ${c.b.processes} process(es), ${ui.fmt.num(c.b.units)} units. Several processes: per-process figures are their median, rates are pooled over all units.` }));
+    box.appendChild(ui.table([
+      { key: 'label', label: 'Metric' },
+      { key: 'a', label: 'Before', numeric: true },
+      { key: 'b', label: 'After', numeric: true },
+      { key: 'delta', label: 'Change', numeric: true },
+      { key: 'delta_pct', label: 'Change %', numeric: true },
+      { key: 'verdict', label: 'Verdict' },
+      { key: 'text', label: 'In words' },
+    ], c.metrics, { filter: false, csvName: 'ruby-gc-before-after.csv', caption: 'Before → after (lower is better)' }));
+    const changed = c.settings_changed || [];
+    box.appendChild(changed.length ? ui.table([
+      { key: 'variable', label: 'RUBY_GC_* setting' },
+      { key: 'before', label: 'Before', format: (v) => (v === null || v === undefined ? '(unset)' : v) },
+      { key: 'after', label: 'After', format: (v) => (v === null || v === undefined ? '(unset)' : v) },
+    ], changed, { filter: false, csvName: 'ruby-gc-settings-changed.csv', caption: 'Settings that changed between the runs' })
+      : el('p', { class: 'muted', text: 'The two runs used the same RUBY_GC_* settings.' }));
+    for (const n of c.notes || []) box.appendChild(el('p', { class: 'warning', text: n }));
+    return box;
+  }
+
+  // Several payloads: the per-process table, each group's merged advice with its spread, and one
+  // process's own report on demand (query rubygc.process).
+  function renderFleet(container, report, ctx) {
+    const { el, ui } = ctx;
+    const f = report.fleet;
+    container.appendChild(verdictBox(el, report));
+    for (const n of f.notes || []) container.appendChild(el('p', { class: 'warning rubygc-fleet-note', text: n }));
+    const detail = el('div', { class: 'rubygc-process-detail' });
+    const open = (i) => {
+      detail.replaceChildren(el('p', { class: 'muted', text: 'Loading process ' + i + '…' }));
+      ctx.query('rubygc.process', { process: i }).then((r) => {
+        const body = el('div');
+        detail.replaceChildren(el('h4', { text: `Process ${i}: ${r.header ? r.header.hostname + ' pid ' + r.header.pid : ''}` }), body);
+        render(body, r, Object.assign({}, ctx, { query: (m, a) => ctx.query(m, Object.assign({ process: i }, a || {})), process: i }));
+      }).catch((e) => detail.replaceChildren(el('p', { class: 'error', text: e.message })));
+    };
+    const rows = f.processes.map((p) => ({ ...p, group: p.group + 1, outlier: (p.outlier || []).join('; ') }));
+    const table = ui.table([
+      { key: 'process', label: '#', numeric: true },
+      { key: 'group', label: 'group', numeric: true },
+      { key: 'hostname', label: 'host' }, { key: 'ppid', label: 'ppid', numeric: true }, { key: 'pid', label: 'pid', numeric: true },
+      { key: 'status', label: 'status', numeric: true },
+      { key: 'units', label: 'units of work', numeric: true },
+      { key: 'boot_gcs', label: 'GCs during boot', numeric: true },
+      { key: 'gcs_while_working', label: 'GCs while working', numeric: true },
+      { key: 'gcs_per_unit', label: 'GCs per unit', numeric: true },
+      { key: 'peak_slots', label: 'peak heap slots', numeric: true },
+      { key: 'peak_rss_mb', label: 'peak RSS MB', numeric: true },
+      { key: 'leak_suspected', label: 'leak', format: (v) => (v ? 'yes' : v === false ? 'no' : '—') },
+      { key: 'outlier', label: 'outlier' },
+    ], rows, { csvName: 'ruby-gc-fleet.csv', caption: f.processes.length + ' processes (click a row for its own report)', filter: false });
+    table.classList.add('rubygc-fleet-table');
+    table.addEventListener('click', (e) => {
+      const tr = e.target.closest('tbody tr');
+      if (!tr) return;
+      const i = Number(tr.querySelector('td').textContent);
+      if (Number.isInteger(i)) open(i);
+    });
+    container.appendChild(ui.section('Processes', table));
+    f.groups.forEach((g, gi) => container.appendChild(ui.section(`Group ${gi + 1}: ${g.label}`, fleetGroup(el, ui, g))));
+    container.appendChild(ui.section('Before and after: compare with another run', compareSection(el, ui, report, ctx)));
+    container.appendChild(ui.section('One process', detail));
+  }
+
+  function fleetGroup(el, ui, g) {
+    const box = el('div', { class: 'rubygc-fleet-group', dataset: { group: String(g.processes[0]) } });
+    box.appendChild(el('p', { class: 'muted', text: `processes ${g.processes.join(', ')}; with advice: ${g.with_advice.length ? g.with_advice.join(', ') : 'none'}` }));
+    if (g.why_no_advice) box.appendChild(el('p', { class: 'muted', text: g.why_no_advice }));
+    for (const [key, title, what] of STRATEGIES) {
+      const spread = (g.merged[key] || {}).spread || {};
+      const vars = Object.keys(spread);
+      if (!vars.length) continue;
+      const sec = el('div', { class: 'rubygc-strategy rubygc-merged', dataset: { strategy: key } }, el('h4', { text: `${title} — ${what}, merged over the processes` }));
+      sec.appendChild(ui.table([
+        { key: 'variable', label: 'Variable' }, { key: 'value', label: 'Merged', numeric: true, format: (v) => v },
+        { key: 'min', label: 'Lowest', numeric: true, format: (v) => v }, { key: 'max', label: 'Highest', numeric: true, format: (v) => v },
+        { key: 'by', label: 'Advised by' }, { key: 'rule', label: 'How merged' },
+      ], vars.map((v) => ({ variable: v, ...spread[v], by: `${spread[v].advised_by.length} of ${spread[v].of}` })), { filter: false, csvName: `ruby-gc-fleet-${key}.csv` }));
+      if ((g.exports || {})[key]) sec.appendChild(exportBlocks(el, ui, g.exports[key], 'fleet-' + key));
+      box.appendChild(sec);
+    }
+    if ((g.not_merged || []).length) {
+      box.appendChild(el('p', { class: 'muted', text: 'Not merged (advised by too few processes): ' +
+        g.not_merged.map((n) => `${n.variable} (${n.strategy}, ${n.advised_by.length} of ${n.of})`).join('; ') }));
+    }
+    return box;
+  }
+
   function render(container, report, ctx) {
+    if (report.fleet) { renderFleet(container, report, ctx); return; }
     const { el, ui } = ctx;
     const charts = ctx.charts;
     const m = report.metrics || {};
@@ -265,7 +420,8 @@
       ], lint, { filter: false, csvName: 'ruby-gc-lint.csv' })));
     }
     container.appendChild(ui.section('Advice', advice(el, ui, report, ctx)));
-    container.appendChild(ui.section('Timelines', timelines(el, charts, report)));
+    container.appendChild(ui.section('Timelines', timelines(el, charts, report, ctx)));
+    container.appendChild(ui.section('Before and after: compare with another run', compareSection(el, ui, report, ctx)));
     container.appendChild(ui.section('Units of work', unitsTable(ui, report)));
     container.appendChild(ui.section('Object types: BOOTED vs TERMINATED', objectTypes(el, ui, report)));
     const sh = report.stat_heap;
