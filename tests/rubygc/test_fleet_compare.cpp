@@ -38,7 +38,8 @@ struct Session {
 
 std::map<std::string, json> manifest_by_file() {
   std::map<std::string, json> out;
-  for (const auto& f : read_json(corpus("tuner/manifest.json"))["files"]) out[f["file"]] = f;
+  const json manifest = read_json(corpus("tuner/manifest.json"));
+  for (const auto& f : manifest["files"]) out[f["file"].get<std::string>()] = f;
   return out;
 }
 

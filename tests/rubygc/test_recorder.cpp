@@ -134,3 +134,24 @@ TEST_CASE("rubygc recorder fixtures: a run cut by the agent's sample cap says so
   CHECK(r["units_of_work"]["count"] == ended);
   CHECK(r["units_of_work"]["unfinished"] == r["samples"]["by_event"]["PROCESSING_STARTED"].get<int64_t>() - ended);
 }
+
+TEST_CASE("rubygc rules on real payloads: each fires where the run shows it and not elsewhere", "[rubygc]") {
+  // Malloc (H6) and oldmalloc (H7), autotuner's thresholds: the malloc-heavy run triggers both
+  // (check_payload.py: 36 malloc-ended units of 62 minors; 11 oldmalloc majors of 15), the steady app
+  // neither (check_payload.py: no malloc-ended unit).
+  json malloc = tuner_report(fixture("rubygc/rec31_malloc.json"));
+  json steady = tuner_report(fixture("rubygc/rec31_steady.json"));
+  for (const char* var : {"RUBY_GC_MALLOC_LIMIT", "RUBY_GC_MALLOC_LIMIT_MAX", "RUBY_GC_OLDMALLOC_LIMIT", "RUBY_GC_OLDMALLOC_LIMIT_MAX"}) {
+    INFO(var);
+    CHECK(malloc["strategies"]["speed"].contains(var));
+    CHECK(!steady["strategies"]["speed"].contains(var));
+  }
+  CHECK(malloc["metrics"]["majors_by"]["oldmalloc"] == 11);
+  CHECK(malloc["strategies"]["speed"]["RUBY_GC_OLDMALLOC_LIMIT"] == "1000000000000");
+  // GC.compact before fork (H9): the steady app never compacts (finding), the same app run with
+  // COMPACT=1 compacts before BOOTED (generate.sh), so GC.stat compact_count is 1 and there is none.
+  json compacted = tuner_report(fixture("rubygc/rec31_compacted.json"));
+  CHECK(has_finding(steady, "no_compaction"));
+  CHECK(!has_finding(compacted, "no_compaction"));
+  CHECK(compacted["timeline"].contains("gc_count"));
+}
