@@ -250,18 +250,6 @@
     { csvName: 'object-types.csv', sort: { key: 'terminated', desc: true } });
   }
 
-  // The other report's engine: a report of this job asks this job's engine, one of another job its
-  // card's (app.js keeps card.gcscopeEngine and card.gcscopeDoc).
-  function engineOf(report, ctx) {
-    const own = ((ctx.doc && ctx.doc.reports) || []).indexOf(report);
-    if (own >= 0) return ctx.engine ? { engine: ctx.engine, index: own } : null;
-    for (const card of document.querySelectorAll('.job')) {
-      const i = ((card.gcscopeDoc && card.gcscopeDoc.reports) || []).indexOf(report);
-      if (i >= 0) return card.gcscopeEngine ? { engine: card.gcscopeEngine, index: i } : null;
-    }
-    return null;
-  }
-
   // Before/after: the engine compares (compare.side of the other run, compare.with on this one), the
   // same C++ as `gcscope compare BEFORE AFTER`; this only lays out its answer.
   function compareSection(el, ui, report, ctx) {
@@ -270,10 +258,9 @@
       ariaLabel: 'the run before', prompt: 'Compare this run (after) with the run before: ',
       emptyText: 'No other TuneMyGC payload on the page: analyze the run before (as its own job) to compare.',
       draw: (out, pick) => {
-        const other = engineOf(pick.report, ctx);
-        if (!other || !ctx.query) { out.appendChild(el('p', { class: 'muted', text: 'That run\'s analysis is no longer live: analyze it again to compare.' })); return; }
+        if (!pick.engine || !ctx.query) { out.appendChild(el('p', { class: 'muted', text: 'That run\'s analysis is no longer in memory: analyze it again to compare.' })); return; }
         out.appendChild(el('p', { class: 'muted', text: 'Comparing…' }));
-        other.engine.query('compare.side', { report: other.index })
+        pick.engine.query('compare.side', { report: pick.index })
           .then((side) => ctx.query('compare.with', { other: side }))
           .then((c) => out.replaceChildren(compareTables(el, ui, c)))
           .catch((e) => out.replaceChildren(el('p', { class: 'error', text: 'Cannot compare: ' + e.message })));
