@@ -414,8 +414,9 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
         }
       } else if (e["kind"] == "gcviewer.test_assertions") {
         const nlohmann::json by_expression = e.value("by_expression", nlohmann::json::object());
-        for (const auto& [expr, list] : by_expression.items()) {
-          for (const auto& item : list) {
+        for (const auto& entry : by_expression.items()) {
+          const std::string expr = entry.key();  // a named variable: lambdas below capture it
+          for (const auto& item : entry.value()) {
             double v = 0, tol = 0;
             bool parsed = (item.contains("matcher") && item["matcher"].is_string() && parse_matcher(item["matcher"], v, tol)) ||
                           parse_expected(item, v, tol);
