@@ -1,19 +1,26 @@
 // DuckDB (npm @duckdb/node-api) for the tests that read gcscope's tables with SQL, and the CLI runs
 // they read: an independent reader of the files `gcscope tables` writes.
-// A checkout whose node_modules predates this dependency (scripts/setup.sh's `npm ci` installs it)
-// skips these tests with that reason; CI (CI=true, after setup.sh) never skips them.
-let DuckDBInstance = null;
-let missing = null;
-try {
-  ({ DuckDBInstance } = require('@duckdb/node-api'));
-} catch (err) {
-  if (process.env.CI) throw err;
-  missing = 'npm package @duckdb/node-api is not installed: run scripts/setup.sh (npm ci)';
-}
-const { execFileSync } = require('child_process');
+// scripts/setup.sh's `npm ci` installs it (package-lock.json). These tests are skipped only where the
+// node_modules in place was installed before that dependency existed: npm's own record of what it
+// installed (node_modules/.package-lock.json) lacks it. Wherever npm ci ran with this lock file (a
+// clean CI machine after setup.sh), a DuckDB that does not load fails the tests instead.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
+
+function duckdbOrReason() {
+  const record = path.join(__dirname, '../../node_modules/.package-lock.json');
+  let installed;
+  try {
+    installed = 'node_modules/@duckdb/node-api' in JSON.parse(fs.readFileSync(record, 'utf8')).packages;
+  } catch (err) {
+    installed = true;  // no record of an npm install: nothing explains a missing DuckDB, so fail
+  }
+  if (!installed) return { missing: 'npm package @duckdb/node-api is not installed yet: run scripts/setup.sh (npm ci)' };
+  return { DuckDBInstance: require('@duckdb/node-api').DuckDBInstance, missing: null };
+}
+const { DuckDBInstance, missing } = duckdbOrReason();
+const { execFileSync } = require('child_process');
+const os = require('os');
 
 const gcscope = process.env.GCSCOPE || path.join(__dirname, '../../build/native/gcscope');
 const corpus = process.env.GCSCOPE_CORPUS_DIR || path.join(__dirname, '../../../shared/corpus');
