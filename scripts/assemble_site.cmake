@@ -13,6 +13,31 @@ endforeach()
 if(EXISTS "${SRC}/node_modules/uplot/LICENSE")
   file(COPY "${SRC}/node_modules/uplot/LICENSE" DESTINATION "${SITE}/vendor/uplot-LICENSE")
 endif()
+# The SQL panel's engine (web/sql/ loads it when the panel is first opened): DuckDB-wasm (its
+# exception-handling build: the site's own module needs wasm exceptions too) and apache-arrow's UMD
+# build, self-hosted under sql/vendor/. duckdb-browser.mjs imports 'apache-arrow' by package name,
+# which a page without a bundler cannot resolve: those imports become the UMD build's global.
+set(duckdb_dist "${SRC}/node_modules/@duckdb/duckdb-wasm/dist")
+set(arrow_umd "${SRC}/node_modules/apache-arrow/Arrow.es2015.min.js")
+if(NOT EXISTS "${duckdb_dist}/duckdb-eh.wasm" OR NOT EXISTS "${arrow_umd}")
+  message(FATAL_ERROR "node_modules/@duckdb/duckdb-wasm or apache-arrow missing: run scripts/setup.sh (npm ci)")
+endif()
+file(MAKE_DIRECTORY "${SITE}/sql/vendor")
+file(COPY "${duckdb_dist}/duckdb-eh.wasm" "${duckdb_dist}/duckdb-browser-eh.worker.js" "${arrow_umd}"
+  "${SRC}/node_modules/apache-arrow/LICENSE.txt" DESTINATION "${SITE}/sql/vendor")
+file(READ "${duckdb_dist}/duckdb-browser.mjs" duckdb_mjs)
+string(REGEX MATCHALL "import\\*as [A-Za-z_$][A-Za-z0-9_$]* from\"apache-arrow\";" arrow_imports "${duckdb_mjs}")
+set(arrow_vars "")
+foreach(imp ${arrow_imports})
+  string(REGEX REPLACE "import\\*as ([A-Za-z0-9_$]+) from.*" "\\1" name "${imp}")
+  string(APPEND arrow_vars "var ${name}=globalThis.Arrow;")
+  string(REPLACE "${imp}" "" duckdb_mjs "${duckdb_mjs}")
+endforeach()
+if(arrow_vars STREQUAL "" OR duckdb_mjs MATCHES "from\"apache-arrow\"")
+  message(FATAL_ERROR "duckdb-browser.mjs: its apache-arrow imports are not of the expected form")
+endif()
+file(WRITE "${SITE}/sql/vendor/duckdb-browser.mjs" "${arrow_vars}\n${duckdb_mjs}")
+
 # Samples: the list in fixtures/samples.json (path, title), copied flat into samples/.
 file(READ "${SRC}/fixtures/samples.json" samples_json)
 string(JSON n LENGTH "${samples_json}" samples)
@@ -29,7 +54,7 @@ file(COPY "${SRC}/fixtures/samples.json" DESTINATION "${SITE}/samples")
 # assemble and bundle them, the wasm module and its glue). The sample files are data, not code.
 file(GLOB_RECURSE web_all "${SRC}/web/*")
 set(build_key "${VERSION}")
-foreach(f ${web_all} "${SRC}/scripts/assemble_site.cmake" "${SRC}/scripts/bundle_js.cmake"
+foreach(f ${web_all} "${SRC}/scripts/assemble_site.cmake" "${SRC}/scripts/bundle_js.cmake" "${SRC}/package-lock.json"
     "${SITE}/vendor/uPlot.iife.min.js" "${SITE}/vendor/uPlot.min.css" "${SITE}/gcscope.wasm" "${SITE}/gcscope.js")
   if(EXISTS "${f}")
     file(SHA1 "${f}" h)

@@ -24,7 +24,7 @@
   // and HTML. This one policy is how the page starts scripts of its own: workers (and their vendored
   // libraries) from this site's own folder, nothing else; no policy makes HTML, so every HTML sink
   // stays closed. (The service worker, sw.js, is registered through it too: see embed.js.)
-  const SCRIPT_URLS = [/^(?:[a-z]+\/)*[a-z]+\.js$/, /^vendor\/[\w./-]+\.js$/];
+  const SCRIPT_URLS = [/^(?:[a-z]+\/)*[a-z]+\.js$/, /^vendor\/[\w./-]+\.js$/, /^sql\/vendor\/[\w.-]+\.js$/];
   const scriptPolicy = typeof trustedTypes !== 'undefined' && trustedTypes.createPolicy
     ? trustedTypes.createPolicy('gcscope', {
       createScriptURL(url) {
@@ -293,13 +293,24 @@
           worker.postMessage({ type: 'query', id, method, args: args || {} });
         });
       },
+      // The rows of one table as column batches (worker.js tableBatches; web/sql/ registers them in
+      // DuckDB): onBatch(batch) for each, then the promise resolves to {rows}.
+      table(name, onBatch, batchRows) {
+        if (released) return Promise.reject(new QueryError(released));
+        const id = ++nextId;
+        return new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject, onBatch, key: null });
+          worker.postMessage({ type: 'table', id, name, batchRows });
+        });
+      },
       onAnswer(m) {
         const p = pending.get(m.id);
         if (!p) return;
+        if (m.type === 'table-batch') { p.onBatch(m.batch); return; }
         pending.delete(m.id);
         const a = JSON.parse(m.json);
         if (a.error !== undefined) { p.reject(new QueryError(a.error)); return; }
-        if (recordedBytes + m.json.length <= MAX_RECORDED_ANSWERS_BYTES && !recorded.has(p.key)) {
+        if (p.key !== null && recordedBytes + m.json.length <= MAX_RECORDED_ANSWERS_BYTES && !recorded.has(p.key)) {
           recorded.set(p.key, a.result);
           recordedBytes += m.json.length;
         }
@@ -393,7 +404,7 @@
     });
     worker.onmessage = (e) => {
       const m = e.data;
-      if (m.type === 'answer') { if (engine) engine.onAnswer(m); return; }
+      if (m.type === 'answer' || m.type === 'table-batch') { if (engine) engine.onAnswer(m); return; }
       if (finished) return;
       if (m.type === 'progress') {
         progress.value = m.done;
@@ -412,6 +423,7 @@
           card.gcscopeEngine = engine;
           card.dataset.engine = 'live';
           keepLive(engine);
+          offerSql(card);
         }
         if (m.oom) outOfMemory(m.oom, partial);
         card.gcscopeDoc = doc;
@@ -479,6 +491,34 @@
     return card;
   }
   GCSCOPE.startJob = startJob;
+
+  // ---- SQL over the jobs' tables (web/sql/: DuckDB-wasm, loaded when a panel is first opened) ----
+  let sqlLoading = null;
+  function loadSql() {
+    const load = (src) => new Promise((resolve, reject) => {
+      document.head.appendChild(el('script', { src: GCSCOPE.scriptURL(src), on: { load: resolve, error: () => reject(new Error('could not load ' + src)) } }));
+    });
+    if (!sqlLoading) {
+      sqlLoading = load('sql/examples.js').then(() => load('sql/panel.js')).then(() => GCSCOPE.sql);
+      sqlLoading.catch(() => { sqlLoading = null; });
+    }
+    return sqlLoading;
+  }
+  GCSCOPE.loadSql = loadSql;
+  const sqlAll = el('button', { type: 'button', class: 'gs-small sql-open-all', text: 'SQL across jobs', hidden: true,
+    title: 'Query the tables of every open job with SQL (DuckDB)', on: { click: () => loadSql().then((sql) => sql.open(null)) } });
+  jobsBox.before(el('div', { class: 'jobs-tools' }, sqlAll));
+  let sqlLinkOpened = false;
+  // A live job: its SQL button, and the panel a link's fragment names (#sql=...&sqljob=...).
+  function offerSql(card) {
+    sqlAll.hidden = false;
+    card.querySelector('.job-head').insertBefore(el('button', { type: 'button', class: 'gs-small job-sql', text: 'SQL',
+      title: 'Query this job\'s tables with SQL (DuckDB)', on: { click: () => loadSql().then((sql) => sql.open(card)) } }),
+    card.querySelector('.job-close'));
+    if (!sqlLinkOpened && GCSCOPE.state && GCSCOPE.state.get('sql')) {
+      loadSql().then((sql) => { if (!sqlLinkOpened && sql.openFromState()) sqlLinkOpened = true; });
+    }
+  }
 
   // ---- Rendering a document -----------------------------------------------------------------
 

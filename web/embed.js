@@ -29,6 +29,7 @@
   // Host → frame:  'PING' or {type:'gcscope:ping'}            → 'PONG' / {type:'gcscope:pong', version}
   //                {type:'gcscope:open', id?, name, buffer: ArrayBuffer, format?}
   //                {type:'gcscope:query', id?, job?, method, args?}  (job: an open's id; default the last one)
+  //                {type:'gcscope:query', id?, sql}  SQL over every open job's tables (docs/TABLES.md)
   // Frame → host:  {type:'gcscope:progress', id, done, total}, {type:'gcscope:result', id, report},
   //                {type:'gcscope:answer', id, result}, {type:'gcscope:error', id, message}
   // Only the parent window is listened to (narrowed by ?origins=a,b when given); an opener window
@@ -73,6 +74,13 @@
   let lastOpened = null;
   function answerQuery(m, id, reply) {
     const fail = (message) => reply({ type: 'gcscope:error', id, message });
+    if (m.sql !== undefined) {
+      // {sql}: SQL over the tables of every open job (each job's under j<N>, see web/sql/panel.js):
+      // {columns, rows (at most 10,000), total}.
+      if (typeof m.sql !== 'string' || !m.sql.trim() || m.sql.length > 100000) { fail('invalid gcscope:query message: sql must be a query'); return; }
+      GCSCOPE.loadSql().then((sql) => sql.query(m.sql)).then((result) => reply({ type: 'gcscope:answer', id, result }), (err) => fail(String((err && err.message) || err)));
+      return;
+    }
     if (typeof m.method !== 'string' || !m.method || m.method.length > 200) { fail('invalid gcscope:query message: method must be a method name'); return; }
     if (m.args !== undefined && (m.args === null || typeof m.args !== 'object' || Array.isArray(m.args))) { fail('invalid gcscope:query message: args must be an object'); return; }
     const card = m.job === undefined ? lastOpened : openedJobs.get(String(m.job));

@@ -3,7 +3,7 @@
 // new deployment is fetched and older caches dropped (all but the one installed last before, see
 // 'activate'). The name holds the deployment's path too: two deployments on one origin
 // (/gcscope/ and /gcscope/beta/) keep their caches apart and never drop each other's.
-// Only the site's own files are cached (the core below, and the bundled samples when opened): a
+// Only the site's own files are cached (the core below; the bundled samples and the SQL engine when opened): a
 // same-origin file loaded with ?url= is user data and is never stored.
 // Dropped files never pass here at all.
 'use strict';
@@ -36,7 +36,12 @@ const COMPLETE = new URL('gcscope-install-complete', scope).href;
 // The site's own files: the core, and the sample files under samples/ (cached the first time they are
 // opened). The page's query (?embed=1, ?url=...) is not part of what is cached.
 function isSample(url) {
-  return url.startsWith(new URL('samples/', scope).href);
+  return url.startsWith(new URL('samples/', scope).href) || isSqlEngine(url);
+}
+// The SQL panel and DuckDB-wasm (sql/, ~35 MB): loaded only when a SQL panel is first opened, and
+// kept like a sample file from then on, so the panel opens offline after one visit that used it.
+function isSqlEngine(url) {
+  return url.startsWith(new URL('sql/', scope).href);
 }
 function isSiteFile(url) {
   const u = new URL(url);

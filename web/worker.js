@@ -289,6 +289,30 @@ function answer(msg) {
   }
 }
 
+// The rows of one table (wasm/core/tables.h) as Arrow-layout column buffers, batch by batch (each
+// batch's buffers copied out of the wasm heap and transferred to the page, which hands them to
+// DuckDB-wasm, see web/sql/), then the answer {"result": {"rows"}} like a query's.
+function tableBatches(msg) {
+  if (!live) return JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to ask it more' });
+  const { M, session } = live;
+  try {
+    return session.writeTableBatches(String(msg.name || ''), msg.batchRows | 0, (text) => {
+      const d = JSON.parse(text);
+      const transfer = [];
+      const copy = (span) => {
+        if (!span) return null;
+        const buf = M.HEAPU8.slice(span[0], span[0] + span[1]).buffer;
+        transfer.push(buf);
+        return buf;
+      };
+      const columns = d.columns.map((c) => ({ name: c.name, type: c.type, nulls: c.nulls, validity: copy(c.validity), data: copy(c.data), offsets: copy(c.offsets) }));
+      postMessage({ type: 'table-batch', id: msg.id, batch: { rows: d.rows, columns } }, transfer);
+    });
+  } catch (err) {
+    return JSON.stringify({ error: 'internal error: ' + String((err && err.message) || err) });
+  }
+}
+
 // The words for a page of another build (see BUILD), or null. A page from before messages carried the
 // build (2026-11-26) sends its module without one.
 function otherBuild(msg) {
@@ -317,6 +341,8 @@ self.onmessage = (e) => {
     });
   } else if (msg.type === 'query') {
     postMessage({ type: 'answer', id: msg.id, json: answer(msg) });
+  } else if (msg.type === 'table') {
+    postMessage({ type: 'answer', id: msg.id, json: tableBatches(msg) });
   } else if (msg.type === 'release') {
     if (live) { live.session.delete(); live = null; }
   } else if (msg.type === 'reader') {

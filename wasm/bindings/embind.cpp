@@ -12,6 +12,7 @@
 #include "core/input_set.h"
 #include "core/query.h"
 #include "core/raw_json.h"
+#include "core/table_columns.h"
 #include "core/version.h"
 
 namespace {
@@ -57,6 +58,24 @@ class Session {
     return reinterpret_cast<uintptr_t>(result_.data());
   }
   double resultLength() const { return static_cast<double>(result_.size()); }
+  // The rows of table `name` (core/tables.h) as Arrow-layout column batches (core/table_columns.h) of
+  // at most `batch_rows` rows: on_batch(description) is called for each, while its buffers are in
+  // the wasm heap — {"rows", "columns": [{"name", "type", "nulls", "validity": [ptr, len], "data":
+  // [ptr, len], "offsets": [ptr, len] | null}]}, pointers valid during the call only. Returns
+  // {"result": {"rows": N}} or {"error": "..."}, like a query.
+  std::string writeTableBatches(const std::string& name, int batch_rows, emscripten::val on_batch) {
+    try {
+      gcscope::tables::ColumnBatches sink(batch_rows > 0 ? static_cast<size_t>(batch_rows) : 65536,
+                                          [&](const gcscope::tables::ColumnBatch& b) { on_batch(describe(b)); });
+      if (!set_->write_table(name, sink)) return nlohmann::json({{"error", "no table named '" + name + "'"}}).dump();
+      return nlohmann::json({{"result", {{"rows", sink.total_rows()}}}}).dump();
+    } catch (const std::bad_alloc&) {
+      return R"json({"error":"out of memory while writing a table (wasm memory is limited to 4 GB)","oom":true})json";
+    } catch (const std::exception& e) {
+      return nlohmann::json({{"error", std::string("internal error: ") + e.what()}})
+          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
   std::string finish() {
     try {
       nlohmann::json doc = set_->finish();
@@ -93,6 +112,22 @@ class Session {
       return nlohmann::json({{"error", std::string("internal error: ") + e.what()}})
           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+  }
+  static std::string describe(const gcscope::tables::ColumnBatch& b) {
+    auto span = [](const void* p, size_t n) { return nlohmann::json::array({reinterpret_cast<uintptr_t>(p), n}); };
+    nlohmann::json columns = nlohmann::json::array();
+    for (size_t c = 0; c < b.columns.size(); ++c) {
+      const auto& col = b.columns[c];
+      columns.push_back({{"name", b.schema->columns[c].name},
+                         {"type", gcscope::tables::type_name(col.type)},
+                         {"nulls", col.nulls},
+                         {"validity", span(col.validity.data(), col.validity.size())},
+                         {"data", span(col.data.data(), col.data.size())},
+                         {"offsets", col.type == gcscope::tables::Type::kString
+                                         ? span(col.offsets.data(), col.offsets.size() * sizeof(int32_t))
+                                         : nlohmann::json()}});
+    }
+    return nlohmann::json({{"rows", b.rows}, {"columns", std::move(columns)}}).dump();
   }
   std::unique_ptr<gcscope::InputSet> set_;
   std::string fault_;
@@ -139,7 +174,8 @@ EMSCRIPTEN_BINDINGS(gcscope) {
       .function("finishInPlace", &Session::finishInPlace)
       .function("reportLength", &Session::reportLength)
       .function("queryInPlace", &Session::queryInPlace)
-      .function("resultLength", &Session::resultLength);
+      .function("resultLength", &Session::resultLength)
+      .function("writeTableBatches", &Session::writeTableBatches);
   emscripten::function("allocBytes", &allocBytes);
   emscripten::function("freeBytes", &freeBytes);
   emscripten::function("version", &version);

@@ -1,0 +1,69 @@
+// Times the SQL panel (web/sql/panel.js) in the page: DuckDB-wasm's first load (from opening the panel
+// to DuckDB ready, service worker and HTTP caches empty: a fresh browser context), registering a
+// job's tables (engine → Arrow batches → DuckDB) and a group-by over 10^6 rows. Prints one JSON line
+// per measurement with the load average (the machine is shared: read wall times with it).
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { test, expect } = require('@playwright/test');
+
+// A bpftrace printf stream of `n` events over 8 probes: "<nsecs> <probe> <latency ns>".
+function eventStream(n) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sqlbench-')), 'events.txt');
+  const lines = ['Attaching 8 probes...'];
+  for (let i = 0; i < n; i++) lines.push(`${1000000000 + i * 1000} usdt:app:probe${i % 8} ${1000 + ((i * 7919) % 100000)}`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+async function measure(page, input, label, groupBy) {
+  await page.goto('/?warmup=0');
+  await page.locator('#file-input').setInputFiles([input]);
+  const card = page.locator('.job').first();
+  await expect(card.locator('.job-status')).toHaveText('Done', { timeout: 600_000 });
+  const load = os.loadavg()[0];
+  const t0 = Date.now();
+  await card.locator('.job-sql').click();
+  await expect(card.locator('.sql-panel')).toHaveAttribute('data-ready', 'true', { timeout: 600_000 });
+  const openMs = Date.now() - t0;
+  const stats = await page.evaluate(() => ({ ...GCSCOPE.sql.stats }));
+  const runs = [];
+  for (let k = 0; k < 5; k++) {
+    runs.push(await page.evaluate(async (sql) => {
+      const db = await GCSCOPE.sql.loadDuckDB();
+      const conn = await db.connect();
+      await conn.query("SET search_path = 'j1,main'");
+      const res = await GCSCOPE.sql.runQuery(conn, sql);
+      await conn.close();
+      return res.ms;
+    }, groupBy));
+  }
+  runs.sort((a, b) => a - b);
+  const rows = await page.evaluate(async () => {
+    const db = await GCSCOPE.sql.loadDuckDB();
+    const conn = await db.connect();
+    const t = await conn.query("SELECT sum(estimated_size) AS n FROM duckdb_tables() WHERE schema_name = 'j1'");
+    await conn.close();
+    return Number(t.getChildAt(0).get(0));
+  });
+  console.log(JSON.stringify({ input: label, rows_registered: rows, panel_open_ms: openMs, duckdb_load_ms: Math.round(stats.loadMs),
+    register_ms: Math.round(stats.registerMs), group_by_ms_median_of_5: Math.round(runs[2]), group_by: groupBy, load_average: load }));
+}
+
+test('10^6 traced events: register and group by', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await measure(page, eventStream(1000000), 'bpftrace event stream, 10^6 events',
+    'SELECT probe, count(*) AS calls, quantile_disc(value, 0.99) AS p99, max(value) AS max FROM events GROUP BY probe');
+  await context.close();
+});
+
+test('the 200 MB JVM benchmark log: register its tables', async ({ browser }) => {
+  const log = process.env.BENCH_JVM_LOG;
+  test.skip(!log, 'set BENCH_JVM_LOG (bench/harness.py makes bench/out/jvm-unified-g1.log)');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await measure(page, log, path.basename(log),
+    'SELECT kind, count(*) AS pauses, quantile_disc(duration_ms, 0.99) AS p99_ms FROM pauses GROUP BY kind');
+  await context.close();
+});

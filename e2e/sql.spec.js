@@ -1,0 +1,244 @@
+// The SQL panel (web/sql/): DuckDB-wasm over the tables of the open jobs, loaded only when a panel is
+// first opened; the example queries on real inputs, a join across two jobs, the deep link, the
+// CSV export read back by DuckDB (npm @duckdb/node-api) and compared with the CLI's tables, precise
+// errors for bad SQL, and the panel offline after one visit.
+const fs = require('fs');
+const os = require('os');
+const net = require('net');
+const path = require('path');
+const { spawn } = require('child_process');
+const { test, expect } = require('@playwright/test');
+const { DuckDBInstance } = require('@duckdb/node-api');
+const { execFileSync } = require('child_process');
+const { ROOT, fixture, chooseFiles, lastJob, tempFile } = require('./helpers');
+
+// Opens the SQL panel of a job (or across jobs) and waits until DuckDB is ready in it.
+async function openPanel(page, job) {
+  if (job) await job.locator('.job-sql').click();
+  else await page.locator('.sql-open-all').click();
+  const panel = (job || page).locator('.sql-panel').first();
+  await expect(panel).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  return panel;
+}
+
+// Runs `sql` in the panel; resolves to the result's rows as text cells.
+async function run(panel, sql) {
+  await panel.locator('.sql-text').fill(sql);
+  await panel.locator('.sql-run').click();
+  await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+  await expect(panel.locator('.sql-error')).toHaveCount(0);
+  return cells(panel);
+}
+// The result table's rows as text cells (the chart's legend is a table too: not this one).
+const cells = (panel) => panel.locator('.sql-result .gs-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.cells, (td) => td.textContent)));
+
+// The page's CSP violations (script, worker, wasm, Trusted Types), recorded from the first script on.
+async function watchCsp(page) {
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
+  });
+  return () => page.evaluate(() => window.cspViolations);
+}
+
+test('the page loads no SQL engine until a panel is opened, and it runs under the page\'s CSP', async ({ page }) => {
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  const violations = await watchCsp(page);
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
+  await lastJob(page);
+  expect(asked.filter((p) => p.includes('/sql/'))).toEqual([]);
+  const panel = await openPanel(page, page.locator('.job').first());
+  expect(asked).toContain('/sql/vendor/duckdb-eh.wasm');
+  // bpftrace-hist.txt: one hist() map, 10 buckets [2,4) .. [1K,2K), values in the first and last.
+  expect(await run(panel, 'SELECT count(*) AS buckets, sum(count) AS values_counted, min(lo) AS lo, max(hi) AS hi FROM histogram_bins'))
+    .toEqual([['10', '2', '2', '2,047']]);
+  expect(await violations()).toEqual([]);
+});
+
+// bpftrace printf events "<nsecs> <probe> <value>": probe a: 10, 20, 30; probe b: 1, 2, 3, 4.
+function handCountedStream() {
+  return tempFile('events.txt', ['Attaching 2 probes...', '1000000000 usdt:app:a 10', '1000001000 usdt:app:b 1',
+    '1000002000 usdt:app:a 20', '1000003000 usdt:app:b 2', '1000004000 usdt:app:b 3', '1000005000 usdt:app:a 30',
+    '2000000000 usdt:app:b 4', ''].join('\n'));
+}
+
+test('an example query\'s figures are the input\'s own (a hand-counted event stream)', async ({ page }) => {
+  const stream = handCountedStream();
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [stream]);
+  const panel = await openPanel(page, await lastJob(page));
+  await panel.locator('.sql-example', { hasText: 'Latency per probe' }).click();
+  await expect(panel.locator('.sql-status')).toHaveText(/^2 rows in \d+ ms$/);
+  // probe, calls, mean, p99, max (by calls, descending)
+  expect(await cells(panel)).toEqual([['usdt:app:b', '4', '2.5', '4', '4'], ['usdt:app:a', '3', '20', '30', '30']]);
+  await panel.locator('.sql-example', { hasText: 'Events per second' }).click();
+  await expect(panel.locator('.sql-status')).toHaveText(/^2 rows in \d+ ms$/);
+  expect(await cells(panel)).toEqual([['1', '6'], ['2', '1']]);
+});
+
+test('bad SQL shows DuckDB\'s error where the result goes; the panel and the page go on', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
+  const job = await lastJob(page);
+  const panel = await openPanel(page, job);
+  await panel.locator('.sql-text').fill('SELEC count(*) FROM histogram_bins');
+  await panel.locator('.sql-run').click();
+  await expect(panel.locator('.sql-error')).toContainText('Parser Error: syntax error at or near "SELEC"');
+  await expect(panel.locator('.sql-error')).toHaveAttribute('role', 'alert');
+  await panel.locator('.sql-text').fill('SELECT * FROM no_such_table');
+  await panel.locator('.sql-run').click();
+  await expect(panel.locator('.sql-error')).toContainText('Catalog Error: Table with name no_such_table does not exist');
+  // No extension is fetched (the page stays closed to the network): DuckDB says which one is missing.
+  await panel.locator('.sql-text').fill("SELECT * FROM read_parquet('x.parquet')");
+  await panel.locator('.sql-run').click();
+  await expect(panel.locator('.sql-error')).toContainText('Table Function with name "read_parquet" is not in the catalog, but it exists in the parquet extension');
+  await panel.locator('.sql-text').fill("SET GLOBAL autoload_known_extensions = true");
+  await panel.locator('.sql-run').click();
+  await expect(panel.locator('.sql-error')).toContainText('the configuration has been locked');
+  expect(await run(panel, 'SELECT count(*) AS n FROM histogram_bins')).toEqual([['10']]);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(errors).toEqual([]);
+});
+
+// Exports the panel's query as CSV (the Export CSV button) into `file`.
+async function exportCsv(page, panel, sql, file) {
+  await panel.locator('.sql-text').fill(sql);
+  const download = page.waitForEvent('download');
+  await panel.locator('.sql-csv').click();
+  await (await download).saveAs(file);
+  return file;
+}
+
+// Every table of a job, exported from the panel as CSV, holds the rows `gcscope tables` writes for
+// the same files (EXCEPT ALL both ways, both read with the page's column types; `input` differs:
+// the page knows the files' names only).
+test('a job\'s tables in the page are the CLI\'s tables, row for row', async ({ page }) => {
+  const inputs = [fixture('tracing/perf-script-ruby.txt'), fixture('tracing/bpftrace-maps.txt'), fixture('tracing/bpftrace-hist.txt'), handCountedStream()];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sql-cli-'));
+  const summary = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['tables', ...inputs, '--out', dir]).toString());
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, inputs);
+  const panel = await openPanel(page, await lastJob(page));
+  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+  const one = async (sql) => Object.values((await conn.runAndReadAll(sql)).getRowObjectsJS()[0])[0];
+  const compared = {};
+  for (const { table, file, rows } of summary.tables.filter((t) => t.table !== 'errors')) {
+    const types = await run(panel, `SELECT column_name, column_type FROM (DESCRIBE SELECT * EXCLUDE (input) FROM ${table})`);
+    const columns = types.map(([name, type]) => `'${name}': '${type}'`).join(', ');
+    const csv = await exportCsv(page, panel, `SELECT * EXCLUDE (input) FROM ${table}`, path.join(dir, table + '.page.csv'));
+    const fromPage = `read_csv('${csv}', header = true, columns = {${columns}})`;
+    const fromCli = `(SELECT * EXCLUDE (input) FROM read_csv('${file}', header = true, columns = {'input': 'VARCHAR', ${columns}}))`;
+    expect(Number(await one(`SELECT count(*) FROM ${fromPage}`)), table).toBe(rows);
+    expect(Number(await one(`SELECT (SELECT count(*) FROM (SELECT * FROM ${fromCli} EXCEPT ALL SELECT * FROM ${fromPage}))
+      + (SELECT count(*) FROM (SELECT * FROM ${fromPage} EXCEPT ALL SELECT * FROM ${fromCli}))`)), table).toBe(0);
+    compared[table] = rows;
+  }
+  // Every table has rows: the stream's 7 events, the hist's 10 buckets, the perf script's 10 stacks.
+  expect(compared).toMatchObject({ events: 7, histogram_bins: 10, stacks: 10 });
+  expect(Object.keys(compared).sort()).toEqual(['events', 'histogram_bins', 'maps', 'stacks']);
+  expect(compared.maps).toBeGreaterThan(0);
+});
+
+test('a capture\'s examples run, and a query joins two jobs on their stacks', async ({ page }) => {
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
+  const perf = await lastJob(page);
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.folded.txt')]);
+  const folded = await lastJob(page);
+  const panel = await openPanel(page, folded);
+  for (const button of await panel.locator('.sql-example').all()) {
+    await button.click();
+    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+    await expect(panel.locator('.sql-error')).toHaveCount(0);
+  }
+  // perf-script-ruby.folded.txt: 10 lines, weights summing to the file's own counts.
+  const sum = fs.readFileSync(fixture('tracing/perf-script-ruby.folded.txt'), 'utf8').trim().split('\n')
+    .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  expect(await run(panel, 'SELECT count(*) AS n, sum(weight) AS w FROM stacks')).toEqual([['10', sum.toLocaleString('en-US')]]);
+  // The folded file is FlameGraph's folding of the same perf script: every stack of one job is a
+  // stack of the other, with the same weight.
+  const all = await openPanel(page, null);
+  const [a, b] = [await perf.getAttribute('data-job'), await folded.getAttribute('data-job')];
+  expect(await run(all, `SELECT count(*) AS n, sum(abs(a.weight - b.weight)) AS diff
+    FROM j${a}.stacks a JOIN j${b}.stacks b USING (folded)`)).toEqual([['10', '0']]);
+  await all.locator('.sql-example', { hasText: 'Stacks of two jobs side by side' }).click();
+  await expect(all.locator('.sql-status')).toHaveText(/^10 rows in \d+ ms$/);
+  expect((await cells(all)).every(([, x, y]) => x === y)).toBe(true);
+  await all.locator('.sql-example', { hasText: 'Tables of every job' }).click();
+  await expect(all.locator('.sql-status')).toHaveText(/^8 rows in \d+ ms$/);  // events, maps, histogram_bins, stacks of each
+});
+
+test('the deep link runs its query; the CSV export reads back in DuckDB', async ({ page }) => {
+  const sql = 'SELECT bin, lo, hi, count FROM histogram_bins WHERE count > 0 ORDER BY bin';
+  await page.goto('/?warmup=0&url=samples/bpftrace-hist.txt#sql=' + encodeURIComponent(sql) + '&sqljob=1');
+  const panel = page.locator('.job .sql-panel');
+  // bpftrace-hist.txt: [2, 4) and [1K, 2K) hold one value each.
+  await expect(panel.locator('.sql-result .gs-table tbody tr')).toHaveCount(2, { timeout: 60_000 });
+  expect(await cells(panel)).toEqual([['0', '2', '3', '1'], ['9', '1,024', '2,047', '1']]);
+  expect(await panel.locator('.sql-text').inputValue()).toBe(sql);
+  const file = await exportCsv(page, panel, sql, path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sql-')), 'result.csv'));
+  expect(fs.readFileSync(file, 'utf8')).toBe('bin,lo,hi,count\r\n0,2,3,1\r\n9,1024,2047,1\r\n');
+  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+  const rows = (await conn.runAndReadAll(`SELECT lo, hi, count FROM read_csv('${file}') ORDER BY lo`)).getRowObjectsJS();
+  expect(rows.map((r) => [Number(r.lo), Number(r.hi), Number(r.count)])).toEqual([[2, 3, 1], [1024, 2047, 1]]);
+});
+
+test('a dashboard on another origin asks SQL over the frame\'s jobs', async ({ page }) => {
+  await page.goto(process.env.GCSCOPE_HOST_URL + 'embed-example.html?site=' + encodeURIComponent(process.env.GCSCOPE_SITE_URL));
+  const text = fs.readFileSync(fixture('tracing/perf-script-ruby.folded.txt'), 'utf8');
+  const answer = await page.evaluate(async (folded) => {
+    const frame = document.getElementById('gcscope');
+    await openInGcscope(frame, 'ruby.folded', new TextEncoder().encode(folded).buffer);
+    const origin = new URL(frame.src).origin;
+    return new Promise((resolve) => {
+      window.addEventListener('message', (e) => {
+        if (e.source === frame.contentWindow && e.data && e.data.id === 'q1') resolve(e.data);
+      });
+      frame.contentWindow.postMessage({ type: 'gcscope:query', id: 'q1', sql: 'SELECT count(*) AS n, max(depth) AS deepest FROM j1.stacks' }, origin);
+    });
+  }, text);
+  // 10 folded lines; the deepest has the most ';'-separated frames.
+  const deepest = Math.max(...text.trim().split('\n').map((l) => l.slice(0, l.lastIndexOf(' ')).split(';').length));
+  expect(answer).toEqual({ type: 'gcscope:answer', id: 'q1', result: { columns: ['n', 'deepest'], rows: [[10, deepest]], total: 1 } });
+});
+
+// ---- Offline: a server of its own that the test stops ---------------------------------------------
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
+}
+
+test('once opened, the SQL panel works offline', async ({ browser }) => {
+  const port = await freePort();
+  const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--root', path.join(ROOT, 'build/wasm/site'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => server.stdout.on('data', (d) => { if (String(d).includes('serving')) resolve(); }));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const url = `http://127.0.0.1:${port}/`;
+    await page.goto(url + '?warmup=0');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
+    await openPanel(page, await lastJob(page));
+    server.kill();
+    await context.setOffline(true);
+    await page.goto(url + '?warmup=0');
+    await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
+    const panel = await openPanel(page, await lastJob(page));
+    expect(await run(panel, 'SELECT sum(count) AS values_counted FROM histogram_bins')).toEqual([['2']]);
+  } finally {
+    await context.close();
+    if (server.exitCode === null) server.kill();
+  }
+});

@@ -1,0 +1,46 @@
+// Example queries of the SQL panel, one click away: per format family, over the tables of
+// docs/TABLES.md (bare names: the job's own schema is first on the search path), and across jobs.
+// Each is plain SQL the user can edit; none computes anything the page shows elsewhere.
+'use strict';
+(function () {
+  const TRACING = [
+    ['Latency per probe', `SELECT probe, count(*) AS calls, avg(value) AS mean, quantile_disc(value, 0.99) AS p99, max(value) AS max
+FROM events GROUP BY probe ORDER BY calls DESC`],
+    ['Events per second', 'SELECT floor(t_s) AS second, count(*) AS events FROM events WHERE t_s IS NOT NULL GROUP BY 1 ORDER BY 1'],
+    ['Histogram buckets', 'SELECT map, key, lo, hi, count FROM histogram_bins ORDER BY map, key, snapshot, bin'],
+    ['Heaviest leaf frames', 'SELECT leaf, sum(weight) AS weight, count(*) AS stacks FROM stacks GROUP BY leaf ORDER BY weight DESC LIMIT 20'],
+    ['Map entries', 'SELECT map, kind, key, value, text, count, total FROM maps ORDER BY map, snapshot'],
+  ];
+  const BY_FORMAT = {
+    'bpftrace-text': TRACING,
+    'bpftrace-json': TRACING,
+    'bcc-output': TRACING,
+    'folded-stacks': TRACING,
+    'perf-script': TRACING,
+  };
+
+  // [[label, sql]] for one job's formats.
+  function forFormats(formats) {
+    const out = [];
+    for (const f of formats) for (const e of BY_FORMAT[f] || []) if (!out.some((x) => x[1] === e[1])) out.push(e);
+    return out;
+  }
+
+  // [[label, sql]] across the jobs [{schema, formats, tables}]: every job's tables, and a join of two
+  // jobs' stacks.
+  function acrossJobs(jobs) {
+    const out = [['Tables of every job', jobs.map((j) => `SELECT '${j.schema}' AS job, table_name, estimated_size AS rows
+FROM duckdb_tables() WHERE schema_name = '${j.schema}'`).join('\nUNION ALL\n') + '\nORDER BY job, table_name']];
+    // Stacks two jobs share (a capture and its folding, two runs of one program): weight side by side.
+    const stacked = jobs.filter((j) => j.tables.some((t) => t.name === 'stacks'));
+    if (stacked.length >= 2) {
+      const [a, b] = stacked;
+      out.push(['Stacks of two jobs side by side', `SELECT folded, a.weight AS ${a.schema}_weight, b.weight AS ${b.schema}_weight
+FROM ${a.schema}.stacks a FULL JOIN ${b.schema}.stacks b USING (folded)
+ORDER BY coalesce(a.weight, 0) + coalesce(b.weight, 0) DESC LIMIT 50`]);
+    }
+    return out;
+  }
+
+  GCSCOPE.sqlExamples = { forFormats, acrossJobs };
+})();
