@@ -1,5 +1,5 @@
 // Accessibility, checked by axe-core on every view (each bundled sample), in the light and the dark
-// theme, and on the embed layout: no serious or critical violation.
+// theme, on the embed layout and on the SQL panel: no serious or critical violation.
 const { test, expect } = require('@playwright/test');
 const AxeBuilder = require('@axe-core/playwright').default;
 const { lastJob } = require('./helpers');
@@ -57,4 +57,26 @@ test('the embed layout passes axe', async ({ browser }) => {
   await lastJob(page);
   expect(await seriousViolations(page)).toEqual([]);
   await context.close();
+});
+
+test('the SQL panel, with a result and with an error, passes axe in both themes', async ({ browser }) => {
+  test.setTimeout(120_000);
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await browser.newContext({ colorScheme });
+    const page = await context.newPage();
+    await page.goto('/?sw=0&warmup=0');
+    await page.locator('#file-input').setInputFiles(require('./helpers').fixture('tracing/perf-script-ruby.folded.txt'));
+    const job = await lastJob(page);
+    await job.locator('.job-sql').click();
+    const panel = job.locator('.sql-panel');
+    await expect(panel).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+    await panel.locator('.sql-example', { hasText: 'Heaviest leaf frames' }).click();
+    await expect(panel.locator('.sql-result .gs-table tbody tr').first()).toBeVisible();
+    expect(await seriousViolations(page, '.sql-panel')).toEqual([]);
+    await panel.locator('.sql-text').fill('SELEC 1');
+    await panel.locator('.sql-run').click();
+    await expect(panel.locator('.sql-error')).toBeVisible();
+    expect(await seriousViolations(page, '.sql-panel')).toEqual([]);
+    await context.close();
+  }
 });
