@@ -41,6 +41,9 @@ class Analyzer {
     (void)name, (void)sink;
     return false;
   }
+  // After finish(): true when nothing usable was read (every member was refused, its errors say
+  // why). The set then has no report of this format, so a set of such inputs exits 3.
+  virtual bool rejected() const { return false; }
 
   void attach(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
 

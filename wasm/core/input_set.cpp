@@ -375,6 +375,7 @@ nlohmann::json InputSet::finish() {
   doc["inputs"] = std::move(inputs);
 
   nlohmann::json reports = nlohmann::json::array();
+  std::vector<std::unique_ptr<Group>> kept;  // report i is group i: rejected groups go with their report
   for (auto& g : groups_) {
     nlohmann::json r = {{"format", g->format}, {"title", g->handler ? g->handler->title : g->format},
                         {"inputs", g->member_paths}};
@@ -391,10 +392,13 @@ nlohmann::json InputSet::finish() {
                            std::string("internal error in the ") + g->format + " analyzer: " + e.what());
       }
     }
+    if (!g->broken && g->analyzer->rejected()) continue;
     // An analyzer that stopped (out of memory, an internal error) left its report cut short.
     if (g->broken) r["partial"] = true;
     reports.push_back(std::move(r));
+    kept.push_back(std::move(g));
   }
+  groups_ = std::move(kept);
   doc["reports"] = std::move(reports);
 
   nlohmann::json errors = nlohmann::json::array();
