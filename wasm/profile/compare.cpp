@@ -1,0 +1,227 @@
+#include "compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/query.h"
+#include "stack_queries.h"
+
+namespace gcscope::profile {
+
+namespace {
+
+nlohmann::json num(double w) {
+  if (w == std::floor(w) && std::fabs(w) < 9.007199254740992e15) return static_cast<int64_t>(w);
+  return w;
+}
+
+double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+
+std::string identity(const std::string& name, const std::string& file, const nlohmann::json& line) {
+  return name + '\0' + file + '\0' + (line.is_number() ? line.dump() : std::string());
+}
+
+}  // namespace
+
+nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self, const std::vector<double>& total,
+                            double samples, const std::string& unit, const std::string& mode, const StackModel* tree) {
+  // Frames that share name, file and line are one row: self weights add up (a sample has one
+  // leaf); a total counts each sample once, exactly from the stacks when there are some, else the
+  // largest of the frames' totals (they may overlap in any way).
+  std::vector<uint8_t> used(frames.size(), 0);
+  for (size_t f = 0; f < frames.size(); ++f) used[f] = (f < self.size() && self[f] != 0) || (f < total.size() && total[f] != 0);
+  if (tree)
+    for (uint32_t f : tree->frame) used[f] = 1;
+  std::unordered_map<std::string, size_t> by_id;
+  std::vector<size_t> row_of(frames.size(), SIZE_MAX);
+  std::vector<size_t> first;  // per row: its first frame
+  std::vector<double> row_self, row_total;
+  for (size_t f = 0; f < frames.size(); ++f) {
+    if (!used[f]) continue;
+    const Frame& fr = frames[f];
+    nlohmann::json line = fr.line == kNoLine ? nlohmann::json() : nlohmann::json(fr.line);
+    auto [it, fresh] = by_id.emplace(identity(fr.name, fr.file, line), first.size());
+    if (fresh) {
+      first.push_back(f);
+      row_self.push_back(0);
+      row_total.push_back(0);
+    }
+    size_t r = row_of[f] = it->second;
+    row_self[r] += f < self.size() ? self[f] : 0;
+    row_total[r] = std::max(row_total[r], f < total.size() ? total[f] : 0);
+  }
+  if (tree) {
+    std::fill(row_total.begin(), row_total.end(), 0.0);
+    std::vector<double> node_self = tree->node_self();
+    std::vector<size_t> stamp(first.size(), SIZE_MAX);
+    for (size_t n = 0; n < node_self.size(); ++n) {
+      if (node_self[n] == 0) continue;
+      for (int32_t k = static_cast<int32_t>(n); k >= 0; k = tree->parent[static_cast<size_t>(k)]) {
+        size_t r = row_of[tree->frame[static_cast<size_t>(k)]];
+        if (stamp[r] == n) continue;
+        stamp[r] = n;
+        row_total[r] += node_self[n];
+      }
+    }
+  }
+  nlohmann::json name = nlohmann::json::array(), file = nlohmann::json::array(), line = nlohmann::json::array(),
+                 s = nlohmann::json::array(), t = nlohmann::json::array();
+  for (size_t r = 0; r < first.size(); ++r) {
+    const Frame& fr = frames[first[r]];
+    name.push_back(fr.name);
+    file.push_back(fr.file);
+    line.push_back(fr.line == kNoLine ? nlohmann::json() : nlohmann::json(fr.line));
+    s.push_back(num(row_self[r]));
+    t.push_back(num(row_total[r]));
+  }
+  nlohmann::json tree_json;
+  if (tree) {
+    nlohmann::json fr = nlohmann::json::array(), ns = nlohmann::json::array();
+    for (uint32_t f : tree->frame) fr.push_back(row_of[f]);
+    for (double w : tree->node_self()) ns.push_back(num(w));
+    tree_json = {{"parent", tree->parent}, {"frame", std::move(fr)}, {"self", std::move(ns)}};
+  }
+  return {{"kind", "profile"}, {"unit", unit}, {"mode", mode}, {"samples", num(samples)},
+          {"frames", {{"name", std::move(name)}, {"file", std::move(file)}, {"line", std::move(line)}, {"self", std::move(s)}, {"total", std::move(t)}}},
+          {"tree", std::move(tree_json)}};
+}
+
+nlohmann::json compare_side(const StackModel& m, const std::string& mode) {
+  std::vector<double> self, total;
+  frame_weights(m, self, total);
+  return compare_side(m.frames, self, total, m.total_weight(), m.unit, mode, &m);
+}
+
+namespace {
+
+struct Row {
+  std::string name, file;
+  nlohmann::json line;
+  double self[2] = {0, 0}, total[2] = {0, 0};
+};
+
+// Both sides' frames merged by identity; `remap[side][i]` = the row of that side's frame i.
+void merge_frames(const nlohmann::json* sides[2], std::vector<Row>& rows, std::vector<size_t> remap[2]) {
+  std::unordered_map<std::string, size_t> by_id;
+  for (int k = 0; k < 2; ++k) {
+    const auto& f = (*sides[k])["frames"];
+    size_t n = f["name"].size();
+    remap[k].assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& name = f["name"][i].get_ref<const std::string&>();
+      const std::string& file = f["file"][i].get_ref<const std::string&>();
+      auto [it, fresh] = by_id.emplace(identity(name, file, f["line"][i]), rows.size());
+      if (fresh) rows.push_back({name, file, f["line"][i]});
+      Row& r = rows[it->second];
+      r.self[k] += f["self"][i].get<double>();
+      r.total[k] += f["total"][i].get<double>();
+      remap[k][i] = it->second;
+    }
+  }
+}
+
+// The differential tree: both sides' trees merged by the path of frame identities.
+nlohmann::json diff_tree(const nlohmann::json* sides[2], const std::vector<size_t> remap[2]) {
+  StackModel merged;  // frames unused: node frame = row index
+  std::vector<double> self[2];
+  for (int k = 0; k < 2; ++k) {
+    const auto& t = (*sides[k])["tree"];
+    size_t n = t["parent"].size();
+    std::vector<int32_t> node(n);
+    for (size_t i = 0; i < n; ++i) {
+      int64_t p = t["parent"][i].get<int64_t>();
+      int64_t f = t["frame"][i].get<int64_t>();
+      if (p >= static_cast<int64_t>(i) || f < 0 || static_cast<size_t>(f) >= remap[k].size())
+        throw QueryError("a compare side's tree is malformed at node " + std::to_string(i));
+      node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)], static_cast<uint32_t>(remap[k][static_cast<size_t>(f)]));
+      self[0].resize(merged.nodes(), 0.0);
+      self[1].resize(merged.nodes(), 0.0);
+      self[k][static_cast<size_t>(node[i])] += t["self"][i].get<double>();
+    }
+  }
+  // Subtree totals: children come after their parent, so one backward pass adds them up.
+  std::vector<double> total[2] = {self[0], self[1]};
+  for (size_t i = merged.nodes(); i-- > 0;)
+    if (merged.parent[i] >= 0)
+      for (int k = 0; k < 2; ++k) total[k][static_cast<size_t>(merged.parent[i])] += total[k][i];
+  auto column = [](const std::vector<double>& v) {
+    nlohmann::json out = nlohmann::json::array();
+    for (double w : v) out.push_back(num(w));
+    return out;
+  };
+  return {{"parent", merged.parent}, {"frame", merged.frame}, {"self_a", column(self[0])}, {"self_b", column(self[1])},
+          {"total_a", column(total[0])}, {"total_b", column(total[1])}};
+}
+
+}  // namespace
+
+namespace {
+nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b);
+}  // namespace
+
+nlohmann::json compare_profiles(const nlohmann::json& a, const nlohmann::json& b) {
+  try {
+    return compare_checked(a, b);
+  } catch (const nlohmann::json::exception& e) {
+    throw QueryError(std::string("a compare side is malformed: ") + e.what());
+  }
+}
+
+namespace {
+nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b) {
+  for (const auto* s : {&a, &b})
+    if (!s->is_object() || s->value("kind", "") != "profile" || !s->contains("frames"))
+      throw QueryError("a profile compare needs two profile sides (compare.side answers)");
+  std::string mode_a = a.value("mode", ""), mode_b = b.value("mode", "");
+  if (!mode_a.empty() && !mode_b.empty() && mode_a != mode_b)
+    throw QueryError("a " + mode_a + "-mode profile cannot be compared with a " + mode_b + "-mode profile");
+  if (a.value("unit", "") != b.value("unit", ""))
+    throw QueryError("profiles counting " + a.value("unit", std::string("?")) + " and " + b.value("unit", std::string("?")) +
+                     " cannot be compared");
+  const nlohmann::json* sides[2] = {&a, &b};
+  std::vector<Row> rows;
+  std::vector<size_t> remap[2];
+  merge_frames(sides, rows, remap);
+  double ta = a["samples"].get<double>(), tb = b["samples"].get<double>();
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto dtotal = [&](const Row& r) { return pct(r.total[1], tb) - pct(r.total[0], ta); };
+  auto dself = [&](const Row& r) { return pct(r.self[1], tb) - pct(r.self[0], ta); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    double dx = std::fabs(dtotal(rows[x])), dy = std::fabs(dtotal(rows[y]));
+    if (dx != dy) return dx > dy;
+    return std::fabs(dself(rows[x])) > std::fabs(dself(rows[y]));
+  });
+  // Rows go out in that order; tree frames refer to positions in it.
+  std::vector<size_t> position(rows.size());
+  nlohmann::json frames = nlohmann::json::array();
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Row& r = rows[order[k]];
+    position[order[k]] = k;
+    frames.push_back({{"name", r.name}, {"file", r.file}, {"line", r.line},
+                      {"self_a", num(r.self[0])}, {"self_b", num(r.self[1])}, {"total_a", num(r.total[0])}, {"total_b", num(r.total[1])},
+                      {"self_pct_a", pct(r.self[0], ta)}, {"self_pct_b", pct(r.self[1], tb)},
+                      {"total_pct_a", pct(r.total[0], ta)}, {"total_pct_b", pct(r.total[1], tb)},
+                      {"self_delta_pct", dself(r)}, {"total_delta_pct", dtotal(r)}});
+  }
+  nlohmann::json tree;
+  if (!a["tree"].is_null() && !b["tree"].is_null()) {
+    tree = diff_tree(sides, remap);
+    for (auto& f : tree["frame"]) f = position[f.get<size_t>()];
+  }
+  return {{"kind", "profile"}, {"unit", a.value("unit", "")}, {"mode", mode_a.empty() ? mode_b : mode_a},
+          {"totals", {{"a", num(ta)}, {"b", num(tb)}, {"delta", num(tb - ta)}}},
+          {"frames", std::move(frames)}, {"tree", std::move(tree)}};
+}
+}  // namespace
+
+std::vector<nlohmann::json> regressions(const nlohmann::json& result, double points) {
+  std::vector<nlohmann::json> out;
+  if (!result.is_object() || !result.contains("frames")) return out;
+  for (const auto& f : result["frames"])
+    if (f.value("total_delta_pct", 0.0) > points) out.push_back(f);
+  return out;
+}
+
+}  // namespace gcscope::profile
