@@ -57,5 +57,27 @@ fi
 check "stackprof --d3-flamegraph: one self-contained page with the profile (486 samples)" '[ $rc -eq 0 ] && grep -q "id=\"gcscope-data\"" "$tmp/d3.html" && ! grep -qiE "(src|href)=\"https?:" "$tmp/d3.html" && python3 -c "
 import json,re,sys; t=open(sys.argv[1]).read(); m=re.search(r\"<script[^>]*id=.gcscope-data.[^>]*>(.*?)</script>\", t, re.S); d=json.loads(m.group(1)); r=[x for x in d[\"reports\"] if x[\"format\"]==\"stackprof\"][0]; assert r[\"samples\"]==486 and r[\"has_raw\"], r[\"samples\"]" "$tmp/d3.html"'
 
+# A forced format that reads nothing is a rejected input (exit 3), not an empty report.
+for f in empty.dump marshal-4.9.dump truncated-in-header.dump not-a-profile.dump; do
+  "$G" analyze "$C/prof/broken/$f" --format stackprof > "$tmp/broken.json"; rc=$?
+  check "analyze $f --format stackprof exits 3 with no report" '[ $rc -eq 3 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"reports\"]==[] and d[\"errors\"]" "$tmp/broken.json"'
+done
+"$G" analyze "$C/prof/broken/truncated-60pct.dump" > /dev/null; rc=$?
+check "a truncated dump whose frames were read is a partial result (exit 0)" '[ $rc -eq 0 ]'
+
+# Profiles: compare with a regression gate, exports that decode.
+"$G" compare "$P/blocks-cpu-raw.dump" "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" --fail-on-regression 4 > "$tmp/cmp.json"; rc=$?
+check "compare --fail-on-regression 4: exit 4, Array#select grew by 4.9 points" '[ $rc -eq 4 ] && python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r=d[\"regressions\"]; assert [x[\"name\"] for x in r]==[\"Array#select\"], r" "$tmp/cmp.json"'
+"$G" compare "$P/blocks-cpu-raw.dump" "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" --fail-on-regression 5 > /dev/null; rc=$?
+check "compare --fail-on-regression 5: exit 0" '[ $rc -eq 0 ]'
+"$G" export "$P/blocks-cpu-raw.dump" --to pprof -o "$tmp/p.pb.gz"; rc=$?
+check "export --to pprof writes a gzip file" '[ $rc -eq 0 ] && [ "$(head -c 2 "$tmp/p.pb.gz" | od -An -tx1 | tr -d " ")" = "1f8b" ]'
+"$G" export "$P/blocks-cpu-raw.dump" --to speedscope --transforms '[{"drop_function": "(garbage collection)"}]' -o "$tmp/s.json"; rc=$?
+check "export --to speedscope --transforms: the samples without GC (486 - 49)" '[ $rc -eq 0 ] && python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); assert d[\"profiles\"][0][\"endValue\"]==437, d[\"profiles\"][0][\"endValue\"]" "$tmp/s.json"'
+"$G" export "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" --to pprof -o "$tmp/agg.pb.gz" 2> "$tmp/agg.err"; rc=$?
+check "export of a dump without raw samples: exit 3 with stackprof's reason" '[ $rc -eq 3 ] && grep -q "raw samples" "$tmp/agg.err"'
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

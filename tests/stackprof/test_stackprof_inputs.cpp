@@ -163,6 +163,10 @@ TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stac
     CHECK(has_error(forced, "unrecognised file: neither Ruby Marshal (04 08) nor JSON"));
     auto notprof = analyze_paths({path("not-a-profile.dump")}, {{"format", "stackprof"}});
     CHECK(has_error(notprof, "not a stackprof profile: missing :frames / :mode / :samples"));
+    // Nothing read, format forced or not: no report, so the set exits 3 (README: exit status).
+    CHECK(forced["reports"].empty());
+    CHECK(notprof["reports"].empty());
+    CHECK(InputSet::exit_status(forced) == 3);
     checked += 3;
   }
   SECTION("a gzip'd dump is inflated and reads like the original") {

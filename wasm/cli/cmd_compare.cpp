@@ -2,12 +2,16 @@
 // may be a file, a directory or an archive, like `analyze`) and compares their first reports with the
 // compare function their format registers (the same the page runs): {"gcscope", "compare", "errors"}.
 // JVM logs compare KPI by KPI (jvm/compare.h), tracing captures per probe and per stack
-// (tracing/compare.h).
+// (tracing/compare.h), stackprof profiles per frame (profile/compare.h).
+// `--fail-on-regression PCT` (profiles): exit 4 when a frame's total share grew by more than PCT
+// percentage points; the frames that did are listed under "regressions".
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
 #include "core/query.h"
 #include "core/version.h"
+#include "profile/compare.h"
 #include "input_loader.h"
 
 namespace gcscope::cli {
@@ -28,16 +32,33 @@ nlohmann::json error_entry(const std::string& path, const std::string& message) 
   return {{"path", path}, {"line", nullptr}, {"offset", nullptr}, {"message", message}};
 }
 
+// --fail-on-regression: 4 when a profile frame's total share grew by more than `points`.
+int check_regressions(nlohmann::json& out, double points, nlohmann::json& errors, const std::string& path) {
+  if (out["compare"].value("kind", "") != "profile") {
+    errors.push_back(error_entry(path, "--fail-on-regression applies to profiles (stackprof dumps); ignored for this comparison"));
+    return 0;
+  }
+  std::vector<nlohmann::json> grew = profile::regressions(out["compare"], points);
+  out["regressions"] = grew;
+  return grew.empty() ? 0 : 4;
+}
+
 }  // namespace
 
 int run_compare(const std::vector<std::string>& args) {
   std::vector<std::string> paths;
   nlohmann::json options = nlohmann::json::object();
   bool pretty = false;
+  double fail_points = -1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--pretty") {
       pretty = true;
+    } else if (a == "--fail-on-regression") {
+      if (i + 1 >= args.size()) return usage_error(a + " needs a value (percentage points)");
+      char* end = nullptr;
+      fail_points = std::strtod(args[++i].c_str(), &end);
+      if (!end || *end || !(fail_points >= 0)) return usage_error("--fail-on-regression needs a number of percentage points >= 0");
     } else if (a == "--format" || a == "--set") {
       if (i + 1 >= args.size()) return usage_error(a + " needs a value");
       const std::string& v = args[++i];
@@ -69,6 +90,7 @@ int run_compare(const std::vector<std::string>& args) {
       out["compare"] = b.set->query("compare.with", {{"report", 0}, {"other", side_a}});
       out["compare"]["a"]["path"] = paths[0];
       out["compare"]["b"]["path"] = paths[1];
+      if (fail_points >= 0) status = check_regressions(out, fail_points, errors, paths[0]);
     } catch (const QueryError& e) {
       status = 3;
       errors.push_back(error_entry(paths[0], std::string("cannot compare: ") + e.what()));

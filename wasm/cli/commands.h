@@ -19,6 +19,7 @@ int run_compare(const std::vector<std::string>& args);
 int run_query(const std::vector<std::string>& args);    // cmd_query.cpp
 int run_formats(const std::vector<std::string>& args);  // cmd_query.cpp
 int run_tables(const std::vector<std::string>& args);   // cmd_tables.cpp
+int run_export(const std::vector<std::string>& args);   // cmd_export.cpp
 
 // Prints a usage error to stderr and returns 2.
 int usage_error(const std::string& message);

@@ -1,7 +1,5 @@
 #include "report_json.h"
 
-#include <unordered_map>
-
 #include "reports.h"
 
 namespace gcscope::stackprof {
@@ -11,9 +9,49 @@ nlohmann::json line_json(const Frame& f) {
   if (f.line_kind == LineKind::Int) return f.line;
   return nullptr;
 }
+
+// part/whole in percent; null where Ruby's Float division gives NaN or Infinity.
+nlohmann::json pct_json(int64_t part, int64_t whole) {
+  if (whole == 0) return nullptr;
+  return 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
 }  // namespace
 
-void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
+nlohmann::json method_json(const Profile& p, uint32_t idx, const CallerIndex& callers) {
+  const Frame& f = p.frames[idx];
+  MethodStats m = method_stats(p, idx, callers);
+  nlohmann::json callers_j = nlohmann::json::array(), callees_j, lines = nlohmann::json::array();
+  for (const auto& [c, w] : m.callers)
+    callers_j.push_back({{"frame", c}, {"name", p.frames[c].name}, {"weight", w}, {"pct", pct_json(w, f.total)}});
+  if (m.has_callees) {
+    callees_j = nlohmann::json::array();
+    for (const auto& [c, w] : m.callees)
+      callees_j.push_back({{"frame", c == kNoFrame ? nlohmann::json() : nlohmann::json(c)},
+                           {"name", c == kNoFrame ? std::string("(unknown frame)") : p.frames[c].name},
+                           {"weight", w},
+                           {"pct", pct_json(w, f.total - f.self)}});
+  }
+  for (const auto& l : m.lines)
+    lines.push_back({{"line", l.line}, {"total", l.total}, {"self", l.self}, {"total_pct", pct_json(l.total, p.samples)},
+                     {"self_pct", pct_json(l.self, p.samples)}});
+  return {{"frame", idx}, {"name", f.name}, {"file", f.file}, {"line", line_json(f)}, {"self", f.self}, {"total", f.total},
+          {"self_pct", pct_json(f.self, p.samples)}, {"total_pct", pct_json(f.total, p.samples)}, {"samples", p.samples},
+          {"callers", std::move(callers_j)}, {"callees_total", f.total - f.self}, {"callees", std::move(callees_j)},
+          {"lines", std::move(lines)}, {"code", {m.line, m.maxline + 1}}};
+}
+
+nlohmann::json text_json(const Profile& p, bool sort_total, const TextFilters* filters, size_t offset, size_t limit) {
+  std::vector<uint32_t> rows = text_rows(p, sort_total, filters);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t k = offset; k < rows.size() && out.size() < limit; ++k) {
+    const Frame& f = p.frames[rows[k]];
+    out.push_back({{"frame", rows[k]}, {"name", f.name}, {"file", f.file}, {"line", line_json(f)}, {"total", f.total},
+                   {"total_pct", pct_json(f.total, p.samples)}, {"self", f.self}, {"self_pct", pct_json(f.self, p.samples)}});
+  }
+  return {{"samples", p.samples}, {"count", rows.size()}, {"rows", std::move(out)}};
+}
+
+void write_report(const Profile& p, size_t dumps, const profile::StackModel& model, nlohmann::json& r) {
   r["encoding"] = p.encoding == Encoding::Json ? "json" : "marshal";
   r["dumps"] = dumps;
   r["combined"] = p.combined;
@@ -81,6 +119,10 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
   table["total"] = std::move(total);
   table["text_order"] = std::move(rank);
 
+  // The method view of the heaviest frame: the first screen shows it; other frames are asked
+  // ("stackprof.method").
+  r["method_top"] = order.empty() ? nlohmann::json() : method_json(p, order[0], caller_index(p));
+
   nlohmann::json ef = nlohmann::json::array(), et = nlohmann::json::array(), ew = nlohmann::json::array();
   nlohmann::json lf = nlohmann::json::array(), ll = nlohmann::json::array(), lt = nlohmann::json::array(), ls = nlohmann::json::array();
   for (uint32_t i = 0; i < p.frames.size(); ++i) {
@@ -123,54 +165,19 @@ void write_report(const Profile& p, size_t dumps, nlohmann::json& r) {
   }
 
   if (p.has_raw) {
-    // Raw records as a stack tree (node = (parent, frame)); consecutive records share prefixes, so
-    // the previous record's path is reused before any hash lookup.
-    std::vector<int32_t> parent, frame;
-    std::unordered_map<uint64_t, uint32_t> node_of;
-    std::vector<uint32_t> path, prev_frames;
-    nlohmann::json rec_stack = nlohmann::json::array(), rec_weight = nlohmann::json::array();
-    for (size_t rix = 0; rix + 1 < p.stack_begin.size(); ++rix) {
-      uint32_t b = p.stack_begin[rix], e = p.stack_begin[rix + 1];
-      size_t depth = e - b, common = 0;
-      while (common < depth && common < prev_frames.size() && prev_frames[common] == p.stack_frames[b + common]) ++common;
-      path.resize(common);
-      prev_frames.resize(common);
-      for (size_t d = common; d < depth; ++d) {
-        uint32_t fr = p.stack_frames[b + d];
-        int32_t par = d == 0 ? -1 : static_cast<int32_t>(path[d - 1]);
-        uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(par)) << 32) | fr;
-        auto it = node_of.find(key);
-        uint32_t node;
-        if (it == node_of.end()) {
-          node = static_cast<uint32_t>(parent.size());
-          parent.push_back(par);
-          frame.push_back(static_cast<int32_t>(fr));
-          node_of.emplace(key, node);
-        } else {
-          node = it->second;
-        }
-        path.push_back(node);
-        prev_frames.push_back(fr);
-      }
-      rec_stack.push_back(depth == 0 ? -1 : static_cast<int64_t>(path[depth - 1]));
-      rec_weight.push_back(p.record_weight[rix]);
-    }
-    // Time per record (µs): the sum of its samples' raw_timestamp_deltas, when they cover raw.
-    nlohmann::json durations;
-    if (p.has_deltas && static_cast<int64_t>(p.raw_timestamp_deltas.size()) == p.raw_weight_total && p.mode != "object") {
-      durations = nlohmann::json::array();
-      size_t k = 0;
-      for (int64_t w : p.record_weight) {
-        int64_t sum = 0;
-        for (int64_t j = 0; j < w; ++j) sum += p.raw_timestamp_deltas[k++];
-        durations.push_back(sum);
-      }
-    }
+    // Raw records as the stack model's tree: node = (parent, frame); one sample per record.
     nlohmann::json& raw = r["raw"];
-    raw["stack_parent"] = std::move(parent);
-    raw["stack_frame"] = std::move(frame);
-    raw["record_stack"] = std::move(rec_stack);
-    raw["record_weight"] = std::move(rec_weight);
+    raw["stack_parent"] = model.parent;
+    raw["stack_frame"] = model.frame;
+    raw["record_stack"] = model.sample_node;
+    nlohmann::json weights = nlohmann::json::array(), durations;
+    for (double w : model.sample_weight) weights.push_back(static_cast<int64_t>(w));
+    raw["record_weight"] = std::move(weights);
+    // Time per record (µs): the sum of its samples' raw_timestamp_deltas, when they cover raw.
+    if (!model.sample_duration.empty()) {
+      durations = nlohmann::json::array();
+      for (double d : model.sample_duration) durations.push_back(static_cast<int64_t>(d));
+    }
     raw["record_duration"] = std::move(durations);
   } else {
     r["raw"] = nullptr;

@@ -80,6 +80,38 @@ bool check_filters(const TextFilters& f, std::string& error) {
   return true;
 }
 
+std::vector<uint32_t> text_rows(const Profile& p, bool sort_total, const TextFilters* filters) {
+  std::vector<uint32_t> order = sorted_frames(p, sort_total);
+  if (!filters) return order;
+  // stackprof applies them in this order: select files, select names, reject files, reject names.
+  auto compile = [](const std::vector<std::string>& list) {
+    std::vector<std::regex> out;
+    for (const auto& r : list) out.emplace_back(ecma_from_ruby(r), std::regex::ECMAScript);
+    return out;
+  };
+  std::vector<std::regex> sel = compile(filters->select_names), rej = compile(filters->reject_names);
+  auto prefixed = [](const std::string& file, const std::vector<std::string>& prefixes) {
+    for (const auto& pre : prefixes)
+      if (file.compare(0, pre.size(), pre) == 0) return true;
+    return false;
+  };
+  auto named = [](const std::string& name, const std::vector<std::regex>& res) {
+    for (const auto& re : res)
+      if (std::regex_search(name, re)) return true;
+    return false;
+  };
+  std::vector<uint32_t> kept;
+  for (uint32_t i : order) {
+    const Frame& f = p.frames[i];
+    if (!filters->select_files.empty() && !prefixed(f.file, filters->select_files)) continue;
+    if (!sel.empty() && !named(f.name, sel)) continue;
+    if (!filters->reject_files.empty() && prefixed(f.file, filters->reject_files)) continue;
+    if (!rej.empty() && named(f.name, rej)) continue;
+    kept.push_back(i);
+  }
+  return kept;
+}
+
 void print_text(const Profile& p, Out& out, bool sort_total, long limit, const TextFilters* filters) {
   out.put("==================================\n");
   out.put("  Mode: " + p.mode + "(" + (p.has_interval ? std::to_string(p.interval) : std::string()) + ")\n");
@@ -88,36 +120,7 @@ void print_text(const Profile& p, Out& out, bool sort_total, long limit, const T
   out.put("  GC: " + std::to_string(p.gc_samples) + " (" + rfloat(0, 2, pct(p.gc_samples, p.samples)) + "%)\n");
   out.put("==================================\n");
   out.put("     TOTAL    (pct)     SAMPLES    (pct)     FRAME\n");
-  std::vector<uint32_t> order = sorted_frames(p, sort_total);
-  if (filters) {
-    // stackprof applies them in this order: select files, select names, reject files, reject names.
-    auto compile = [](const std::vector<std::string>& list) {
-      std::vector<std::regex> out;
-      for (const auto& r : list) out.emplace_back(ecma_from_ruby(r), std::regex::ECMAScript);
-      return out;
-    };
-    std::vector<std::regex> sel = compile(filters->select_names), rej = compile(filters->reject_names);
-    auto prefixed = [](const std::string& file, const std::vector<std::string>& prefixes) {
-      for (const auto& pre : prefixes)
-        if (file.compare(0, pre.size(), pre) == 0) return true;
-      return false;
-    };
-    auto named = [](const std::string& name, const std::vector<std::regex>& res) {
-      for (const auto& re : res)
-        if (std::regex_search(name, re)) return true;
-      return false;
-    };
-    std::vector<uint32_t> kept;
-    for (uint32_t i : order) {
-      const Frame& f = p.frames[i];
-      if (!filters->select_files.empty() && !prefixed(f.file, filters->select_files)) continue;
-      if (!sel.empty() && !named(f.name, sel)) continue;
-      if (!filters->reject_files.empty() && prefixed(f.file, filters->reject_files)) continue;
-      if (!rej.empty() && named(f.name, rej)) continue;
-      kept.push_back(i);
-    }
-    order.swap(kept);
-  }
+  std::vector<uint32_t> order = text_rows(p, sort_total, filters);
   size_t n = order.size();
   if (limit > 0 && static_cast<size_t>(limit) < n) n = static_cast<size_t>(limit);
   for (size_t k = 0; k < n; ++k) {
@@ -314,6 +317,39 @@ void source_display(const Profile& p, Out& out, const std::string* file, const s
 
 }  // namespace
 
+CallerIndex caller_index(const Profile& p) {
+  CallerIndex callers(p.frames.size());
+  for (uint32_t i = 0; i < p.frames.size(); ++i)
+    for (const auto& e : p.frames[i].edges)
+      if (e.to != kNoFrame) {
+        auto& c = callers[e.to];
+        // other[:edges][addr]: one entry per caller frame
+        if (c.empty() || c.back().first != i) c.push_back({i, e.weight});
+      }
+  return callers;
+}
+
+MethodStats method_stats(const Profile& p, uint32_t idx, const CallerIndex& callers) {
+  const Frame& f = p.frames[idx];
+  MethodStats m;
+  m.frame = idx;
+  m.line = f.line_or(1);
+  m.maxline = m.line + 5;
+  if (f.has_lines && !f.lines.empty()) {
+    m.maxline = f.lines[0].line;
+    for (const auto& l : f.lines) m.maxline = std::max(m.maxline, l.line);
+  }
+  m.callers = callers[idx];
+  // sort_by(&:last).reverse
+  std::stable_sort(m.callers.begin(), m.callers.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::reverse(m.callers.begin(), m.callers.end());
+  m.has_callees = f.has_edges;
+  for (const auto& e : f.edges) m.callees.push_back({e.to, e.weight});
+  std::stable_sort(m.callees.begin(), m.callees.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (f.has_lines) m.lines = f.lines;
+  return m;
+}
+
 bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources, std::string& error) {
   std::regex re;
   try {
@@ -322,57 +358,34 @@ bool print_method(const Profile& p, Out& out, const std::string& regex, const So
     error = "invalid regular expression /" + regex + "/: " + e.what();
     return false;
   }
-  // callers_for: every frame (dump order) with an edge to the target.
-  std::vector<std::vector<std::pair<uint32_t, int64_t>>> callers;
+  CallerIndex callers;
   for (uint32_t idx : sorted_frames(p, false)) {
     const Frame& f = p.frames[idx];
     if (!std::regex_search(f.name, re)) continue;
-    if (callers.empty()) {
-      callers.resize(p.frames.size());
-      for (uint32_t i = 0; i < p.frames.size(); ++i)
-        for (const auto& e : p.frames[i].edges)
-          if (e.to != kNoFrame) {
-            auto& c = callers[e.to];
-            // other[:edges][addr]: one entry per caller frame
-            if (c.empty() || c.back().first != i) c.push_back({i, e.weight});
-          }
-    }
-    int64_t line = f.line_or(1);
-    int64_t maxline = line + 5;
-    if (f.has_lines && !f.lines.empty()) {
-      maxline = f.lines[0].line;
-      for (const auto& l : f.lines) maxline = std::max(maxline, l.line);
-    }
-    out.put(f.name + " (" + f.file + ":" + std::to_string(line) + ")\n");
+    if (callers.empty()) callers = caller_index(p);
+    MethodStats m = method_stats(p, idx, callers);
+    out.put(f.name + " (" + f.file + ":" + std::to_string(m.line) + ")\n");
     out.printf("  samples: % 5lld self (%s%%)  /  % 5lld total (%s%%)\n", static_cast<long long>(f.self),
                rfloat(2, 1, pct(f.self, p.samples)).c_str(), static_cast<long long>(f.total),
                rfloat(2, 1, pct(f.total, p.samples)).c_str());
-    auto cs = callers[idx];
-    if (!cs.empty()) {
+    if (!m.callers.empty()) {
       out.put("  callers:\n");
-      // sort_by(&:last).reverse
-      std::stable_sort(cs.begin(), cs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-      std::reverse(cs.begin(), cs.end());
-      for (const auto& [caller, w] : cs) {
+      for (const auto& [caller, w] : m.callers) {
         out.printf("   % 5lld  (%8s)  ", static_cast<long long>(w), (rfloat(3, 1, pct(w, f.total)) + "%").c_str());
         out.put(name_of(p, caller) + "\n");
       }
     }
-    if (f.has_edges) {
+    if (m.has_callees) {
       out.printf("  callees (%lld total):\n", static_cast<long long>(f.total - f.self));
-      std::vector<std::pair<uint32_t, int64_t>> ce;
-      for (const auto& e : f.edges) ce.push_back({e.to, e.weight});
-      std::stable_sort(ce.begin(), ce.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-      for (const auto& [callee, w] : ce) {
+      for (const auto& [callee, w] : m.callees) {
         out.printf("   % 5lld  (%8s)  ", static_cast<long long>(w), (rfloat(3, 1, pct(w, f.total - f.self)) + "%").c_str());
         out.put((callee == kNoFrame ? std::string("(unknown frame)") : name_of(p, callee)) + "\n");
       }
     }
     out.put("  code:\n");
     std::unordered_map<int64_t, LineStat> by_line;
-    if (f.has_lines)
-      for (const auto& l : f.lines) by_line.emplace(l.line, l);
-    source_display(p, out, f.has_file ? &f.file : nullptr, by_line, line - 1, maxline, sources);
+    for (const auto& l : m.lines) by_line.emplace(l.line, l);
+    source_display(p, out, f.has_file ? &f.file : nullptr, by_line, m.line - 1, m.maxline, sources);
   }
   return true;
 }

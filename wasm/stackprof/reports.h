@@ -50,6 +50,8 @@ struct TextFilters {
   std::vector<std::string> select_files, reject_files, select_names, reject_names;
 };
 void print_text(const Profile& p, Out& out, bool sort_total = false, long limit = 30, const TextFilters* filters = nullptr);
+// The frames --text lists, in its order, after the filters (checked with check_filters first).
+std::vector<uint32_t> text_rows(const Profile& p, bool sort_total, const TextFilters* filters);
 // Compiles the filters' regexps; false with `error` for one that does not compile.
 bool check_filters(const TextFilters& f, std::string& error);
 void print_files(const Profile& p, Out& out, long limit = 30);
@@ -64,6 +66,20 @@ using SourceProvider = std::function<bool(const std::string& file, std::vector<s
 // `error` when RE does not compile. Matching uses std::regex (ECMAScript after mapping Ruby's \A \z
 // \Z \h): it runs once per frame name, never on a hot path.
 bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources, std::string& error);
+
+// What --method shows of one frame: callers (caller frame, edge weight) and callees as it sorts
+// them, the per-line samples, and the source range it prints (1-based lines line..maxline+1).
+using CallerIndex = std::vector<std::vector<std::pair<uint32_t, int64_t>>>;
+CallerIndex caller_index(const Profile& p);
+struct MethodStats {
+  uint32_t frame = 0;
+  int64_t line = 1, maxline = 6;
+  std::vector<std::pair<uint32_t, int64_t>> callers;
+  bool has_callees = false;
+  std::vector<std::pair<uint32_t, int64_t>> callees;  // callee kNoFrame: an edge to a frame not in frames
+  std::vector<LineStat> lines;
+};
+MethodStats method_stats(const Profile& p, uint32_t idx, const CallerIndex& callers);
 
 // --file FILTER: every file whose path contains FILTER (a literal), its source annotated with the
 // per-line samples of all its frames summed, files by self samples descending.
