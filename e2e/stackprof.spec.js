@@ -2,8 +2,10 @@
 // to the real stackprof CLI's output (corpus goldens), comparing two profiles, and the flame graph
 // component at 10^6 samples.
 const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { corpus, fixture, chooseFiles, lastJob } = require('./helpers');
+const { ROOT, corpus, fixture, chooseFiles, lastJob, tempFile } = require('./helpers');
 
 const dump = (name) => corpus(`prof/${name}/${name}.dump`);
 const golden = (name, report) => fs.readFileSync(corpus(`prof/${name}/golden/${report}`), 'utf8');
@@ -13,7 +15,9 @@ async function open(page, name) {
   await chooseFiles(page, [dump(name)]);
   const job = await lastJob(page);
   await expect(job.locator('.job-status')).toHaveText('Done');
-  return job.locator('section.report[data-format="stackprof"]');
+  // Pinned to this job's card: a compared file becomes a job of its own, put first on the page.
+  const id = await job.getAttribute('data-job');
+  return page.locator(`.job[data-job="${id}"] section.report[data-format="stackprof"]`);
 }
 
 test('a raw cpu dump: header, flame graph modes, search, hover, table and method view', async ({ page }) => {
@@ -89,13 +93,129 @@ test('object mode says the miss rate is meaningless; an aggregated dump has no f
   await expect(agg.locator('.stackprof-text tbody tr').first()).toContainText('Workloads::Blocks.run');
 });
 
-test('comparing two profiles gives a differential flame graph', async ({ page }) => {
+test('comparing two profiles: the delta table and differential graph are gcscope compare\'s', async ({ page }) => {
   const report = await open(page, 'blocks-cpu-raw');
-  await report.locator('.stackprof-compare-input').setInputFiles(dump('blocks-wall-raw'));
-  await expect(report.locator('.stackprof-compare-status')).toContainText('Comparing with blocks-wall-raw.dump');
-  const fg = report.locator('.flamegraph');
-  await expect(fg.locator('button[data-mode="diff"]')).toHaveAttribute('aria-pressed', 'true');
-  await expect(fg.locator('.fg-caption')).toContainText('Differential');
+  await report.locator('.stackprof-compare-input').setInputFiles(dump('gc-cpu-raw'));
+  const status = report.locator('.stackprof-compare-status');
+  await expect(status).toContainText('Comparing with gc-cpu-raw.dump: before = this profile (486 samples), after = gc-cpu-raw.dump (879)');
+  const diff = report.locator('.stackprof-diff-flame .flamegraph');
+  await expect(diff.locator('button[data-mode="diff"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(diff.locator('.fg-caption')).toContainText('Differential');
+  // The same per-frame deltas as the CLI (one C++ compare for both).
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['compare', dump('blocks-cpu-raw'), dump('gc-cpu-raw')]).toString()).compare;
+  const rows = report.locator('.stackprof-compare-result tbody tr');
+  await expect(rows.first()).toBeVisible();
+  for (let i = 0; i < 5; i++) {
+    const f = cli.frames[i];
+    const cells = rows.nth(i).locator('td');
+    await expect(cells.nth(0)).toHaveText(f.name);
+    await expect(cells.nth(2)).toHaveText(f.self_a.toLocaleString('en-US'));
+    await expect(cells.nth(3)).toHaveText(f.self_b.toLocaleString('en-US'));
+    await expect(cells.nth(11)).toHaveText((f.total_delta_pct > 0 ? '+' : '') + f.total_delta_pct.toFixed(2));
+  }
+  // Hand check of one row against `stackprof --text` of each side: Array#map self 61 of 486 before.
+  const map = cli.frames.find((f) => f.name === 'Array#map');
+  expect([map.self_a, map.total_a]).toEqual([61, 102]);
+  // Widths follow either side.
+  await diff.locator('.fg-diff-side').click();
+  await expect(diff.locator('.fg-caption')).toContainText('widths = this profile (486 samples)');
+});
+
+test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc backs out, announced', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  const fg = report.locator('.stackprof-flame .flamegraph');
+  const canvas = fg.locator('canvas.fg-canvas');
+  await canvas.focus();
+  const live = fg.locator('.fg-live');
+  // Focus selects the heaviest root: <main> in 437 of 486 samples.
+  await expect(live).toHaveText(/^<main>.*437 samples \(89\.9 %\).*depth 1$/);
+  await page.keyboard.press('ArrowDown');
+  await expect(live).toContainText('depth 2');
+  await expect(report.locator('.fg-sel-name')).toContainText('Selected: <main>');  // <main> calls <main>
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(live).toContainText('block in <main>');
+  await page.keyboard.press('ArrowUp');
+  await expect(live).toContainText('StackProf.run');
+  await page.keyboard.press('Enter');
+  await expect(fg).toHaveAttribute('data-view', /^left-heavy_[\d.]+_[\d.]+$/);
+  await page.keyboard.press('Escape');
+  await expect(fg).toHaveAttribute('data-view', 'left-heavy');
+  await page.keyboard.press('?');
+  await expect(fg.locator('.fg-help')).toBeVisible();
+  await expect(fg.locator('.fg-help')).toContainText('zoom back out');
+  await page.keyboard.press('/');
+  await expect(fg.locator('.fg-search')).toBeFocused();
+});
+
+test('speedscope round trip: the real speedscope opens the export with stackprof\'s figures', async ({ page, context }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  const [download] = await Promise.all([page.waitForEvent('download'), report.locator('button[data-export="speedscope"]').click()]);
+  const file = tempFile('blocks-cpu-raw.speedscope.json', fs.readFileSync(await download.path()));
+  // speedscope 1.25 (npm), its release build opened from disk in the same chromium.
+  const ss = await context.newPage();
+  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
+  await ss.locator('input[type=file]').setInputFiles(file);
+  await ss.getByText('Sandwich').click();
+  await expect(ss.locator('body')).toContainText('Symbol Name');
+  // Its sandwich table: "Total (pct)", "Self (pct)", name per row, heaviest self first.
+  const text = await ss.evaluate(() => document.body.innerText);
+  const lines = text.slice(text.indexOf('Symbol Name') + 11).split('\n').map((l) => l.trim()).filter(Boolean);
+  const rows = [];
+  for (let i = 0; i + 2 < lines.length && /^\d/.test(lines[i]); i += 3) rows.push({ total: lines[i], self: lines[i + 1], name: lines[i + 2] });
+  // stackprof --text: Array#map 102 total / 61 self of 486 samples; <main> 437. speedscope prints
+  // shares of 10 % and more as whole percents (21 %, 13 %, 90 %): the same total of 486.
+  expect(rows[0]).toEqual({ total: '102 (21%)', self: '61 (13%)', name: 'Array#map' });
+  const main = rows.find((r) => r.name === '<main>');
+  if (main) expect(main.total).toBe('437 (90%)');
+});
+
+// fixtures/profile/transforms: each case's expected collapsed stacks, made by an independent
+// script over the real stackprof CLI's output.
+const transformCases = JSON.parse(fs.readFileSync(fixture('profile/transforms/cases.json'), 'utf8'));
+const caseDump = (src) => {
+  src = src.replace(/^json:/, '');
+  return src === 'gems' ? fixture('stackprof/gems/gems-wall-raw.dump') : dump(src.split(':')[1]);
+};
+
+test('every transform from a deep link: breadcrumbs, and the download follows the transformed profile', async ({ page }) => {
+  for (const c of transformCases) {
+    await page.goto('/#sp.flame.tf=' + encodeURIComponent(JSON.stringify(c.transforms)));
+    await chooseFiles(page, [caseDump(c.dump)]);
+    const job = await lastJob(page);
+    const report = job.locator('section.report[data-format="stackprof"]');
+    await expect(report.locator('.fg-crumb[data-index]')).toHaveCount(c.transforms.length);
+    await expect(report.locator('.stackprof-flame .flamegraph')).toHaveAttribute('data-transforms', String(c.transforms.length));
+    const [download] = await Promise.all([page.waitForEvent('download'), report.locator('button[data-export="collapsed"]').click()]);
+    expect(fs.readFileSync(await download.path(), 'utf8'), c.id).toBe(fs.readFileSync(fixture(`profile/transforms/expected/${c.id}.txt`), 'utf8'));
+  }
+});
+
+test('transforms from the bar: merge the selected function, remove the breadcrumb, only my code', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  const fg = report.locator('.stackprof-flame .flamegraph');
+  await fg.locator('canvas.fg-canvas').focus();
+  await page.keyboard.press('ArrowDown');  // the second <main>
+  await fg.locator('.fg-t-merge').click();
+  await expect(fg.locator('.fg-crumb[data-index="0"]')).toContainText('merged: <main>');
+  await expect.poll(() => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('sp.flame.tf'))).toBe(JSON.stringify([{ merge_function: '<main>' }]));
+  // The table and the method view follow the transformed profile (frames counted from its samples).
+  await expect(report.locator('.stackprof-text .gs-table-caption')).toContainText('frames of the transformed profile (486 samples)');
+  await expect(report.locator('.stackprof-text tbody tr td:nth-child(5)', { hasText: /^<main>$/ })).toHaveCount(0);
+  // Removing the breadcrumb gives the whole profile back.
+  await fg.locator('.fg-crumb-remove').click();
+  await expect(fg.locator('.fg-crumb[data-index]')).toHaveCount(0);
+  await expect(fg).toHaveAttribute('data-transforms', '0');
+  await expect(report.locator('.stackprof-text .gs-table-caption')).toContainText('32 of 32 frames');
+
+  // The preset on a profile that runs through gems.
+  await page.goto('/');
+  await chooseFiles(page, [fixture('stackprof/gems/gems-wall-raw.dump')]);
+  const gems = (await lastJob(page)).locator('section.report[data-format="stackprof"]');
+  await gems.locator('.fg-t-mine').click();
+  await expect(gems.locator('.fg-crumb[data-index="0"]')).toContainText('only my code');
+  const [download] = await Promise.all([page.waitForEvent('download'), gems.locator('button[data-export="collapsed"]').click()]);
+  expect(fs.readFileSync(await download.path(), 'utf8')).toBe(fs.readFileSync(fixture('profile/transforms/expected/only-my-code.txt'), 'utf8'));
 });
 
 // The code lines of a `stackprof --method` report: {line, total, self, code}; total/self null when

@@ -1,5 +1,7 @@
-// GCSCOPE.flamegraph: the product's one flame graph (stackprof profiles, folded stacks, perf script).
-// Canvas rendering with culling, so it stays interactive at 10^6 samples.
+// GCSCOPE.flamegraph: the product's one flame graph (stackprof profiles, folded stacks, perf script,
+// bpftrace, rbkit). Canvas rendering with culling, so it stays interactive at 10^6 samples. It
+// draws what it is given and what the engine answers (wasm/profile/stack_queries.h): transforms,
+// the sandwich, search shares and the differential tree are computed in C++, never here.
 //
 // ---- Input model (independent of any profiler) -------------------------------------------------
 //   profile = {
@@ -13,23 +15,33 @@
 //     unit: 'samples' | 'allocations' | 'µs' | ...,   // what a weight counts (tooltips, legends)
 //     name?: string,
 //   }
-//   GCSCOPE.flamegraph.fromStacks(frames, listOfStacks, weights, unit) builds one from root..leaf
-//   arrays of frame indices; fromFolded(text, unit) from `a;b;c 12` lines (stackcollapse/FlameGraph).
+//   GCSCOPE.flamegraph.fromTree(answer) turns the engine's stacks.tree answer into one;
+//   fromStacks(frames, listOfStacks, weights, unit) builds one from root..leaf arrays of frame indices.
 //
 // ---- Use --------------------------------------------------------------------------------------
 //   const fg = GCSCOPE.flamegraph.create(container, profile, {
-//     mode: 'left-heavy' | 'time-order' | 'sandwich' | 'diff',   // initial view (default left-heavy)
-//     compare: profileB,      // enables 'diff': widths from profileB, colour = change of share vs profile
+//     mode: 'left-heavy' | 'time-order' | 'sandwich',   // initial view (default left-heavy)
+//     query: ctx.query,       // the job's engine: enables the sandwich, search shares and transforms
+//                             //   (stacks.sandwich / stacks.match / stacks.tree); without it those say so
+//     transforms: true,       // show the transform bar and breadcrumbs (needs query)
+//     onTransforms(list),     // the transform list changed (the view's tables follow it)
+//     diff: {frames: [{name, file, line}], tree: {parent, frame, self_a, self_b, total_a, total_b},
+//            totals: {a, b}, labels: {a, b}},   // the engine's profile compare: a differential graph
 //     frame: index,           // sandwich: the function whose callers/callees are shown
+//     defaultFrame: index,    // the sandwich's function when none is selected
 //     height: 420,            // visible px (the graph scrolls vertically inside)
-//     onSelect(frameIndex),   // a cell was clicked (after zooming to it)
+//     onSelect(frameIndex),   // a cell was clicked or chosen with Enter (after zooming to it)
 //     stateKey: 'sp.flame',   // deep link: mode, sandwich frame and zoom kept in the URL fragment
-//   });                       //   (GCSCOPE.state) under this key, e.g. sandwich.12_0.25_0.5
-//   fg.setMode(mode), fg.search(text) (matching cells stay coloured, the matched share is shown),
-//   fg.sandwich(frameIndex), fg.resetZoom(), fg.destroy(); fg.element is the component's root;
-//   fg.toSvg() is the current view (mode, zoom) as a standalone SVG document (the "SVG" button).
-//   Interaction: click a cell = zoom to it (and select it), Esc / "Reset zoom" = whole profile,
-//   hover = name, file:line, total/self weight and share.
+//   });                       //   (GCSCOPE.state) under this key, e.g. sandwich.12_0.25_0.5, and the
+//                             //   transforms under KEY.tf (JSON)
+//   fg.setMode(mode), fg.search(regex) (matching cells stay coloured; with the engine, the matched
+//   share is shown), fg.sandwich(frameIndex), fg.resetZoom(), fg.setTransforms(list), fg.transforms,
+//   fg.highlightFrame(index), fg.destroy(); fg.element is the root; fg.ready is a Promise of the
+//   latest engine answer drawn; fg.toSvg() is the current view as a standalone SVG document.
+//   Mouse: click a cell = zoom to it (and select it), hover = name, file:line, total/self and share.
+//   Keyboard (focus on a graph): arrows move the selection (up/down = parent/first child,
+//   left/right = siblings), Enter zooms to it, Esc or Backspace zooms back out, / searches, ? lists
+//   the keys; the selection is announced to screen readers.
 'use strict';
 (function (global) {
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
@@ -183,81 +195,7 @@
   }
 
   // A trie over frame keys, fed paths with weights: {parent, frame, self} plus a second weight.
-  function makeTrie() {
-    const parent = [], frame = [], self = [], self2 = [];
-    const index = new Map();
-    return {
-      parent, frame, self, self2,
-      add(path, len, w, w2) {
-        let cur = -1;
-        for (let i = 0; i < len; i++) {
-          const key = (cur + 1) * 4194304 + path[i];
-          let node = index.get(key);
-          if (node === undefined) {
-            node = parent.length;
-            parent.push(cur); frame.push(path[i]); self.push(0); self2.push(0);
-            index.set(key, node);
-          }
-          cur = node;
-        }
-        if (cur >= 0) { self[cur] += w; self2[cur] += w2 || 0; }
-      },
-    };
-  }
 
-  // Sandwich: callees of f (paths from f's first occurrence down) and its callers (f up to the root).
-  function sandwichTrees(p, f) {
-    const parent = p.stacks.parent, frame = p.stacks.frame;
-    const self = nodeSelf(p);
-    const callees = makeTrie(), callers = makeTrie();
-    const buf = new Int32Array(65536), fr = new Int32Array(65536), rev = new Int32Array(65536);
-    let total = 0, selfTotal = 0;
-    for (let n = 0; n < parent.length; n++) {
-      if (!(self[n] > 0)) continue;
-      const len = pathOf(parent, n, buf);
-      let at = -1;
-      for (let i = 0; i < len; i++) { fr[i] = frame[buf[i]]; if (at < 0 && fr[i] === f) at = i; }
-      if (at < 0) continue;
-      total += self[n];
-      if (fr[len - 1] === f) selfTotal += self[n];
-      callees.add(fr.subarray(at), len - at, self[n]);
-      for (let i = 0; i <= at; i++) rev[i] = fr[at - i];
-      callers.add(rev, at + 1, self[n]);
-    }
-    return { callees, callers, total, selfTotal };
-  }
-
-  // Differential: both profiles' stacks merged by frame name+file; widths from `b`, colour from the
-  // change of each cell's share (b share - a share).
-  function diffTree(a, b) {
-    const frames = [], keyIndex = new Map();
-    const mapFrames = (p) => p.frames.map((f) => {
-      const k = (f.name || '') + '\u0000' + (f.file || '');
-      let i = keyIndex.get(k);
-      if (i === undefined) { i = frames.length; frames.push(f); keyIndex.set(k, i); }
-      return i;
-    });
-    const trie = makeTrie();
-    const buf = new Int32Array(65536), path = new Int32Array(65536);
-    const feed = (p, fmap, isB) => {
-      const self = nodeSelf(p);
-      let total = 0;
-      for (let n = 0; n < self.length; n++) total += self[n];
-      for (let n = 0; n < self.length; n++) {
-        if (!(self[n] > 0)) continue;
-        const len = pathOf(p.stacks.parent, n, buf);
-        for (let i = 0; i < len; i++) path[i] = fmap[p.stacks.frame[buf[i]]];
-        const share = self[n] / (total || 1);
-        if (isB) trie.add(path, len, self[n], 0); else trie.add(path, len, 0, share);
-      }
-      return total;
-    };
-    const totalA = feed(a, mapFrames(a), false);
-    const totalB = feed(b, mapFrames(b), true);
-    return { trie, frames, totalA, totalB };
-  }
-
-  // ---- Colours ------------------------------------------------------------------------------
 
   function hashString(s) {
     let h = 2166136261;
@@ -341,157 +279,359 @@
     return GCSCOPE.ui.svg.text(doc);
   }
 
+
+  // ---- Geometry of a layout: the neighbours of a cell ------------------------------------------
+
+  // The cell of row `row` whose [x, x + w) holds x (binary search); -1 when none.
+  function cellAtX(l, row, x) {
+    if (row < 0 || row > l.maxDepth) return -1;
+    let lo = l.rowStart[row], hi = l.rowStart[row + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (l.x[mid] + l.w[mid] <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo < l.rowStart[row + 1] && l.x[lo] <= x ? lo : -1;
+  }
+  // The caller's cell, the first callee's cell, the previous/next cell under the same caller.
+  const nav = {
+    parent: (l, i) => cellAtX(l, l.depth[i] - 1, l.x[i]),
+    child: (l, i) => {
+      const c = cellAtX(l, l.depth[i] + 1, l.x[i]);
+      if (c >= 0) return c;
+      const row = l.depth[i] + 1;
+      if (row > l.maxDepth) return -1;
+      // The first callee may start right of the caller's left edge (time order gaps).
+      let lo = l.rowStart[row], hi = l.rowStart[row + 1];
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (l.x[mid] < l.x[i]) lo = mid + 1; else hi = mid; }
+      return lo < l.rowStart[row + 1] && l.x[lo] < l.x[i] + l.w[i] ? lo : -1;
+    },
+    sibling: (l, i, dir) => {
+      const j = i + dir, row = l.depth[i];
+      if (j < l.rowStart[row] || j >= l.rowStart[row + 1]) return -1;
+      return row === 0 || nav.parent(l, j) === nav.parent(l, i) ? j : -1;
+    },
+  };
+
+  // ---- Transforms: labels for the breadcrumbs ---------------------------------------------------
+
+  function transformLabel(t) {
+    if (t.focus_function !== undefined) return 'focus: ' + t.focus_function;
+    if (t.focus_subtree !== undefined) return 'subtree: ' + t.focus_subtree[t.focus_subtree.length - 1];
+    if (t.merge_function !== undefined) return 'merged: ' + t.merge_function;
+    if (t.drop_function !== undefined) return 'dropped: ' + t.drop_function;
+    if (t.hide !== undefined) return 'hidden: /' + t.hide + '/';
+    if (t.only_my_code) return 'only my code';
+    if (t.collapse_gems) return 'gems collapsed';
+    if (t.collapse_recursion) return 'recursion collapsed (' + t.collapse_recursion + ')' + (t.function ? ': ' + t.function : '');
+    if (t.invert) return 'inverted';
+    return JSON.stringify(t);
+  }
+  function decodeTransforms(v) {
+    if (!v) return [];
+    try {
+      const list = JSON.parse(v);
+      return Array.isArray(list) && list.every((t) => t && typeof t === 'object') ? list : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  const KEYS = [['← →', 'previous / next function with the same caller'], ['↑ ↓', 'caller / first callee'],
+    ['Enter', 'zoom to the selected function'], ['Esc, Backspace', 'zoom back out'], ['/', 'search (regular expression)'], ['?', 'show or hide these keys']];
+
   // ---- The component -------------------------------------------------------------------------
 
-  function create(container, profile, opts = {}) {
-    const state = {
-      mode: opts.mode || 'left-heavy', sandwichFrame: opts.frame !== undefined ? opts.frame : -1,
-      search: '', x0: 0, x1: 1, layouts: {},
-    };
-    const height = opts.height || 420;
-    const unit = profile.unit || 'samples';
-    const deepLink = opts.stateKey && GCSCOPE.state ? GCSCOPE.state : null;
-    const record = () => {
-      if (deepLink) deepLink.set(opts.stateKey, encodeState(state.mode, state.sandwichFrame, state.x0, state.x1), { push: true });
-    };
-
-    const modeButtons = {};
-    const bar = el('div', { class: 'fg-bar' });
-    const modes = [['left-heavy', 'Left heavy'], ['time-order', 'Time order'], ['sandwich', 'Sandwich']];
-    if (opts.compare) modes.push(['diff', 'Differential']);
-    for (const [m, label] of modes) {
-      const b = el('button', { type: 'button', class: 'gs-small fg-mode', text: label, dataset: { mode: m }, on: { click: () => { setMode(m); record(); } } });
-      modeButtons[m] = b;
-      bar.appendChild(b);
-    }
-    const searchBox = el('input', { type: 'search', class: 'fg-search', placeholder: 'Search frames…', 'aria-label': 'Search frames' });
-    searchBox.addEventListener('input', () => search(searchBox.value));
-    const reset = el('button', { type: 'button', class: 'gs-small fg-reset', text: 'Reset zoom', on: { click: () => { resetZoom(); record(); } } });
-    const svgButton = el('button', { type: 'button', class: 'gs-small fg-svg', text: 'SVG', title: 'Download this view of the flame graph as SVG',
-      on: { click: () => GCSCOPE.ui.download((opts.fileName || 'flamegraph') + '.svg', 'image/svg+xml', toSvg()) } });
-    const matchInfo = el('span', { class: 'fg-match muted' });
-    bar.append(searchBox, reset, svgButton, matchInfo);
-    const caption = el('div', { class: 'fg-caption muted' });
-
-    const panes = el('div', { class: 'fg-panes' });
-    // Styles inline: the component brings its own look wherever it is embedded.
-    const root = el('div', { class: 'flamegraph', style: { position: 'relative' } }, bar, caption, panes);
-    const tip = el('div', {
-      class: 'fg-tip', hidden: true,
-      style: { position: 'absolute', zIndex: '10', pointerEvents: 'none', background: '#fffef8', color: '#222', border: '1px solid #bbb',
-        borderRadius: '4px', padding: '4px 8px', font: '12px system-ui, sans-serif', maxWidth: '420px', wordBreak: 'break-all', boxShadow: '0 2px 6px rgba(0,0,0,.2)' },
-    });
-    root.appendChild(tip);
-    container.appendChild(root);
-
-    // One scrollable canvas pane per graph (sandwich has two).
-    const graphs = [];
-    function makePane(label, flip) {
-      const scroller = el('div', { class: 'fg-scroll', style: { height: height + 'px', overflowY: 'auto', position: 'relative' } });
-      const spacer = el('div', { class: 'fg-spacer' });
-      const canvas = el('canvas', { class: 'fg-canvas', style: { position: 'sticky', top: '0', left: '0', display: 'block', width: '100%' } });
-      scroller.append(canvas, spacer);
-      const pane = el('div', { class: 'fg-pane' }, label ? el('div', { class: 'fg-pane-label', text: label }) : null, scroller);
-      panes.appendChild(pane);
-      const g = { scroller, spacer, canvas, layout: null, flip, frames: profile.frames, colorOf: null, paneHeight: height };
-      scroller.addEventListener('scroll', () => draw(g));
-      canvas.addEventListener('mousemove', (e) => hover(g, e));
-      canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
-      canvas.addEventListener('click', (e) => click(g, e));
-      graphs.push(g);
-      return g;
+  class FlameGraph {
+    constructor(container, profile, opts) {
+      this.opts = opts;
+      this.base = profile;        // the profile as given (untransformed)
+      this.profile = profile;     // what is drawn: the base or the engine's transformed tree
+      this.unit = profile.unit || 'samples';
+      this.height = opts.height || 420;
+      this.deepLink = opts.stateKey && GCSCOPE.state ? GCSCOPE.state : null;
+      this.st = { mode: opts.diff ? 'diff' : opts.mode || 'left-heavy', sandwichFrame: opts.frame !== undefined ? opts.frame : -1,
+        search: '', x0: 0, x1: 1, zooms: [], transforms: [], sel: null, diffSide: 'b', matchFrames: null };
+      this.layouts = {};
+      this.graphs = [];
+      this.generation = 0;
+      this.ready = Promise.resolve();
+      this.textCache = new Map();
+      this.buildDom(container);
+      this.restore();
     }
 
-    function layoutFor(mode) {
-      if (state.layouts[mode]) return state.layouts[mode];
-      let l;
-      if (mode === 'left-heavy') l = layoutTree({ parent: profile.stacks.parent, frame: profile.stacks.frame, self: nodeSelf(profile) });
-      else if (mode === 'time-order') l = layoutTime(profile);
-      state.layouts[mode] = l;
-      return l;
+    // ---- DOM
+    buildDom(container) {
+      const o = this.opts;
+      this.modeButtons = {};
+      const bar = el('div', { class: 'fg-bar' });
+      const modes = o.diff ? [['diff', 'Differential']] : [['left-heavy', 'Left heavy'], ['time-order', 'Time order'], ['sandwich', 'Sandwich']];
+      for (const [m, label] of modes) {
+        const b = el('button', { type: 'button', class: 'gs-small fg-mode', text: label, dataset: { mode: m }, on: { click: () => { this.setMode(m); this.record(); } } });
+        this.modeButtons[m] = b;
+        bar.appendChild(b);
+      }
+      if (o.diff) {
+        this.sideButton = el('button', { type: 'button', class: 'gs-small fg-diff-side', on: { click: () => this.toggleDiffSide() } });
+        bar.appendChild(this.sideButton);
+      }
+      this.searchBox = el('input', { type: 'search', class: 'fg-search', placeholder: 'Search frames (regexp)…', 'aria-label': 'Search frames (regular expression)' });
+      this.searchBox.addEventListener('input', () => this.search(this.searchBox.value));
+      const reset = el('button', { type: 'button', class: 'gs-small fg-reset', text: 'Reset zoom', on: { click: () => { this.resetZoom(); this.record(); } } });
+      const svgButton = el('button', { type: 'button', class: 'gs-small fg-svg', text: 'SVG', title: 'Download this view of the flame graph as SVG',
+        on: { click: () => GCSCOPE.ui.download((o.fileName || 'flamegraph') + '.svg', 'image/svg+xml', this.toSvg()) } });
+      const keysButton = el('button', { type: 'button', class: 'gs-small fg-keys', text: '?', title: 'Keyboard keys', 'aria-label': 'Keyboard keys',
+        on: { click: () => this.toggleHelp() } });
+      this.matchInfo = el('span', { class: 'fg-match muted' });
+      bar.append(this.searchBox, reset, svgButton, keysButton, this.matchInfo);
+      this.caption = el('div', { class: 'fg-caption muted' });
+      this.help = el('dl', { class: 'fg-help', hidden: true }, ...KEYS.flatMap(([k, what]) => [el('dt', { text: k }), el('dd', { text: what })]));
+      this.live = el('div', { class: 'fg-live', 'aria-live': 'polite', role: 'status',
+        style: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } });
+      this.panes = el('div', { class: 'fg-panes' });
+      this.tbar = o.query && o.transforms ? this.buildTransformBar() : null;
+      // Styles inline: the component brings its own look wherever it is embedded.
+      this.root = el('div', { class: 'flamegraph', style: { position: 'relative' } }, bar, this.tbar, this.caption, this.help, this.live, this.panes);
+      this.tip = el('div', {
+        class: 'fg-tip', hidden: true,
+        style: { position: 'absolute', zIndex: '10', pointerEvents: 'none', background: '#fffef8', color: '#222', border: '1px solid #bbb',
+          borderRadius: '4px', padding: '4px 8px', font: '12px system-ui, sans-serif', maxWidth: '420px', wordBreak: 'break-all', boxShadow: '0 2px 6px rgba(0,0,0,.2)' },
+      });
+      this.root.appendChild(this.tip);
+      this.root.addEventListener('keydown', (e) => this.onKey(e));
+      container.appendChild(this.root);
+      if (global.ResizeObserver) { this.ro = new ResizeObserver(() => this.redraw()); this.ro.observe(this.root); }
     }
 
-    function setMode(mode) {
-      if (mode === 'diff' && !opts.compare) return;
-      state.mode = mode;
-      for (const [m, b] of Object.entries(modeButtons)) {
+    // The transform bar: actions on the selected function, presets, a hide box, breadcrumbs.
+    buildTransformBar() {
+      const fnAction = (label, cls, make) => el('button', { type: 'button', class: 'gs-small ' + cls, text: label, disabled: true,
+        on: { click: () => { const t = make(); if (t) this.pushTransform(t); } } });
+      const name = () => (this.selectedFrame() ? this.selectedFrame().name : null);
+      this.selLabel = el('span', { class: 'fg-sel-name muted', text: 'select a function (click or arrows) to focus, merge or drop it' });
+      this.fnButtons = [
+        fnAction('Focus on function', 'fg-t-focus', () => ({ focus_function: name() })),
+        fnAction('Focus on subtree', 'fg-t-subtree', () => { const p = this.selectedPath(); return p ? { focus_subtree: p } : null; }),
+        fnAction('Merge function', 'fg-t-merge', () => ({ merge_function: name() })),
+        fnAction('Drop samples with it', 'fg-t-drop', () => ({ drop_function: name() })),
+      ];
+      const preset = (label, cls, t, title) => el('button', { type: 'button', class: 'gs-small ' + cls, text: label, title, on: { click: () => this.pushTransform(t) } });
+      const hideBox = el('input', { type: 'text', class: 'fg-hide-input', placeholder: 'regexp or path prefix', 'aria-label': 'Hide frames matching' });
+      const hide = el('button', { type: 'button', class: 'gs-small fg-t-hide', text: 'Hide',
+        on: { click: () => { if (hideBox.value) this.pushTransform({ hide: hideBox.value }); hideBox.value = ''; } } });
+      this.crumbs = el('nav', { class: 'fg-crumbs', 'aria-label': 'Transforms applied' });
+      this.tstatus = el('span', { class: 'fg-t-status muted' });
+      return el('div', { class: 'fg-transforms' },
+        el('div', { class: 'fg-t-row' }, this.selLabel, ' ', ...this.fnButtons),
+        el('div', { class: 'fg-t-row' },
+          preset('Only my code', 'fg-t-mine', { only_my_code: true }, 'hide gems, the Ruby standard library and <cfunc> frames; their time goes to the nearest visible caller'),
+          preset('Collapse gems', 'fg-t-gems', { collapse_gems: true }, 'each gem (name and version from the path) as one frame'),
+          preset('Collapse direct recursion', 'fg-t-rec', { collapse_recursion: 'direct' }),
+          preset('Collapse all recursion', 'fg-t-rec-all', { collapse_recursion: 'all' }),
+          preset('Invert', 'fg-t-invert', { invert: true }, 'callee first: every stack read from its leaf'),
+          ' ', hideBox, hide),
+        el('div', { class: 'fg-t-row' }, this.crumbs, ' ', this.tstatus));
+    }
+
+    renderCrumbs() {
+      if (!this.crumbs) return;
+      const items = [el('button', { type: 'button', class: 'gs-small fg-crumb fg-crumb-all', text: 'All samples',
+        on: { click: () => this.setTransforms([], true) } })];
+      this.st.transforms.forEach((t, i) => {
+        items.push(el('span', { class: 'fg-crumb-sep', text: ' › ' }),
+          el('span', { class: 'fg-crumb', dataset: { index: String(i) } }, transformLabel(t),
+            el('button', { type: 'button', class: 'gs-small fg-crumb-remove', text: '×', title: 'Remove this transform', 'aria-label': 'Remove ' + transformLabel(t),
+              on: { click: () => this.setTransforms(this.st.transforms.filter((_, k) => k !== i), true) } })));
+      });
+      this.crumbs.replaceChildren(...items);
+    }
+
+    // ---- State and deep links
+    restore() {
+      const dl = this.deepLink, key = this.opts.stateKey;
+      const saved = dl && !this.opts.diff ? decodeState(dl.get(key), this.profile.frames.length) : null;
+      if (saved) {
+        if (saved.mode === 'sandwich') this.st.sandwichFrame = saved.frame;
+        this.st.mode = saved.mode;
+      }
+      const tf = dl && this.tbar ? decodeTransforms(dl.get(key + '.tf')) : [];
+      if (tf.length) this.setTransforms(tf, false);
+      else { this.renderCrumbs(); this.setMode(this.st.mode); }
+      if (saved) this.ready.then(() => { this.st.x0 = saved.x0; this.st.x1 = saved.x1; this.redraw(); });
+      if (dl) {
+        dl.watch(key, this.root, (v) => this.apply(v));
+        if (this.tbar) dl.watch(key + '.tf', this.root, (v) => this.setTransforms(decodeTransforms(v), false));
+      }
+    }
+    apply(v) {
+      const st = decodeState(v, this.profile.frames.length);
+      if (!st) { if (v === null) { this.st.sandwichFrame = -1; this.setMode(this.opts.mode || 'left-heavy'); } return; }
+      if (st.mode === 'sandwich') this.st.sandwichFrame = st.frame;
+      this.setMode(st.mode);
+      this.ready.then(() => { this.st.x0 = st.x0; this.st.x1 = st.x1; this.redraw(); });
+    }
+    record() {
+      if (this.deepLink && !this.opts.diff) this.deepLink.set(this.opts.stateKey, encodeState(this.st.mode, this.st.sandwichFrame, this.st.x0, this.st.x1), { push: true });
+    }
+
+    // ---- Transforms (answered by the engine: stacks.tree)
+    pushTransform(t) { this.setTransforms(this.st.transforms.concat([t]), true); }
+    setTransforms(list, record) {
+      this.st.transforms = list.slice();
+      this.renderCrumbs();
+      if (record && this.deepLink) this.deepLink.set(this.opts.stateKey + '.tf', list.length ? JSON.stringify(list) : null, { push: true });
+      if (this.opts.onTransforms) this.opts.onTransforms(this.st.transforms.slice());
+      const gen = ++this.generation;
+      if (!list.length) {
+        this.useProfile(this.base);
+        return this.ready;
+      }
+      if (this.tstatus) this.tstatus.textContent = 'applying…';
+      this.ready = this.opts.query('stacks.tree', { transforms: list }).then((answer) => {
+        if (gen !== this.generation) return;
+        if (this.tstatus) this.tstatus.textContent = '';
+        this.useProfile(fromTree(answer, this.base.name));
+      }, (err) => {
+        if (gen !== this.generation) return;
+        if (this.tstatus) this.tstatus.textContent = 'The transform failed: ' + err.message;
+      });
+      return this.ready;
+    }
+    useProfile(p) {
+      this.profile = p;
+      this.layouts = {};
+      this.st.sel = null;
+      this.st.zooms = [];
+      this.setMode(this.st.mode);
+      if (this.st.search) this.search(this.st.search);
+    }
+
+    // ---- Modes
+    setMode(mode) {
+      if (mode === 'diff' && !this.opts.diff) return this.ready;
+      if (mode !== 'diff' && this.opts.diff) return this.ready;
+      const selected = this.selectedFrameIndex();
+      this.st.mode = mode;
+      for (const [m, b] of Object.entries(this.modeButtons)) {
         b.classList.toggle('active', m === mode);
         b.style.fontWeight = m === mode ? 'bold' : '';
         b.setAttribute('aria-pressed', String(m === mode));
       }
-      panes.textContent = '';
-      graphs.length = 0;
-      state.x0 = 0; state.x1 = 1;
-      if (mode === 'sandwich') {
-        let f = state.sandwichFrame;
-        if (f < 0) f = heaviestSelfFrame();
-        state.sandwichFrame = f;
-        const s = sandwichTrees(profile, f);
-        const name = profile.frames[f] ? profile.frames[f].name : '?';
-        caption.textContent = `Sandwich of ${name}: in ${fmtW(s.total)} ${unit} (${pctOf(s.total, totalWeight())}), self ${fmtW(s.selfTotal)}. Callers above (read upwards), callees below.`;
-        const up = makePane('Callers', true);
-        up.layout = layoutTree({ parent: s.callers.parent, frame: s.callers.frame, self: s.callers.self });
-        const down = makePane('Callees', false);
-        down.layout = layoutTree({ parent: s.callees.parent, frame: s.callees.frame, self: s.callees.self });
-      } else if (mode === 'diff') {
-        const d = diffTree(profile, opts.compare);
-        const g = makePane('', false);
-        g.frames = d.frames;
-        g.layout = layoutTree({ parent: d.trie.parent, frame: d.trie.frame, self: d.trie.self });
-        // Each cell's share before (a) and after (b): totals of the trie's two weights.
-        const shareA = treeWeights(d.trie.parent, Float64Array.from(d.trie.self2));
-        const l = g.layout;
-        g.colorOf = (i) => diffColor(l.w[i] / (d.totalB || 1) - shareA[l.node[i]]);
-        g.describe = (i) => `share ${pctOf(l.w[i], d.totalB)} now, ${(shareA[l.node[i]] * 100).toFixed(1)} % before`;
-        caption.textContent = `Differential: widths = the second profile (${fmtW(d.totalB)} ${opts.compare.unit || unit}); red = larger share than in the first (${fmtW(d.totalA)}), blue = smaller. Stacks only in the first profile have no width.`;
-      } else {
-        const g = makePane('', false);
-        g.layout = layoutFor(mode);
-        caption.textContent = mode === 'time-order'
-          ? `Time order: samples left to right as recorded${profile.durations ? ' (widths = time between samples)' : ' (widths = sample weights)'}; total ${fmtW(g.layout.total)} ${profile.durations ? (opts.durationUnit || 'µs') : unit}.`
-          : `Left heavy: identical stacks merged, heaviest first; total ${fmtW(g.layout.total)} ${unit}.`;
+      this.panes.textContent = '';
+      this.graphs.length = 0;
+      this.st.x0 = 0; this.st.x1 = 1; this.st.zooms = []; this.st.sel = null;
+      this.updateSelection();
+      if (mode === 'sandwich') return this.showSandwich(selected);
+      if (mode === 'diff') this.showDiff();
+      else this.showProfile(mode);
+      this.finishPanes();
+      return this.ready;
+    }
+    finishPanes() {
+      for (const g of this.graphs) this.sizePane(g);
+      this.applyMatches();
+      this.redraw();
+    }
+    showProfile(mode) {
+      const g = this.makePane('', false);
+      g.layout = this.layoutFor(mode);
+      g.nodesAreProfile = true;
+      const p = this.profile;
+      this.caption.textContent = mode === 'time-order'
+        ? `Time order: samples left to right as recorded${p.durations ? ' (widths = time between samples)' : ' (widths = sample weights)'}; total ${fmtW(g.layout.total)} ${p.durations ? (this.opts.durationUnit || 'µs') : this.unit}.`
+        : `Left heavy: identical stacks merged, heaviest first; total ${fmtW(g.layout.total)} ${this.unit}.`;
+    }
+    layoutFor(mode) {
+      if (!this.layouts[mode]) {
+        const p = this.profile;
+        this.layouts[mode] = mode === 'time-order' ? layoutTime(p) : layoutTree({ parent: p.stacks.parent, frame: p.stacks.frame, self: nodeSelf(p) });
       }
-      for (const g of graphs) sizePane(g);
-      computeMatches();
-      redraw();
+      return this.layouts[mode];
     }
+    showSandwich(selected) {
+      let f = this.st.sandwichFrame;
+      if (f < 0) f = selected;
+      if (f < 0 && this.opts.defaultFrame !== undefined) f = this.opts.defaultFrame;
+      if (f < 0) { const l = this.layoutFor('left-heavy'); f = l.frame.length ? l.frame[0] : -1; }
+      this.st.sandwichFrame = f;
+      const name = this.profile.frames[f] ? this.profile.frames[f].name : '?';
+      this.redraw();
+      if (!this.opts.query) {
+        this.caption.textContent = `Sandwich of ${name}: the callers and callees of a function are computed by the analysis engine, which this view has no access to (a saved report, or a format without stack queries).`;
+        return this.ready;
+      }
+      this.caption.textContent = `Sandwich of ${name}: asking the engine…`;
+      const gen = ++this.generation;
+      this.ready = this.opts.query('stacks.sandwich', { frame: f, transforms: this.st.transforms }).then((s) => {
+        if (gen !== this.generation || this.st.mode !== 'sandwich') return;
+        this.panes.textContent = '';
+        this.graphs.length = 0;
+        this.caption.textContent = `Sandwich of ${name}: in ${fmtW(s.total)} ${this.unit} (${pctOf(s.total, this.totalWeight())}), self ${fmtW(s.self)}. Callers above (read upwards), callees below.`;
+        this.makePane('Callers', true).layout = layoutTree(s.callers);
+        this.makePane('Callees', false).layout = layoutTree(s.callees);
+        this.finishPanes();
+      }, (err) => {
+        if (gen === this.generation) this.caption.textContent = `Sandwich of ${name}: ${err.message}`;
+      });
+      return this.ready;
+    }
+    // The engine's differential tree (wasm/profile/compare.h): widths from one side, colour from the
+    // change of each stack's share between the sides.
+    showDiff() {
+      const d = this.opts.diff, side = this.st.diffSide;
+      const g = this.makePane('', false);
+      g.frames = d.frames;
+      const t = d.tree;
+      g.layout = layoutTree({ parent: t.parent, frame: t.frame, self: side === 'b' ? t.self_b : t.self_a });
+      const l = g.layout, ta = d.totals.a || 1, tb = d.totals.b || 1;
+      const share = (i) => [t.total_a[l.node[i]] / ta, t.total_b[l.node[i]] / tb];
+      g.colorOf = (i) => { const [a, b] = share(i); return diffColor(b - a); };
+      g.describe = (i) => { const [a, b] = share(i); return `share ${(a * 100).toFixed(1)} % before, ${(b * 100).toFixed(1)} % after`; };
+      const labels = d.labels || { a: 'before', b: 'after' };
+      if (this.sideButton) this.sideButton.textContent = side === 'b' ? 'Widths: after (show before)' : 'Widths: before (show after)';
+      this.caption.textContent = `Differential: widths = ${side === 'b' ? labels.b : labels.a} (${fmtW(side === 'b' ? d.totals.b : d.totals.a)} ${this.unit}); ` +
+        `red = a larger share in ${labels.b} than in ${labels.a}, blue = smaller. Stacks only in the other profile have no width.`;
+    }
+    toggleDiffSide() {
+      this.st.diffSide = this.st.diffSide === 'b' ? 'a' : 'b';
+      this.setMode('diff');
+    }
+    totalWeight() { let t = 0; for (const w of this.profile.samples.weight) t += w; return t; }
 
-    function totalWeight() {
-      let t = 0;
-      for (const w of profile.samples.weight) t += w;
-      return t;
+    // ---- Panes
+    makePane(label, flip) {
+      const scroller = el('div', { class: 'fg-scroll', style: { height: this.height + 'px', overflowY: 'auto', position: 'relative' } });
+      const spacer = el('div', { class: 'fg-spacer' });
+      const canvas = el('canvas', { class: 'fg-canvas', tabindex: '0', role: 'img',
+        'aria-label': (label ? label + ': ' : '') + 'flame graph; arrow keys select functions, ? lists the keys',
+        style: { position: 'sticky', top: '0', left: '0', display: 'block', width: '100%' } });
+      scroller.append(canvas, spacer);
+      const pane = el('div', { class: 'fg-pane' }, label ? el('div', { class: 'fg-pane-label', text: label }) : null, scroller);
+      this.panes.appendChild(pane);
+      const g = { scroller, spacer, canvas, label, layout: null, flip, frames: this.profile.frames, colorOf: null, paneHeight: this.height };
+      scroller.addEventListener('scroll', () => this.draw(g));
+      canvas.addEventListener('mousemove', (e) => this.hover(g, e));
+      canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+      canvas.addEventListener('click', (e) => this.click(g, e));
+      canvas.addEventListener('focus', () => { if (!this.st.sel || this.st.sel.g !== g) this.select(g, this.firstCell(g), true); });
+      this.graphs.push(g);
+      return g;
     }
-    function heaviestSelfFrame() {
-      const self = new Float64Array(profile.frames.length);
-      const ns = nodeSelf(profile);
-      for (let n = 0; n < ns.length; n++) self[profile.stacks.frame[n]] += ns[n];
-      let best = 0;
-      for (let i = 1; i < self.length; i++) if (self[i] > self[best]) best = i;
-      return best;
-    }
-    const fmtW = (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
-    const pctOf = (v, t) => (t > 0 ? (100 * v / t).toFixed(1) + ' %' : '—');
-
-    function sizePane(g) {
+    sizePane(g) {
       const rows = g.layout ? g.layout.maxDepth + 1 : 1;
       const full = rows * ROW + 4;
       g.fullHeight = full;
-      g.paneHeight = Math.min(height, full);
+      g.paneHeight = Math.min(this.height, full);
       g.scroller.style.height = g.paneHeight + 'px';
       g.spacer.style.height = Math.max(0, full - g.paneHeight) + 'px';
     }
+    firstCell(g) { return g.layout && g.layout.x.length ? g.layout.rowStart[0] : -1; }
 
-    function matches(f) {
-      if (!state.search || !f) return false;
-      return (f.name && f.name.toLowerCase().includes(state.search)) || (f.file && f.file.toLowerCase().includes(state.search));
-    }
-
-    function draw(g) {
-      const l = g.layout;
-      const canvas = g.canvas;
+    // ---- Drawing
+    draw(g) {
+      const l = g.layout, canvas = g.canvas;
       const dpr = global.devicePixelRatio || 1;
-      const cssW = g.scroller.clientWidth || 800;
-      const cssH = g.paneHeight;
+      const cssW = g.scroller.clientWidth || 800, cssH = g.paneHeight;
       if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
         canvas.width = Math.round(cssW * dpr);
         canvas.height = Math.round(cssH * dpr);
@@ -500,205 +640,282 @@
       const ctx = canvas.getContext('2d');
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, cssW, cssH);
+      ctx.font = FONT;
       if (!l || !l.total) {
         ctx.fillStyle = '#888';
-        ctx.font = FONT;
         ctx.fillText('No samples to show.', 8, 14);
         return;
       }
-      const span = (state.x1 - state.x0) * l.total;
-      const vx0 = state.x0 * l.total;
-      const scale = cssW / span;
+      const vx0 = this.st.x0 * l.total, scale = cssW / ((this.st.x1 - this.st.x0) * l.total);
       const scrollTop = g.scroller.scrollTop;
-      const firstRow = Math.max(0, Math.floor(scrollTop / ROW));
-      const lastRow = Math.min(l.maxDepth, Math.ceil((scrollTop + cssH) / ROW));
-      ctx.font = FONT;
+      const firstRow = Math.max(0, Math.floor(scrollTop / ROW)), lastRow = Math.min(l.maxDepth, Math.ceil((scrollTop + cssH) / ROW));
       ctx.textBaseline = 'middle';
-      const searching = !!state.search;
-      for (let r = firstRow; r <= lastRow; r++) {
-        const row = g.flip ? l.maxDepth - r : r;
-        const y = r * ROW - scrollTop;
-        const a = l.rowStart[row], b = l.rowStart[row + 1];
-        // First cell that may be visible: binary search on x + w > vx0.
-        let lo = a, hi = b;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (l.x[mid] + l.w[mid] <= vx0) lo = mid + 1; else hi = mid;
+      for (let r = firstRow; r <= lastRow; r++) this.drawRow(g, ctx, g.flip ? l.maxDepth - r : r, r * ROW - scrollTop, vx0, scale, cssW);
+      const sel = this.st.sel;
+      if (sel && sel.g === g) {
+        const r = g.flip ? l.maxDepth - l.depth[sel.i] : l.depth[sel.i];
+        const px = (l.x[sel.i] - vx0) * scale;
+        ctx.strokeStyle = '#000';
+        ctx.lineWidth = 2;
+        ctx.strokeRect(Math.max(px, 0) + 1, r * ROW - scrollTop + 1, Math.max(Math.min(l.w[sel.i] * scale, cssW) - 2, 2), ROW - 3);
+      }
+    }
+    drawRow(g, ctx, row, y, vx0, scale, cssW) {
+      const l = g.layout, a = l.rowStart[row], b = l.rowStart[row + 1];
+      const searching = !!g.match;
+      // First cell that may be visible: binary search on x + w > vx0.
+      let lo = a, hi = b;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (l.x[mid] + l.w[mid] <= vx0) lo = mid + 1; else hi = mid; }
+      for (let i = lo; i < b; i++) {
+        const px = (l.x[i] - vx0) * scale;
+        if (px > cssW) break;
+        const pw = l.w[i] * scale;
+        if (pw < 1) {
+          // A run of sub-pixel cells: one grey pixel column, then jump (binary search) to the
+          // first cell starting in the next pixel, so a draw costs O(pixels), not O(cells).
+          const pix = Math.floor(px);
+          ctx.fillStyle = '#d8d0c8';
+          ctx.fillRect(pix, y, 1, ROW - 1);
+          const nextX = vx0 + (pix + 1) / scale;
+          let a2 = i + 1, b2 = b;
+          while (a2 < b2) { const mid = (a2 + b2) >> 1; if (l.x[mid] < nextX) a2 = mid + 1; else b2 = mid; }
+          i = a2 - 1;
+          continue;
         }
-        for (let i = lo; i < b; i++) {
-          const px = (l.x[i] - vx0) * scale;
-          if (px > cssW) break;
-          const pw = l.w[i] * scale;
-          if (pw < 1) {
-            // A run of sub-pixel cells: one grey pixel column, then jump (binary search) to the
-            // first cell starting in the next pixel, so a draw costs O(pixels), not O(cells).
-            const pix = Math.floor(px);
-            ctx.fillStyle = '#d8d0c8';
-            ctx.fillRect(pix, y, 1, ROW - 1);
-            const nextX = vx0 + (pix + 1) / scale;
-            let a2 = i + 1, b2 = b;
-            while (a2 < b2) {
-              const mid = (a2 + b2) >> 1;
-              if (l.x[mid] < nextX) a2 = mid + 1; else b2 = mid;
-            }
-            i = a2 - 1;
-            continue;
-          }
-          const f = g.frames[l.frame[i]];
-          const hit = searching && g.match && g.match[l.frame[i]] === 1;
-          ctx.fillStyle = searching && !hit ? '#e4e4e4' : g.colorOf ? g.colorOf(i) : frameColor(f);
-          const x0 = Math.max(px, 0), x1 = Math.min(px + pw, cssW);
-          ctx.fillRect(x0, y, Math.max(x1 - x0 - 0.5, 0.5), ROW - 1);
-          if (x1 - x0 > 30 && f) {
-            ctx.fillStyle = searching && !hit ? '#999' : '#222';
-            const label = fitText(ctx, f.name || '', x1 - x0 - 6);
-            if (label) ctx.fillText(label, x0 + 3, y + ROW / 2);
-          }
+        const f = g.frames[l.frame[i]];
+        const hit = searching && g.match[l.frame[i]] === 1;
+        ctx.fillStyle = searching && !hit ? '#e4e4e4' : g.colorOf ? g.colorOf(i) : frameColor(f);
+        const x0 = Math.max(px, 0), x1 = Math.min(px + pw, cssW);
+        ctx.fillRect(x0, y, Math.max(x1 - x0 - 0.5, 0.5), ROW - 1);
+        if (x1 - x0 > 30 && f) {
+          ctx.fillStyle = searching && !hit ? '#999' : '#222';
+          const label = this.fitText(ctx, f.name || '', x1 - x0 - 6);
+          if (label) ctx.fillText(label, x0 + 3, y + ROW / 2);
         }
       }
     }
-
-    const textCache = new Map();
-    function fitText(ctx, s, w) {
+    fitText(ctx, s, w) {
       if (w < 12) return '';
-      let m = textCache.get(s);
-      if (m === undefined) { m = ctx.measureText(s).width; if (textCache.size < 20000) textCache.set(s, m); }
+      let m = this.textCache.get(s);
+      if (m === undefined) { m = ctx.measureText(s).width; if (this.textCache.size < 20000) this.textCache.set(s, m); }
       if (m <= w) return s;
       const chars = Math.floor((s.length * w) / m) - 1;
       return chars > 2 ? s.slice(0, chars) + '…' : '';
     }
-
-    function redraw() {
-      for (const g of graphs) draw(g);
+    redraw() {
+      for (const g of this.graphs) this.draw(g);
       // What is shown (mode, sandwich frame, zoom) in the deep-link encoding, for tests and tools.
-      root.dataset.view = encodeState(state.mode, state.sandwichFrame, state.x0, state.x1);
+      this.root.dataset.view = encodeState(this.st.mode, this.st.sandwichFrame, this.st.x0, this.st.x1);
+      this.root.dataset.transforms = String(this.st.transforms.length);
     }
 
-    function cellAt(g, e) {
+    // ---- Pointer
+    cellAt(g, e) {
       const l = g.layout;
       if (!l || !l.total) return -1;
       const rect = g.canvas.getBoundingClientRect();
       const mx = e.clientX - rect.left, my = e.clientY - rect.top + g.scroller.scrollTop;
       const r = Math.floor(my / ROW);
       const row = g.flip ? l.maxDepth - r : r;
-      if (row < 0 || row > l.maxDepth) return -1;
-      const xw = state.x0 * l.total + (mx / rect.width) * (state.x1 - state.x0) * l.total;
-      let lo = l.rowStart[row], hi = l.rowStart[row + 1];
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (l.x[mid] + l.w[mid] <= xw) lo = mid + 1; else hi = mid;
-      }
-      return lo < l.rowStart[row + 1] && l.x[lo] <= xw ? lo : -1;
+      return cellAtX(l, row, this.st.x0 * l.total + (mx / rect.width) * (this.st.x1 - this.st.x0) * l.total);
     }
-
-    function hover(g, e) {
-      const i = cellAt(g, e);
-      if (i < 0) { tip.hidden = true; return; }
+    describeCell(g, i) {
       const l = g.layout;
       const f = g.frames[l.frame[i]] || {};
       const where = f.file ? f.file + (f.line !== null && f.line !== undefined ? ':' + f.line : '') : '';
-      const selfW = l.info && l.info.self && l.node[i] >= 0 && state.mode === 'left-heavy' ? l.info.self[l.node[i]] : null;
-      tip.textContent = '';
-      tip.append(...[el('div', { class: 'fg-tip-name', text: f.name || '?' }),
-        where ? el('div', { class: 'fg-tip-file', text: where }) : null,
-        el('div', { text: `${fmtW(l.w[i])} ${state.mode === 'time-order' && profile.durations ? (opts.durationUnit || 'µs') : unit} (${pctOf(l.w[i], l.total)})` +
-          (selfW !== null ? `, self ${fmtW(selfW)}` : '') }),
-        g.describe ? el('div', { text: g.describe(i) }) : null].filter(Boolean));
-      const rootRect = root.getBoundingClientRect();
-      tip.style.left = Math.min(e.clientX - rootRect.left + 12, rootRect.width - 260) + 'px';
-      tip.style.top = (e.clientY - rootRect.top + 14) + 'px';
-      tip.hidden = false;
+      const timed = this.st.mode === 'time-order' && this.profile.durations;
+      const selfW = g.nodesAreProfile && this.st.mode === 'left-heavy' && l.info.self ? l.info.self[l.node[i]] : null;
+      return { name: f.name || '?', where,
+        weight: `${fmtW(l.w[i])} ${timed ? (this.opts.durationUnit || 'µs') : this.unit} (${pctOf(l.w[i], l.total)})` + (selfW !== null ? `, self ${fmtW(selfW)}` : ''),
+        extra: g.describe ? g.describe(i) : '' };
     }
-
-    function click(g, e) {
-      const i = cellAt(g, e);
+    hover(g, e) {
+      const i = this.cellAt(g, e);
+      if (i < 0) { this.tip.hidden = true; return; }
+      const d = this.describeCell(g, i);
+      this.tip.replaceChildren(...[el('div', { class: 'fg-tip-name', text: d.name }), d.where ? el('div', { class: 'fg-tip-file', text: d.where }) : null,
+        el('div', { text: d.weight }), d.extra ? el('div', { text: d.extra }) : null].filter(Boolean));
+      const rootRect = this.root.getBoundingClientRect();
+      this.tip.style.left = Math.min(e.clientX - rootRect.left + 12, rootRect.width - 260) + 'px';
+      this.tip.style.top = (e.clientY - rootRect.top + 14) + 'px';
+      this.tip.hidden = false;
+    }
+    click(g, e) {
+      const i = this.cellAt(g, e);
       if (i < 0) return;
+      this.select(g, i, true);
+      this.zoomTo(g, i);
+      this.chosen(g, i);
+    }
+    chosen(g, i) {
+      if (this.opts.onSelect) this.opts.onSelect(g.frames === this.profile.frames ? g.layout.frame[i] : -1, g.frames[g.layout.frame[i]]);
+    }
+
+    // ---- Selection, zoom and keys
+    select(g, i, announce = true) {
+      if (!g || i < 0) return;
+      this.st.sel = { g, i };
       const l = g.layout;
-      state.x0 = l.x[i] / l.total;
-      state.x1 = (l.x[i] + l.w[i]) / l.total;
-      redraw();
-      record();
-      if (opts.onSelect) opts.onSelect(g.frames === profile.frames ? l.frame[i] : -1, g.frames[l.frame[i]]);
+      // Keep the selected row in view.
+      const r = g.flip ? l.maxDepth - l.depth[i] : l.depth[i];
+      if (r * ROW < g.scroller.scrollTop) g.scroller.scrollTop = r * ROW;
+      else if ((r + 1) * ROW > g.scroller.scrollTop + g.paneHeight) g.scroller.scrollTop = (r + 1) * ROW - g.paneHeight;
+      this.redraw();
+      this.updateSelection();
+      if (announce) {
+        const d = this.describeCell(g, i);
+        this.live.textContent = `${g.label ? g.label + ': ' : ''}${d.name}${d.where ? ', ' + d.where : ''}: ${d.weight}, depth ${l.depth[i] + 1}` + (d.extra ? '; ' + d.extra : '');
+      }
+    }
+    updateSelection() {
+      if (!this.fnButtons) return;
+      const f = this.selectedFrame();
+      for (const b of this.fnButtons) b.disabled = !f;
+      this.fnButtons[1].disabled = !this.selectedPath();
+      this.selLabel.textContent = f ? 'Selected: ' + f.name : 'select a function (click or arrows) to focus, merge or drop it';
+    }
+    selectedFrameIndex() {
+      const s = this.st.sel;
+      return s && s.g.frames === this.profile.frames ? s.g.layout.frame[s.i] : -1;
+    }
+    selectedFrame() { const i = this.selectedFrameIndex(); return i >= 0 ? this.profile.frames[i] : null; }
+    // Root-first frame names of the selected cell's stack (panes that draw the profile's own tree).
+    selectedPath() {
+      const s = this.st.sel;
+      if (!s || !s.g.nodesAreProfile) return null;
+      const names = [], parent = this.profile.stacks.parent, frame = this.profile.stacks.frame;
+      for (let n = s.g.layout.node[s.i]; n >= 0; n = parent[n]) names.push(this.profile.frames[frame[n]].name);
+      return names.reverse();
+    }
+    zoomTo(g, i) {
+      const l = g.layout;
+      this.st.zooms.push([this.st.x0, this.st.x1]);
+      this.st.x0 = l.x[i] / l.total;
+      this.st.x1 = (l.x[i] + l.w[i]) / l.total;
+      this.redraw();
+      this.record();
+    }
+    back() {
+      if (!this.st.zooms.length && this.st.x0 === 0 && this.st.x1 === 1) return false;
+      [this.st.x0, this.st.x1] = this.st.zooms.length ? this.st.zooms.pop() : [0, 1];
+      this.redraw();
+      this.record();
+      return true;
+    }
+    resetZoom() {
+      this.st.x0 = 0; this.st.x1 = 1; this.st.zooms = [];
+      this.redraw();
+    }
+    toggleHelp() { this.help.hidden = !this.help.hidden; }
+    onKey(e) {
+      const t = e.target;
+      if (t === this.searchBox) {
+        if (e.key === 'Escape' || e.key === 'Enter') { e.preventDefault(); const g = this.graphs[0]; if (g) g.canvas.focus(); }
+        return;
+      }
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+      if (e.key === '/') { e.preventDefault(); this.searchBox.focus(); return; }
+      if (e.key === '?') { e.preventDefault(); this.toggleHelp(); return; }
+      if (e.key === 'Escape' || e.key === 'Backspace') { if (this.back()) e.preventDefault(); return; }
+      const g = this.graphs.find((x) => x.canvas === t) || (this.st.sel && this.st.sel.g);
+      if (!g || !g.layout || !g.layout.total) return;
+      const sel = this.st.sel && this.st.sel.g === g ? this.st.sel.i : -1;
+      if (e.key === 'Enter') {
+        if (sel >= 0) { e.preventDefault(); this.zoomTo(g, sel); this.chosen(g, sel); }
+        return;
+      }
+      const l = g.layout;
+      const moves = { ArrowUp: g.flip ? 'child' : 'parent', ArrowDown: g.flip ? 'parent' : 'child', ArrowLeft: -1, ArrowRight: 1 };
+      const m = moves[e.key];
+      if (m === undefined) return;
+      e.preventDefault();
+      let next = sel < 0 ? this.firstCell(g) : typeof m === 'number' ? nav.sibling(l, sel, m) : nav[m](l, sel);
+      if (next < 0) return;
+      this.select(g, next, true);
     }
 
-    function resetZoom() {
-      state.x0 = 0; state.x1 = 1;
-      redraw();
+    // ---- Search and highlight: cells whose function matches keep their colour; the engine gives
+    // the share of the samples that hold one (stacks.match).
+    search(text) {
+      this.st.search = String(text || '');
+      this.st.highlight = -1;
+      if (this.searchBox.value !== this.st.search) this.searchBox.value = this.st.search;
+      this.matchInfo.textContent = '';
+      this.st.matchRe = null;
+      if (this.st.search) {
+        try { this.st.matchRe = new RegExp(this.st.search, 'i'); } catch (err) { this.matchInfo.textContent = 'bad regular expression: ' + err.message; }
+      }
+      this.applyMatches();
+      this.redraw();
+      if (!this.st.matchRe) return this.ready;
+      if (!this.opts.query || this.opts.diff) { this.matchInfo.textContent = 'matching frames highlighted'; return this.ready; }
+      const asked = this.st.search;
+      return this.opts.query('stacks.match', { regex: asked, transforms: this.st.transforms }).then((m) => {
+        if (asked === this.st.search) this.matchInfo.textContent = `matches: ${pctOf(m.weight, m.total)} of ${this.unit}`;
+      }, (err) => { if (asked === this.st.search) this.matchInfo.textContent = err.message; });
     }
-
-    function search(text) {
-      state.search = String(text || '').toLowerCase();
-      if (searchBox.value !== text) searchBox.value = text || '';
-      computeMatches();
-      updateMatchInfo();
-      redraw();
+    highlightFrame(i) {
+      this.search('');
+      this.st.highlight = i;
+      this.applyMatches();
+      this.redraw();
     }
-
-    function computeMatches() {
-      for (const g of graphs) {
-        if (!state.search) { g.match = null; continue; }
+    applyMatches() {
+      const re = this.st.matchRe, hl = this.st.highlight;
+      for (const g of this.graphs) {
+        if (!re && !(hl >= 0)) { g.match = null; continue; }
         const m = new Uint8Array(g.frames.length);
-        for (let i = 0; i < g.frames.length; i++) m[i] = matches(g.frames[i]) ? 1 : 0;
+        for (let i = 0; i < g.frames.length; i++) {
+          const f = g.frames[i];
+          m[i] = re ? (re.test(f.name || '') || (f.file ? re.test(f.file) : false) ? 1 : 0) : i === hl ? 1 : 0;
+        }
         g.match = m;
       }
     }
 
-    function updateMatchInfo() {
-      if (!state.search) { matchInfo.textContent = ''; return; }
-      // Share of the samples whose stack contains a match (each sample counted once).
-      const parent = profile.stacks.parent, frame = profile.stacks.frame;
-      const hit = new Uint8Array(parent.length);
-      const fm = new Uint8Array(profile.frames.length);
-      for (let i = 0; i < fm.length; i++) fm[i] = matches(profile.frames[i]) ? 1 : 0;
-      for (let n = 0; n < parent.length; n++) hit[n] = fm[frame[n]] || (parent[n] >= 0 && hit[parent[n]]) ? 1 : 0;
-      let sum = 0, all = 0;
-      const st = profile.samples.stack, wt = profile.samples.weight;
-      for (let i = 0; i < st.length; i++) { all += wt[i]; if (st[i] >= 0 && hit[st[i]]) sum += wt[i]; }
-      matchInfo.textContent = `matches: ${pctOf(sum, all)} of ${unit}`;
+    toSvg(o = {}) {
+      return graphsToSvg(this.graphs, { ...o, x0: this.st.x0, x1: this.st.x1, unit: this.unit, fmtW, pctOf, title: o.title || this.profile.name || '', caption: this.caption.textContent });
     }
-
-    const onKey = (e) => { if (e.key === 'Escape' && root.isConnected && (state.x0 > 0 || state.x1 < 1)) { resetZoom(); record(); } };
-    document.addEventListener('keydown', onKey);
-    let ro = null;
-    if (global.ResizeObserver) { ro = new ResizeObserver(() => redraw()); ro.observe(root); }
-
-    // The fragment's view (a reload or a shared link), and back/forward.
-    const apply = (v) => {
-      const st = decodeState(v, profile.frames.length);
-      if (!st || (st.mode === 'diff' && !opts.compare)) { if (v === null) { state.sandwichFrame = -1; setMode(opts.mode || 'left-heavy'); } return; }
-      if (st.mode === 'sandwich') state.sandwichFrame = st.frame;
-      setMode(st.mode);
-      state.x0 = st.x0; state.x1 = st.x1;
-      redraw();
-    };
-    const saved = deepLink && !opts.compare ? decodeState(deepLink.get(opts.stateKey), profile.frames.length) : null;
-    if (saved) {
-      if (saved.mode === 'sandwich') state.sandwichFrame = saved.frame;
-      state.mode = saved.mode;
+    destroy() {
+      if (this.ro) this.ro.disconnect();
+      this.root.remove();
     }
-    setMode(state.mode);
-    if (saved) { state.x0 = saved.x0; state.x1 = saved.x1; redraw(); }
-    if (deepLink) deepLink.watch(opts.stateKey, root, apply);
+  }
 
-    function toSvg(o = {}) {
-      return graphsToSvg(graphs, { ...o, x0: state.x0, x1: state.x1, unit, fmtW, pctOf, title: o.title || profile.name || '', caption: caption.textContent });
-    }
+  const fmtW = (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
+  const pctOf = (v, t) => (t > 0 ? (100 * v / t).toFixed(1) + ' %' : '—');
 
+  function create(container, profile, opts = {}) {
+    const fg = new FlameGraph(container, profile, opts);
     return {
-      element: root,
-      setMode,
-      search,
-      resetZoom,
-      sandwich(frameIndex) { state.sandwichFrame = frameIndex; setMode('sandwich'); record(); },
-      get mode() { return state.mode; },
-      get zoom() { return [state.x0, state.x1]; },
-      toSvg,
-      layout() { return graphs[0] ? graphs[0].layout : null; },
-      destroy() { document.removeEventListener('keydown', onKey); if (ro) ro.disconnect(); root.remove(); },
+      element: fg.root,
+      setMode: (mode) => fg.setMode(mode),
+      search: (text) => fg.search(text),
+      resetZoom: () => fg.resetZoom(),
+      sandwich(frameIndex) { fg.st.sandwichFrame = frameIndex; const r = fg.setMode('sandwich'); fg.record(); return r; },
+      setTransforms: (list) => fg.setTransforms(list, true),
+      highlightFrame: (i) => fg.highlightFrame(i),
+      get transforms() { return fg.st.transforms.slice(); },
+      get mode() { return fg.st.mode; },
+      get zoom() { return [fg.st.x0, fg.st.x1]; },
+      get ready() { return fg.ready; },
+      toSvg: (o) => fg.toSvg(o),
+      layout: () => (fg.graphs[0] ? fg.graphs[0].layout : null),
+      destroy: () => fg.destroy(),
     };
   }
 
   // ---- Adapters -------------------------------------------------------------------------------
+
+  // The engine's stacks.tree answer (columnar frames) as the component's profile.
+  function fromTree(t, name) {
+    const f = t.frames;
+    return {
+      frames: f.name.map((n, i) => ({ name: n, file: f.file[i], line: f.line[i], gem: f.gem ? f.gem[i] : '' })),
+      stacks: t.stacks, samples: t.samples, durations: t.durations || null, unit: t.unit, name,
+    };
+  }
+
 
   function fromStacks(frames, stacks, weights, unit) {
     const parent = [], frame = [];
@@ -717,23 +934,5 @@
     return { frames, stacks: { parent, frame }, samples: { stack: sampleStack, weight: weights.slice() }, unit: unit || 'samples' };
   }
 
-  function fromFolded(text, unit) {
-    const frames = [], byName = new Map(), stacks = [], weights = [];
-    for (const line of String(text).split('\n')) {
-      const sp = line.lastIndexOf(' ');
-      if (sp <= 0) continue;
-      const w = Number(line.slice(sp + 1));
-      if (!(w >= 0)) continue;
-      const path = line.slice(0, sp).split(';').map((name) => {
-        let i = byName.get(name);
-        if (i === undefined) { i = frames.length; frames.push({ name }); byName.set(name, i); }
-        return i;
-      });
-      stacks.push(path);
-      weights.push(w);
-    }
-    return fromStacks(frames, stacks, weights, unit);
-  }
-
-  GCSCOPE.flamegraph = { create, fromStacks, fromFolded, _internals: { layoutTree, layoutTime, sandwichTrees, diffTree, nodeSelf } };
+  GCSCOPE.flamegraph = { create, fromStacks, fromTree };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -1,7 +1,11 @@
 // stackprof profiles: header (mode, samples, GC share, miss rate and what it means), flame graph
-// (left heavy / time order / sandwich / differential against a second profile), stackprof's text
-// report as a sortable, filterable table with file/name selection, the method view (callers,
-// callees, per-line samples) and files table, and downloads (Graphviz DOT, collapsed stacks).
+// (left heavy / time order / sandwich, with the engine's transforms), stackprof's text report as a
+// sortable, filterable table with file/name selection, the method view (callers, callees, per-line
+// samples), the files table, the comparison with another profile (per-frame deltas and a
+// differential flame graph) and downloads (Graphviz DOT, collapsed stacks). The first screen comes
+// from the report; everything asked afterwards (another frame's method view, filters, transforms,
+// downloads, the comparison) is answered by the job's engine (ctx.query, wasm/stackprof/
+// stackprof_analyzer.cpp and wasm/profile/stack_queries.h).
 'use strict';
 (function () {
   const { el, fmt } = GCSCOPE.ui;
@@ -27,24 +31,6 @@
       unit: unitOf(report),
       name: (report.inputs || []).join(', '),
     };
-  }
-
-  // `a;b;c N` per raw record, root first (what `stackprof --stackcollapse` prints, in linear time).
-  function collapsedStacks(report) {
-    const raw = report.raw;
-    const names = report.frame_table.name;
-    const parts = [];
-    const path = [];
-    let chunk = '';
-    for (let r = 0; r < raw.record_stack.length; r++) {
-      path.length = 0;
-      for (let n = raw.record_stack[r]; n >= 0; n = raw.stack_parent[n]) path.push(names[raw.stack_frame[n]]);
-      path.reverse();
-      chunk += path.join(';') + ' ' + raw.record_weight[r] + '\n';
-      if (chunk.length > 1 << 20) { parts.push(chunk); chunk = ''; }
-    }
-    parts.push(chunk);
-    return new Blob(parts, { type: 'text/plain' });
   }
 
   function pct(part, whole) { return whole > 0 ? (100 * part) / whole : null; }
@@ -115,10 +101,10 @@
       const st = lineStats.get(n);
       const code = src.lines[n - 1].replace(/\r?\n$/, '');
       const cells = st
-        ? [fmt.num(st.total), fmt.pct(pct(st.total, report.samples), 1), v10 || !st.self ? '' : fmt.num(st.self), v10 || !st.self ? '' : fmt.pct(pct(st.self, report.samples), 1)]
+        ? [fmt.num(st.total), fmt.pct(st.total_pct, 1), v10 || !st.self ? '' : fmt.num(st.self), v10 || !st.self ? '' : fmt.pct(st.self_pct, 1)]
         : ['', '', '', ''];
       rows.push(el('tr', { class: st ? 'sp-src-hot' : null, dataset: { line: String(n), total: st ? String(st.total) : '', self: st ? String(st.self) : '' } },
-        cells.map((c, i) => el('td', { class: i < 4 ? 'num' : null, text: c })),
+        cells.map((c) => el('td', { class: 'num', text: c })),
         el('td', { class: 'num muted', text: String(n) }),
         el('td', { class: 'sp-src-code', style: { whiteSpace: 'pre', fontFamily: 'monospace' }, text: code })));
     }
@@ -127,57 +113,63 @@
       el('tbody', {}, rows));
   }
 
-  // Callers/callees/lines of one frame, as stackprof --method computes them.
-  function methodView(report, idx, onPick, sources) {
-    const ft = report.frame_table, ed = report.edges, ln = report.lines;
-    const total = ft.total[idx], self = ft.self[idx];
+  const pctText = (v) => (v === null ? 'Inf' : fmt.pct(v, 1));
+  const callColumns = (label) => [
+    { key: 'weight', label: 'Samples', numeric: true, format: (v) => fmt.num(v) },
+    { key: 'pct', label: label, numeric: true, format: pctText },
+    { key: 'name', label: 'Frame' },
+  ];
+
+  // The method view: the engine's stackprof.method answer (stackprof --method's figures) for one
+  // frame, with the dropped source file's lines beside the per-line samples.
+  function methodView(report, m, onPick, sources) {
     const box = el('div', { class: 'method-view' });
-    const where = ft.file[idx] + (ft.line[idx] !== null ? ':' + ft.line[idx] : '');
-    box.append(el('h4', { class: 'method-name', text: ft.name[idx] }), el('div', { class: 'muted', text: where }),
-      el('p', { text: `samples: ${fmt.num(self)} self (${fmt.pct(pct(self, report.samples), 1)}) / ${fmt.num(total)} total (${fmt.pct(pct(total, report.samples), 1)})` }));
-    const callers = [], callees = [];
-    for (let i = 0; i < ed.from.length; i++) {
-      if (ed.to[i] === idx) callers.push({ frame: ed.from[i], name: ft.name[ed.from[i]], weight: ed.weight[i], pct: pct(ed.weight[i], total) });
-      if (ed.from[i] === idx) callees.push({ frame: ed.to[i], name: ft.name[ed.to[i]], weight: ed.weight[i], pct: pct(ed.weight[i], total - self) });
-    }
-    const cols = (label) => [
-      { key: 'weight', label: 'Samples', numeric: true, format: (v) => fmt.num(v) },
-      { key: 'pct', label: label, numeric: true, format: (v) => (v === null ? 'Inf' : fmt.pct(v, 1)) },
-      { key: 'name', label: 'Frame' },
-    ];
-    if (callers.length) {
+    box.append(el('h4', { class: 'method-name', text: m.name }), el('div', { class: 'muted', text: m.file + (m.line !== null ? ':' + m.line : '') }),
+      el('p', { text: `samples: ${fmt.num(m.self)} self (${pctText(m.self_pct)}) / ${fmt.num(m.total)} total (${pctText(m.total_pct)})` }));
+    const pick = (r) => { if (r.frame !== null) onPick(r.frame); };
+    if (m.callers.length) {
       box.appendChild(el('h5', { text: 'Callers' }));
-      box.appendChild(GCSCOPE.ui.table(cols('% of total'), callers, { filter: false, sort: { key: 'weight', desc: true }, csvName: 'callers.csv', onRowClick: (r) => onPick(r.frame) }));
+      box.appendChild(GCSCOPE.ui.table(callColumns('% of total'), m.callers, { filter: false, sort: { key: 'weight', desc: true }, csvName: 'callers.csv', onRowClick: pick }));
     }
-    if (callees.length) {
-      box.appendChild(el('h5', { text: `Callees (${fmt.num(total - self)} total)` }));
-      box.appendChild(GCSCOPE.ui.table(cols('% of callee samples'), callees, { filter: false, sort: { key: 'weight', desc: true }, csvName: 'callees.csv', onRowClick: (r) => onPick(r.frame) }));
+    if (m.callees && m.callees.length) {
+      box.appendChild(el('h5', { text: `Callees (${fmt.num(m.callees_total)} total)` }));
+      box.appendChild(GCSCOPE.ui.table(callColumns('% of callee samples'), m.callees, { filter: false, sort: { key: 'weight', desc: true }, csvName: 'callees.csv', onRowClick: pick }));
     }
-    const lines = [];
-    for (let i = 0; i < ln.frame.length; i++) {
-      if (ln.frame[i] === idx) lines.push({ line: ln.line[i], total: ln.total[i], self: ln.self[i], tpct: pct(ln.total[i], report.samples), spct: pct(ln.self[i], report.samples) });
-    }
-    // Source with per-line samples: stackprof shows lines `line`..max(sampled line)+1 (line + 6 without per-line data).
+    // Source with per-line samples: the lines stackprof --method shows (m.code = [first, last]).
     box.appendChild(el('h5', { text: 'Code' }));
-    const src = matchSource(sources || new Map(), ft.file[idx]);
-    const first = ft.line[idx] === null || ft.line[idx] === undefined ? 1 : ft.line[idx];
-    const maxline = lines.length ? Math.max(...lines.map((l) => l.line)) : first + 5;
+    const src = matchSource(sources || new Map(), m.file);
     if (src) {
       box.appendChild(el('div', { class: 'muted sp-source-match', text: `source: ${src.rel}` }));
-      box.appendChild(sourceView(report, new Map(lines.map((l) => [l.line, l])), src, first, maxline + 1));
+      box.appendChild(sourceView(report, new Map(m.lines.map((l) => [l.line, l])), src, m.code[0], m.code[1]));
     } else {
       box.appendChild(el('p', { class: 'muted sp-source-unavailable', text: 'SOURCE UNAVAILABLE: add the profiled app\'s Ruby files (or its folder) above to see the code with per-line samples.' }));
     }
-    if (lines.length) {
+    if (m.lines.length) {
       box.appendChild(el('h5', { text: 'Samples per line' }));
       box.appendChild(el('p', { class: 'muted', text: 'Line totals count every occurrence on the stack (recursion counts several times), like stackprof.' }));
       box.appendChild(GCSCOPE.ui.table([
         { key: 'line', label: 'Line', numeric: true },
         { key: 'total', label: 'Total', numeric: true, format: (v) => fmt.num(v) },
-        { key: 'tpct', label: '%', numeric: true, format: (v) => fmt.pct(v, 1) },
+        { key: 'total_pct', label: '%', numeric: true, format: pctText },
         { key: 'self', label: 'Self', numeric: true, format: (v) => fmt.num(v) },
-        { key: 'spct', label: '%', numeric: true, format: (v) => fmt.pct(v, 1) },
-      ], lines, { filter: false, sort: { key: 'line' }, csvName: 'lines.csv' }));
+        { key: 'self_pct', label: '%', numeric: true, format: pctText },
+      ], m.lines, { filter: false, sort: { key: 'line' }, csvName: 'lines.csv' }));
+    }
+    return box;
+  }
+
+  // The method view of a transformed profile: the engine's stacks.calls answer (direct callers and
+  // callees counted from the transformed samples; stackprof's per-line counts do not survive a
+  // transform).
+  function callsView(c, onPick) {
+    const box = el('div', { class: 'method-view' });
+    box.append(el('h4', { class: 'method-name', text: c.name }), el('div', { class: 'muted', text: c.file + (c.line !== null ? ':' + c.line : '') }),
+      el('p', { text: `in the transformed profile: ${fmt.num(c.self)} self (${pctText(c.self_pct)}) / ${fmt.num(c.total)} total (${pctText(c.total_pct)})` }));
+    for (const [key, label] of [['callers', 'Callers'], ['callees', 'Callees']]) {
+      if (!c[key].length) continue;
+      box.appendChild(el('h5', { text: label }));
+      box.appendChild(GCSCOPE.ui.table(callColumns(key === 'callers' ? '% of total' : '% of total'), c[key],
+        { filter: false, sort: { key: 'weight', desc: true }, csvName: key + '.csv', onRowClick: (r) => onPick(r.frame) }));
     }
     return box;
   }
@@ -240,25 +232,107 @@
     return bar;
   }
 
+  function exportsBar(report, ctx, view) {
+    const bar = el('div', { class: 'stackprof-exports' });
+    bar.appendChild(el('button', {
+      type: 'button', class: 'gs-small', text: 'Download Graphviz (.dot)', dataset: { export: 'graphviz' },
+      on: { click: () => GCSCOPE.ui.download('stackprof.dot', 'text/vnd.graphviz', report.graphviz) },
+    }));
+    if (!report.raw) return bar;
+    const status = el('span', { class: 'muted stackprof-export-status' });
+    // The engine writes each export of the profile as transformed (stackprof --stackcollapse's
+    // text when there is no transform; speedscope's JSON; pprof's gzipped profile.proto as base64).
+    const ask = (label, kind, file, mime, method, args, decode) => el('button', {
+      type: 'button', class: 'gs-small', text: label, dataset: { export: kind },
+      on: { click: () => {
+        status.textContent = '';
+        ctx.query(method, Object.assign({ transforms: view.transforms }, args)).then((answer) => GCSCOPE.ui.download(file, mime, decode ? decode(answer) : answer),
+          (err) => { status.textContent = err.message; });
+      } },
+    });
+    const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    bar.append(ask('Download speedscope', 'speedscope', 'stackprof.speedscope.json', 'application/json', 'stacks.export', { to: 'speedscope' }), ' ',
+      ask('Download pprof', 'pprof', 'stackprof.pb.gz', 'application/gzip', 'stacks.export', { to: 'pprof' }, fromBase64), ' ');
+    bar.append(ask('Download collapsed stacks', 'collapsed', 'stackprof.folded', 'text/plain', 'stacks.folded', {}), ' ', status);
+    return bar;
+  }
+
+  // Compare with another stackprof job on the page (its engine compares, wasm/profile/compare.h):
+  // the per-frame delta table and the differential flame graph.
+  function compareSection(report, ctx) {
+    const status = el('span', { class: 'muted stackprof-compare-status' });
+    const out = el('div', { class: 'stackprof-compare-result' });
+    const show = (pick, label) => {
+      status.textContent = `Comparing with ${label}…`;
+      out.replaceChildren();
+      GCSCOPE.ui.compareWithEngine(ctx, pick).then((c) => {
+        status.textContent = `Comparing with ${label}: before = this profile (${fmt.num(c.totals.a)} ${unitOf(report)}), after = ${label} (${fmt.num(c.totals.b)}).`;
+        drawComparison(out, c, { a: 'this profile', b: label }, report);
+      }, (err) => { status.textContent = `Cannot compare with ${label}: ${err.message}`; });
+    };
+    const picker = GCSCOPE.ui.comparePicker({
+      self: report, ctx, accept: (r) => r.format === 'stackprof' && r.frame_table, cls: 'stackprof-compare-pick',
+      ariaLabel: 'stackprof profile to compare with', prompt: 'Compare with: ',
+      emptyText: 'No other stackprof profile on the page: analyze another dump (as its own job), or pick a file below.',
+      draw: (box, pick) => show(pick, pick.label),
+    });
+    // A file picked here is analyzed as a job of its own, then compared.
+    const input = el('input', { type: 'file', class: 'stackprof-compare-input', hidden: true });
+    input.addEventListener('change', () => {
+      const file = input.files && input.files[0];
+      input.value = '';
+      if (!file) return;
+      status.textContent = 'Analyzing ' + file.name + '…';
+      const card = GCSCOPE.startJob([{ path: file.name, blob: file }], {}, {
+        onResult: (doc) => {
+          const index = doc.reports.findIndex((r) => r.format === 'stackprof');
+          if (index < 0) { status.textContent = file.name + ': not a stackprof profile' + (doc.errors.length ? ' (' + doc.errors[0].message + ')' : ''); return; }
+          show({ engine: card.gcscopeEngine, index, report: doc.reports[index] }, file.name);
+        },
+        onError: (why) => { status.textContent = file.name + ': ' + why; },
+      });
+    });
+    const button = el('button', { type: 'button', class: 'gs-small', text: 'Compare with a profile file…', on: { click: () => input.click() } });
+    return el('div', { class: 'stackprof-compare' }, picker, el('div', {}, button, input, ' ', status), out);
+  }
+
+  function drawComparison(out, c, labels, report) {
+    let diffFg = null;
+    if (c.tree) {
+      const box = el('div', { class: 'stackprof-diff-flame' });
+      out.appendChild(box);
+      diffFg = GCSCOPE.flamegraph.create(box, { frames: c.frames, stacks: { parent: [], frame: [] }, samples: { stack: [], weight: [] }, unit: unitOf(report) },
+        { diff: { frames: c.frames, tree: c.tree, totals: c.totals, labels }, height: 360, fileName: 'stackprof-diff' });
+    } else {
+      out.appendChild(el('p', { class: 'muted', text: 'One of the profiles has no raw samples: no differential flame graph, only the per-frame table.' }));
+    }
+    const rows = c.frames.map((f, i) => Object.assign({ index: i, where: f.file + (f.line !== null ? ':' + f.line : '') }, f));
+    const pts = (v) => (v > 0 ? '+' : '') + v.toFixed(2);
+    out.appendChild(GCSCOPE.ui.table([
+      { key: 'name', label: 'Frame' },
+      { key: 'where', label: 'File' },
+      { key: 'self_a', label: 'Self before', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'self_b', label: 'Self after', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'self_pct_a', label: 'Self % before', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'self_pct_b', label: 'Self % after', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'self_delta_pct', label: 'Δ self (pts)', numeric: true, format: pts },
+      { key: 'total_a', label: 'Total before', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'total_b', label: 'Total after', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'total_pct_a', label: 'Total % before', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'total_pct_b', label: 'Total % after', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'total_delta_pct', label: 'Δ total (pts)', numeric: true, format: pts },
+    ], rows, { csvName: 'stackprof-compare.csv', pageSize: 100, caption: `${rows.length} frames; largest change of total share first` + (diffFg ? '; click one to find it in the flame graph' : ''),
+      onRowClick: diffFg ? (r) => diffFg.highlightFrame(r.index) : null }));
+  }
+
   function render(container, report, ctx) {
     container.appendChild(header(report));
     if (!report.frame_table) return;
     const ft = report.frame_table;
     const samples = report.samples;
-
-    // ---- Exports
-    const exportsBar = el('div', { class: 'stackprof-exports' });
-    exportsBar.appendChild(el('button', {
-      type: 'button', class: 'gs-small', text: 'Download Graphviz (.dot)', dataset: { export: 'graphviz' },
-      on: { click: () => GCSCOPE.ui.download('stackprof.dot', 'text/vnd.graphviz', report.graphviz) },
-    }));
-    if (report.raw) {
-      exportsBar.appendChild(el('button', {
-        type: 'button', class: 'gs-small', text: 'Download collapsed stacks', dataset: { export: 'collapsed' },
-        on: { click: () => GCSCOPE.ui.download('stackprof.folded', 'text/plain', collapsedStacks(report)) },
-      }));
-    }
-    container.appendChild(exportsBar);
+    // What the flame graph's transform stack is; the table, the method view and the exports follow it.
+    const view = { transforms: [] };
+    container.appendChild(exportsBar(report, ctx, view));
 
     // ---- Flame graph
     const profile = flameProfile(report);
@@ -267,61 +341,44 @@
     container.appendChild(el('h4', { text: 'Flame graph' }));
     container.appendChild(fgBox);
     if (profile) {
-      fg = GCSCOPE.flamegraph.create(fgBox, profile, { mode: 'left-heavy', durationUnit: 'µs', stateKey: 'sp.flame', fileName: 'stackprof-flamegraph', onSelect: (f) => { if (f >= 0) showMethod(f); } });
-      const compareInput = el('input', { type: 'file', class: 'stackprof-compare-input', hidden: true });
-      const compareStatus = el('span', { class: 'muted stackprof-compare-status' });
-      const compareBtn = el('button', { type: 'button', class: 'gs-small', text: 'Compare with another profile…', on: { click: () => compareInput.click() } });
-      compareInput.addEventListener('change', () => {
-        const file = compareInput.files && compareInput.files[0];
-        if (file) compareWith(file);
-        compareInput.value = '';
+      fg = GCSCOPE.flamegraph.create(fgBox, profile, {
+        mode: 'left-heavy', durationUnit: 'µs', stateKey: 'sp.flame', fileName: 'stackprof-flamegraph', query: ctx.query, transforms: true,
+        defaultFrame: ft.text_order.length ? ft.text_order[0] : undefined,
+        onSelect: (f) => { if (f >= 0) showMethod(f); },
+        // A transform list from the fragment arrives while this view is being built: the table and
+        // method view below read view.transforms when they are first drawn.
+        onTransforms: (list) => { view.transforms = list; if (view.built) { renderTable(); if (currentMethod >= 0) showMethod(currentMethod, false); } },
       });
-      fgBox.prepend(el('div', { class: 'stackprof-compare' }, compareBtn, compareInput, compareStatus));
-      // The second profile goes through its own worker, like any other job, then a differential graph.
-      const compareWith = (file) => {
-        compareStatus.textContent = 'Analyzing ' + file.name + '…';
-        const worker = GCSCOPE.newAnalysisWorker();
-        worker.onmessage = (e) => {
-          const m = e.data;
-          if (m.type === 'progress') return;
-          worker.terminate();
-          const doc = m.type === 'result' ? JSON.parse(m.json) : null;  // the worker sends the report as JSON text
-          const other = doc ? (doc.reports || []).find((r) => r.format === 'stackprof') : null;
-          const otherProfile = other ? flameProfile(other) : null;
-          if (!otherProfile) {
-            compareStatus.textContent = file.name + ': not a stackprof profile with raw samples' + (doc && doc.errors.length ? ' (' + doc.errors[0].message + ')' : '');
-            return;
-          }
-          compareStatus.textContent = `Comparing with ${file.name}: widths from ${file.name}, colours = change of share vs this profile.`;
-          fg.destroy();
-          fg = GCSCOPE.flamegraph.create(fgBox, profile, { mode: 'diff', compare: otherProfile, durationUnit: 'µs', onSelect: (f) => { if (f >= 0) showMethod(f); } });
-        };
-        worker.onerror = () => { compareStatus.textContent = 'The comparison failed.'; worker.terminate(); };
-        worker.send({ type: 'analyze', files: [{ path: file.name, blob: file }], options: {} });
-      };
     } else {
       fgBox.appendChild(el('p', { class: 'muted', text: 'This profile has no raw samples (StackProf.run without raw: true), so there is no flame graph. The tables below come from the aggregated frames.' }));
     }
 
-    // ---- Method view
+    // ---- Method view: the first screen's is in the report (method_top); others are asked.
     const methodBox = el('div', { class: 'stackprof-method' });
     const sources = new Map();
-    let currentMethod = -1;
+    let currentMethod = -1, asked = 0;
+    const sandwichButton = (idx) => (fg ? el('button', {
+      type: 'button', class: 'gs-small', text: 'Show sandwich in the flame graph',
+      on: { click: () => { fg.sandwich(idx); fgBox.scrollIntoView({ block: 'nearest' }); } },
+    }) : null);
     const showMethod = (idx, record = true) => {
       currentMethod = idx;
       // Deep link (GCSCOPE.state): the selected frame, so a reload or shared link shows it again.
       if (record && GCSCOPE.state) GCSCOPE.state.set('sp.frame', idx, { push: true });
-      methodBox.textContent = '';
-      methodBox.appendChild(methodView(report, idx, showMethod, sources));
-      if (fg) {
-        methodBox.appendChild(el('button', {
-          type: 'button', class: 'gs-small', text: 'Show sandwich in the flame graph',
-          on: { click: () => { fg.sandwich(idx); fgBox.scrollIntoView({ block: 'nearest' }); } },
-        }));
+      const mine = ++asked;
+      const put = (node) => { if (mine === asked) methodBox.replaceChildren(node, sandwichButton(idx) || ''); };
+      if (view.transforms.length) {
+        ctx.query('stacks.calls', { frame: idx, transforms: view.transforms }).then((c) => put(callsView(c, showMethod)),
+          (err) => put(el('p', { class: 'error', text: err.message })));
+      } else if (report.method_top && report.method_top.frame === idx) {
+        put(methodView(report, report.method_top, showMethod, sources));
+      } else {
+        ctx.query('stackprof.method', { frame: idx }).then((m) => put(methodView(report, m, showMethod, sources)),
+          (err) => put(el('p', { class: 'error sp-method-error', text: err.message })));
       }
     };
 
-    // ---- Text report with stackprof's select/reject filters
+    // ---- Text report with stackprof's select/reject filters (the engine applies them: stackprof.text)
     container.appendChild(el('h4', { text: 'Frames (stackprof --text)' }));
     const filters = {
       selectFiles: el('input', { type: 'text', placeholder: 'file prefix', 'aria-label': 'Select files', class: 'sp-select-files' }),
@@ -329,35 +386,47 @@
       selectNames: el('input', { type: 'text', placeholder: 'name regexp', 'aria-label': 'Select names', class: 'sp-select-names' }),
       rejectNames: el('input', { type: 'text', placeholder: 'name regexp', 'aria-label': 'Reject names', class: 'sp-reject-names' }),
     };
-    const filterMsg = el('span', { class: 'muted' });
+    const filterMsg = el('span', { class: 'muted sp-filter-msg' });
     const filterBar = el('div', { class: 'stackprof-filters' },
       el('label', {}, 'select files ', filters.selectFiles), el('label', {}, ' reject files ', filters.rejectFiles),
       el('label', {}, ' select names ', filters.selectNames), el('label', {}, ' reject names ', filters.rejectNames), filterMsg);
     container.appendChild(filterBar);
     const tableBox = el('div', { class: 'stackprof-text' });
     container.appendChild(tableBox);
-    const allRows = ft.text_order.map((i) => ({
-      frame: i, total: ft.total[i], tpct: pct(ft.total[i], samples), self: ft.self[i], spct: pct(ft.self[i], samples),
+    const reportRows = ft.text_order.map((i) => ({
+      frame: i, total: ft.total[i], total_pct: pct(ft.total[i], samples), self: ft.self[i], self_pct: pct(ft.self[i], samples),
       name: ft.name[i], file: ft.file[i], line: ft.line[i],
     }));
-    const regex = (s) => { try { return s ? new RegExp(s) : null; } catch (e) { filterMsg.textContent = 'bad regexp: ' + e.message; return undefined; } };
-    const renderTable = () => {
-      filterMsg.textContent = '';
-      const sf = filters.selectFiles.value, rf = filters.rejectFiles.value;
-      const sn = regex(filters.selectNames.value), rn = regex(filters.rejectNames.value);
-      if (sn === undefined || rn === undefined) return;
-      const rows = allRows.filter((r) => (!sf || r.file.startsWith(sf)) && (!rf || !r.file.startsWith(rf)) &&
-        (!sn || sn.test(r.name)) && (!rn || !rn.test(r.name)));
-      tableBox.textContent = '';
-      tableBox.appendChild(GCSCOPE.ui.table([
+    const drawTable = (rows, caption) => {
+      tableBox.replaceChildren(GCSCOPE.ui.table([
         { key: 'total', label: 'Total', numeric: true, format: (v) => fmt.num(v) },
-        { key: 'tpct', label: '(pct)', numeric: true, format: (v) => fmt.pct(v, 1) },
+        { key: 'total_pct', label: '(pct)', numeric: true, format: (v) => fmt.pct(v, 1) },
         { key: 'self', label: 'Samples', numeric: true, format: (v) => fmt.num(v) },
-        { key: 'spct', label: '(pct)', numeric: true, format: (v) => fmt.pct(v, 1) },
+        { key: 'self_pct', label: '(pct)', numeric: true, format: (v) => fmt.pct(v, 1) },
         { key: 'name', label: 'Frame' },
         { key: 'file', label: 'File' },
         { key: 'line', label: 'Line', numeric: true },
-      ], rows, { csvName: 'stackprof-frames.csv', pageSize: 100, onRowClick: (r) => showMethod(r.frame), caption: `${rows.length} of ${allRows.length} frames; click one for callers/callees` }));
+      ], rows, { csvName: 'stackprof-frames.csv', pageSize: 100, onRowClick: (r) => showMethod(r.frame), caption }));
+    };
+    let tableAsk = 0;
+    const renderTable = () => {
+      filterMsg.textContent = '';
+      const f = { select_files: filters.selectFiles.value, reject_files: filters.rejectFiles.value,
+        select_names: filters.selectNames.value, reject_names: filters.rejectNames.value };
+      const filtered = Object.values(f).some((v) => v);
+      const mine = ++tableAsk;
+      const answered = (rows, caption) => { if (mine === tableAsk) drawTable(rows, caption); };
+      const failed = (err) => { if (mine === tableAsk) filterMsg.textContent = err.message; };
+      if (view.transforms.length) {
+        filterMsg.textContent = filtered ? 'the filters apply to the untransformed profile; remove the transforms to use them' : '';
+        ctx.query('stacks.frames', { transforms: view.transforms }).then((a) =>
+          answered(a.rows, `${a.count} frames of the transformed profile (${fmt.num(a.total)} ${a.unit}); click one for callers/callees`), failed);
+      } else if (filtered) {
+        ctx.query('stackprof.text', Object.assign({ limit: 100000 }, f)).then((a) =>
+          answered(a.rows, `${a.count} of ${reportRows.length} frames; click one for callers/callees`), failed);
+      } else {
+        answered(reportRows, `${reportRows.length} of ${reportRows.length} frames; click one for callers/callees`);
+      }
     };
     for (const input of Object.values(filters)) input.addEventListener('input', renderTable);
     renderTable();
@@ -369,12 +438,12 @@
     const frameFromState = (v) => (v !== null && /^\d+$/.test(v) && Number(v) < ft.name.length ? Number(v) : null);
     const savedFrame = GCSCOPE.state ? frameFromState(GCSCOPE.state.get('sp.frame')) : null;
     if (savedFrame !== null) showMethod(savedFrame, false);
-    else if (allRows.length) showMethod(allRows[0].frame, false);
+    else if (reportRows.length) showMethod(reportRows[0].frame, false);
     else methodBox.appendChild(el('p', { class: 'muted', text: 'profile contains no samples' }));
     if (GCSCOPE.state) {
       GCSCOPE.state.watch('sp.frame', methodBox, (v) => {
         const f = frameFromState(v);
-        if (f !== null) showMethod(f, false); else if (allRows.length) showMethod(allRows[0].frame, false);
+        if (f !== null) showMethod(f, false); else if (reportRows.length) showMethod(reportRows[0].frame, false);
       });
     }
 
@@ -392,9 +461,13 @@
       ], f.file.map((name, i) => ({ file: name, total: f.total[i], tpct: pct(f.total[i], samples), self: f.self[i], spct: pct(f.self[i], samples) })),
       { csvName: 'stackprof-files.csv', sort: { key: 'self', desc: true } }));
     }
-    void ctx;
+
+    // ---- Compare
+    container.appendChild(el('h4', { text: 'Compare' }));
+    container.appendChild(compareSection(report, ctx));
+    view.built = true;
   }
 
   GCSCOPE.registerView('stackprof', { title: 'stackprof profile', render });
-  GCSCOPE.stackprofView = { flameProfile, collapsedStacks, matchSource };
+  GCSCOPE.stackprofView = { flameProfile, matchSource };
 })();
