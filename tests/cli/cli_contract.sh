@@ -36,6 +36,31 @@ check "--fail-on needs a known severity (2)" '[ $rc -eq 2 ]'
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --max-p99-ms x > /dev/null 2>&1; rc=$?
 check "--max-p99-ms needs a number (2)" '[ $rc -eq 2 ]'
 
+# gcscope query: the JVM session's KPIs of a time range, against the pauses the log's text shows
+# starting in it (each "GC(n) Pause <Kind> ... <d>ms" line, started at its "[gc,start] GC(n) Pause
+# <Kind>" line; nearest-rank p99), counted here by a script that does not use the parser.
+L=$C/jvm/generated/jdk17_g1_gc-all-safepoint_default-decorations.log
+"$G" query "$L" --method jvm.summary --args '{"t0": 5, "t1": 10}' > "$tmp/q.json"; rc=$?
+check "query jvm.summary: the range's pauses as the text counts them" '[ $rc -eq 0 ] && python3 -c "
+import json, math, re, sys
+starts, d = {}, []
+for line in open(sys.argv[1]):
+    m = re.match(r\"\[(\d+\.\d+)s\]\[info\s*\]\[gc,start\s*\] GC\((\d+)\) (Pause \w+)\", line)
+    if m: starts[(m[2], m[3])] = float(m[1]); continue
+    m = re.match(r\"\[\d+\.\d+s\]\[info\s*\]\[gc\s*\] GC\((\d+)\) (Pause \w+).* (\d+)\.(\d{3})ms$\", line)
+    if m and 5 <= starts[(m[1], m[2])] <= 10: d.append(int(m[3]) * 1000 + int(m[4]))
+d.sort(); p = json.load(open(sys.argv[2]))[\"result\"][\"pauses\"]
+assert len(d) > 100 and p[\"count\"] == len(d), (p[\"count\"], len(d))
+assert p[\"total_s\"] == sum(d) / 1e6 and p[\"max_s\"] == d[-1] / 1e6 and p[\"min_s\"] == d[0] / 1e6, p
+assert p[\"p99_s\"] == d[math.ceil(0.99 * len(d)) - 1] / 1e6, p
+" "$L" "$tmp/q.json"'
+"$G" query "$L" --method jvm.summary --args '{"t0": 10, "t1": 5}' > "$tmp/qbad.json"; rc=$?
+check "query with a bad range: an error answer, exit 3" '[ $rc -eq 3 ] && grep -q "must not be before" "$tmp/qbad.json"'
+"$G" query "$L" --method jvm.events --args '{"sort": "duration_s", "desc": true, "limit": 3}' > "$tmp/qe.json"; rc=$?
+check "query jvm.events: a page of the event table" '[ $rc -eq 0 ] && python3 -c "
+import json, sys; r = json.load(open(sys.argv[1]))[\"result\"]; d = [x[\"duration_s\"] for x in r[\"rows\"]]
+assert len(d) == 3 and d == sorted(d, reverse=True) and r[\"total\"] > 2657, r[\"total\"]" "$tmp/qe.json"'
+
 # stackprof's report options (the byte-for-byte comparisons are in tests/stackprof; here: the CLI wiring).
 P=$C/prof/blocks-cpu-raw
 "$G" stackprof --flamegraph "$P/blocks-cpu-raw.dump" > "$tmp/fg.js"; rc=$?

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "jvm_session.h"
 #include "support.h"
 
 using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
@@ -231,18 +232,22 @@ TEST_CASE("jvm unified: generated JDK 17 logs against GCToolKit's end-to-end cou
 // ---- GCViewer test assertions (TestDataReaderUJL*) ----------------------------------------------
 
 namespace {
-// Event i of the report's columnar series.
+// The first event of a log (jvm.events, time order).
 struct Ev {
   std::string type;
   double t, d;
   json before, after, committed;
 };
-Ev event_at(const json& r, size_t i) {
-  const json& s = r["series"];
-  const json& e = s["events"];
-  return {s["types"][e["type"][i].get<size_t>()].get<std::string>(), e["t"][i].is_null() ? NAN : e["t"][i].get<double>(),
-          e["duration_s"][i].is_null() ? NAN : e["duration_s"][i].get<double>(), e["heap_before_kb"][i],
-          e["heap_after_kb"][i], e["heap_committed_kb"][i]};
+json event_rows(const std::string& rel, json args = json::object()) {
+  JvmSession s({corpus("jvm/" + rel)});
+  args["limit"] = 1000;
+  return s.ask("jvm.events", args)["rows"];
+}
+Ev first_event(const std::string& rel) {
+  const json e = event_rows(rel)[0];
+  return {e["type"].get<std::string>(), e["t"].is_null() ? NAN : e["t"].get<double>(),
+          e["duration_s"].is_null() ? NAN : e["duration_s"].get<double>(), e["heap_before_kb"], e["heap_after_kb"],
+          e["heap_committed_kb"]};
 }
 const std::string kUjl = "gcviewer/openjdk/unified-jvm-logging/";
 }  // namespace
@@ -253,7 +258,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
     // getGCPause().getN() = 8, getFullGCPause().getN() = 3
     CHECK(count_of(r, "DefNew") == 8);
     CHECK(count_of(r, "FullGC") + count_of(r, "SystemGC") == 3);
-    Ev e = event_at(r, 0);
+    Ev e = first_event(kUjl + "sample-ujl-serial-gc-defaults.txt");
     CHECK(e.d == Approx(0.011421).margin(1e-5));
     CHECK(e.before == 25 * 1024);
     CHECK(e.after == 23 * 1024);
@@ -264,7 +269,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
     CHECK(count_of(r, "DefNew") == 3);
     CHECK(count_of(r, "FullGC") == 1);
     CHECK(r["safepoints"]["count"] == 4);  // getVmOperationPause().getN()
-    Ev e = event_at(r, 0);
+    Ev e = first_event(kUjl + "sample-ujl-serial-gc-all,safepoint,os+cpu.txt");
     CHECK(e.d == Approx(0.009814).margin(1e-5));
     CHECK(e.before == 25 * 1024);
     CHECK(e.after == 23 * 1024);
@@ -302,7 +307,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
     CHECK(count_of(r, "Mixed") == 1);
     CHECK(count_of(r, "Concurrent_Cycle") == 1);      // concurrent cycle begin/end pair
     int tse = 0;
-    for (const auto& f : r["series"]["events"]["flags"]) tse += (f.get<uint32_t>() & 1u) ? 1 : 0;
+    for (const auto& e : event_rows(kUjl + "sample-ujl-g1-gc-defaults.txt")) tse += (e["flags"].get<uint32_t>() & 1u) ? 1 : 0;
     CHECK(tse == 3);
   }
   SECTION("G1 gc*,safepoint: 13 pauses, 14 VM operations, first young 14M before") {
@@ -310,7 +315,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
     CHECK(r["pauses"]["count"] == 13);
     CHECK(r["safepoints"]["count"] == 14);
     CHECK(count_of(r, "Full") == 0);
-    CHECK(event_at(r, 0).before == 14 * 1024);
+    CHECK(first_event(kUjl + "sample-ujl-g1-gc-all,safepoint,os+cpu.txt").before == 14 * 1024);
   }
   SECTION("G1 to-space exhausted sample") {
     json r = jvm(kUjl + "sample-ujl-g1-gc-all,safepoint,os+cpu-to-space-exhausted.txt");
@@ -320,14 +325,10 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
   SECTION("JDK 17 G1 full concurrent cycle lasts 77.704 ms") {
     json r = jvm(kUjl + "sample-ujl-jdk17-full-concurrent-cycle-g1-gc-all-safepont,os-cpu.txt");
     CHECK(count_of(r, "Concurrent_Cycle") == 1);
-    const json& e = r["series"]["events"];
-    bool found = false;
-    for (size_t i = 0; i < e["t"].size(); ++i)
-      if (r["series"]["types"][e["type"][i].get<size_t>()] == "Concurrent_Cycle") {
-        CHECK(e["duration_s"][i].get<double>() == Approx(0.077704).margin(1e-6));
-        found = true;
-      }
-    CHECK(found);
+    const json cycles = event_rows(kUjl + "sample-ujl-jdk17-full-concurrent-cycle-g1-gc-all-safepont,os-cpu.txt",
+                                   {{"filter", "Concurrent_Cycle"}});
+    REQUIRE(cycles.size() == 1);
+    CHECK(cycles[0]["duration_s"].get<double>() == Approx(0.077704).margin(1e-6));
   }
   SECTION("CMS defaults: 5 GC pauses + 1 full, initial mark and remark, concurrent phases") {
     json r = jvm(kUjl + "sample-ujl-cms-gc-defaults.txt");
@@ -349,7 +350,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Shenandoah and ZGC", "[jvm]") {
   SECTION("degenerated GC: 11.373 ms, 119M->56M(124M)") {
     json r = jvm(kUjl + "Sample-ujl-shenandoah-jdk11-PauseDegeneratedGc.txt");
     REQUIRE(r["pauses"]["count"] == 1);
-    Ev e = event_at(r, 0);
+    Ev e = first_event(kUjl + "Sample-ujl-shenandoah-jdk11-PauseDegeneratedGc.txt");
     CHECK(e.d == Approx(0.011373).margin(1e-7));
     CHECK(e.before == 119 * 1024);
     CHECK(e.after == 56 * 1024);
@@ -360,7 +361,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Shenandoah and ZGC", "[jvm]") {
     json r = jvm(kUjl + "SampleShenandoahAllocationFailure.txt");
     CHECK(r["pauses"]["count"] == 1);
     CHECK(r["pauses"]["total_s"].get<double>() == Approx(14.289335).margin(1e-6));
-    Ev e = event_at(r, 0);
+    Ev e = first_event(kUjl + "SampleShenandoahAllocationFailure.txt");
     CHECK(e.type == "Full");
     CHECK(e.before == 7943 * 1024);
     CHECK(e.after == 6013 * 1024);
@@ -375,7 +376,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Shenandoah and ZGC", "[jvm]") {
     json r = jvm(kUjl + "SampleShenandoahSingleSystemGC.txt");
     CHECK(r["pauses"]["count"] == 1);
     CHECK(r["safepoints"]["count"] == 1);  // getVmOperationPause().getN()
-    Ev e = event_at(r, 0);
+    Ev e = first_event(kUjl + "SampleShenandoahSingleSystemGC.txt");
     CHECK(e.type == "SystemGC");
     CHECK(e.before == 10 * 1024);
     CHECK(e.after == 1 * 1024);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "jvm_session.h"
 #include "support.h"
 
 using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
@@ -15,6 +16,12 @@ namespace {
 
 json jvm_fixture(const std::string& name) { return report_of(analyze_paths({fixture("jvm/" + name)}), "jvm-gc-log"); }
 json jvm_path(const std::string& path) { return report_of(analyze_paths({path}), "jvm-gc-log"); }
+// The first `limit` events of a fixture (jvm.events, time order).
+json fixture_events(const std::string& name, json args = json::object()) {
+  JvmSession s({fixture("jvm/" + name)});
+  args["limit"] = 1000;
+  return s.ask("jvm.events", args)["rows"];
+}
 
 // Line `n` (1-based) of a file.
 std::string line_of(const std::string& path, uint64_t n) {
@@ -104,7 +111,7 @@ TEST_CASE("jvm fixtures: events per type of the JDK 17 G1, Parallel, Serial, ZGC
   json sh = jvm_fixture("jdk17-shenandoah.log");
   CHECK(sh["causes"]["System.gc()"]["count"] == 1);  // "Trigger: Explicit GC request (System.gc())"
   int64_t degenerated = 0;
-  for (const auto& f : sh["series"]["events"]["flags"]) degenerated += (f.get<uint32_t>() & (1u << 6)) ? 1 : 0;
+  for (const auto& e : fixture_events("jdk17-shenandoah.log")) degenerated += (e["flags"].get<uint32_t>() & (1u << 6)) ? 1 : 0;
   CHECK(degenerated == 2);  // grep -c '\[gc *\] GC([0-9]*) Pause Degenerated'
 }
 
@@ -117,7 +124,7 @@ TEST_CASE("jvm fixtures: decorations (uptime+time, none, uptimemillis+pid+tid, t
   json none = jvm_fixture("jdk17-g1-none.log");
   CHECK(none["runtime_s"].is_null());
   CHECK(none["throughput_percent"].is_null());
-  CHECK(none["series"]["events"]["t"][0].is_null());
+  CHECK(fixture_events("jdk17-g1-none.log")[0]["t"].is_null());
 
   json ms = jvm_fixture("jdk17-g1-leak.log");  // [3ms][pid][tid][info][gc]
   CHECK(ms["time_range_s"]["first"].get<double>() == Approx(0.003));
@@ -132,7 +139,7 @@ TEST_CASE("jvm fixtures: decorations (uptime+time, none, uptimemillis+pid+tid, t
   json hn = jvm_fixture("jdk17-parallel-hostname.log");
   CHECK(hn["time_range_s"]["first"].get<double>() == 0.0);
   CHECK(hn["time_range_s"]["last"].get<double>() == Approx(4473921751769e-9 - 4473398977047e-9).margin(1e-9));
-  CHECK(hn["series"]["events"]["wall_ms"][0].get<double>() == 1795267050331.0);  // 13:17:30.333 − 2.343 ms
+  CHECK(fixture_events("jdk17-parallel-hostname.log")[0]["wall_ms"].get<double>() == 1795267050331.0);  // 13:17:30.333 − 2.343 ms
   CHECK(hn["unparsed"]["count"] == 0);
 }
 
@@ -187,10 +194,12 @@ TEST_CASE("jvm fixtures: rotating set with all_runs=true keeps every member, in 
   CHECK(r["members"].size() == 3);
   CHECK(r["events"]["total"] == events);
   CHECK(r["pauses"]["count"] == pauses);
-  // Series are grouped by member, members in rank order.
-  const auto& mem = r["series"]["events"]["member"];
-  for (size_t i = 1; i < mem.size(); ++i)
-    CHECK(r["members"][mem[i - 1].get<size_t>()]["rank"].get<int>() <= r["members"][mem[i].get<size_t>()]["rank"].get<int>());
+  // Events are grouped by member, members in rank order.
+  JvmSession s(paths, json{{"all_runs", true}});
+  const json rows = s.ask("jvm.events", {{"limit", 1000}})["rows"];
+  for (size_t i = 1; i < rows.size(); ++i)
+    CHECK(r["members"][rows[i - 1]["member"].get<size_t>()]["rank"].get<int>() <=
+          r["members"][rows[i]["member"].get<size_t>()]["rank"].get<int>());
 }
 
 TEST_CASE("jvm fixtures: a legacy (JDK 8) member is told apart", "[jvm]") {
@@ -278,17 +287,16 @@ TEST_CASE("jvm fixtures: Epsilon is recognized and has no collections", "[jvm]")
 }
 
 TEST_CASE("jvm fixtures: wall-clock time and per-generation columns when the log prints them", "[jvm]") {
-  json r = jvm_fixture("jdk17-g1-time.log");
-  const json& e = r["series"]["events"];
+  const json e = fixture_events("jdk17-g1-time.log")[0];
   REQUIRE(e.contains("wall_ms"));
   // First event: GC(0) starts at "[2026-11-21T12:09:42.580+0000][0.036s]" (line 20 of the file);
   // epoch ms from Python's datetime(2026, 11, 21, 12, 9, 42, 580000, tzinfo=utc).timestamp() * 1000.
-  CHECK(e["t"][0].get<double>() == Approx(0.036));
-  CHECK(e["wall_ms"][0].get<double>() == 1795262982580.0);
+  CHECK(e["t"].get<double>() == Approx(0.036));
+  CHECK(e["wall_ms"].get<double>() == 1795262982580.0);
   REQUIRE(e.contains("old_after_kb"));
   REQUIRE(e.contains("metaspace_after_kb"));
   // Decorations without a time stamp: no wall column.
-  CHECK_FALSE(jvm_fixture("jdk17-g1.log")["series"]["events"].contains("wall_ms"));
+  CHECK_FALSE(fixture_events("jdk17-g1.log")[0].contains("wall_ms"));
 }
 
 TEST_CASE("jvm fixtures: jvm_args from the arguments logger fill the command line", "[jvm]") {

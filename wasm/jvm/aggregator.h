@@ -1,78 +1,139 @@
-// GcAggregator: the sink both JVM log parsers emit into. Its memory does not grow with the number
-// of events: every per-event figure goes into a fixed number of buckets of consecutive events
-// (count-based decimation: while the log has at most kMaxBuckets events a bucket is one event, so
-// small logs keep exact per-event data; past that, neighbouring buckets merge pairwise and keep the
-// min/max/sum of each figure, so heap spikes and long pauses survive), and every summary figure is
-// a running tally. The pauses are kept one by one (start, duration, kind, cause, line: 28 bytes
-// each) while the log has at most kExactPauses of them, so the view recomputes every figure of a
-// zoomed range exactly; they go out as packed integer text (see write_report), not as a JSON tree.
-// Past that cap the pause series switches to its bounded form (pause_series.h): at most kMaxBuckets
-// buckets of consecutive pauses with their histograms and per-kind/per-cause tallies, plus a
-// histogram of the exact durations (microseconds) that keeps the global count, total, max and
-// percentiles exact.
+// GcAggregator: the sink both JVM log parsers emit into, and the live session the page and the CLI
+// ask questions of once the report is written.
 //
-// At the end it writes the report: event counts, pause statistics and percentiles, throughput, heap,
-// rates, causes, phases, safepoints, findings, unparsed-line samples and the series the web view
-// recomputes every number from when the user zooms.
+// It keeps every event, every pause and every safepoint, exactly, in compact columns (IntColumn:
+// blocks of 256 values coded against their minimum and common step; ~40 B per G1 event with its
+// pools and phases, ~8 B per pause, ~7 B per safepoint), in time order (TimeOrder puts the records,
+// which logs print when they end, back in the order they started). Every question about a time
+// range — the KPIs (summary), the chart series decimated to a pixel width (series), a page of the
+// event table (events_page) — is answered from these columns, and the report's whole-log figures
+// are the answer for the whole range, so the two cannot differ. The findings read running tallies
+// kept as the events arrive.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <iterator>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "jvm/gc_event.h"
-#include "jvm/pause_series.h"
+#include "jvm/int_column.h"
 
 namespace gcscope::jvm {
 
-// A growing column: the first 64 Ki values in a std::vector (small logs, and every fuzz input, pay
-// only for what they hold), then fixed blocks of 64 Ki values: past the first block a vector's
-// doubling would hold up to twice the values at its peak and copy them all at each growth; here at
-// most one block is partly unused.
-template <typename T>
-class BlockColumn {
+// Records waiting for their place in time order. Logs print a record when it ends, so a concurrent
+// cycle arrives after the pauses that started while it ran (a G1 cycle after ~20 of them): records
+// wait in a window of the latest kWindow, sorted by start time, and leave it in that order. A record
+// with no time keeps its place in arrival order. One that arrives later than the window reaches (a
+// cycle spanning hundreds of events) leaves it out of order, and `late()` says the columns need
+// sorting at the end. The window stays small enough for the processor's cache: the rows leave it
+// while they are still there.
+template <typename Row>
+class TimeOrder {
  public:
-  void push_back(T v) {
-    if (size_ < kBlock) {
-      head_.push_back(v);
-    } else {
-      if (size_ % kBlock == 0) blocks_.emplace_back(new T[kBlock]);
-      blocks_.back()[size_ % kBlock] = v;
+  static constexpr size_t kWindow = 512;
+
+  // The slot the next record is written into (its fields keep what the slot held before, so a
+  // vector in it keeps its capacity); add() then puts it in order.
+  Row& next() {
+    if (slots_.empty()) {
+      slots_.resize(kWindow + 1);
+      for (uint32_t i = 0; i <= kWindow; ++i) free_.push_back(i);
     }
-    ++size_;
+    return slots_[free_.back()];
   }
-  T operator[](size_t i) const { return i < kBlock ? head_[i] : blocks_[i / kBlock - 1][i % kBlock]; }
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void append(const BlockColumn& o) {
-    for (size_t i = 0; i < o.size_; ++i) push_back(o[i]);
+  template <typename Emit>
+  void add(Emit&& emit) {
+    const uint32_t slot = free_.back();
+    free_.pop_back();
+    const int64_t t = slots_[slot].t;
+    if (t != IntColumn::kNull) last_key_ = t;
+    auto it = order_.end();
+    while (it != order_.begin() && std::prev(it)->first > last_key_) --it;
+    order_.insert(it, {last_key_, slot});
+    if (order_.size() > kWindow) pop(emit);
   }
-  void clear() {  // and give the memory back
-    head_ = std::vector<T>();
-    blocks_ = std::vector<std::unique_ptr<T[]>>();
-    size_ = 0;
+  template <typename Emit>
+  void flush(Emit&& emit) {
+    while (!order_.empty()) pop(emit);
+    slots_ = {}, free_ = {};
   }
+  bool late() const { return late_; }
 
  private:
-  static constexpr size_t kBlock = size_t{1} << 16;
-  std::vector<T> head_;
-  std::vector<std::unique_ptr<T[]>> blocks_;
-  size_t size_ = 0;
+  template <typename Emit>
+  void pop(Emit& emit) {
+    const auto [key, slot] = order_.front();
+    if (key < emitted_key_) late_ = true;
+    emitted_key_ = key;
+    order_.pop_front();
+    emit(slots_[slot]);
+    free_.push_back(slot);
+  }
+  std::vector<Row> slots_;
+  std::vector<uint32_t> free_;
+  std::deque<std::pair<int64_t, uint32_t>> order_;  // (start time, slot), in time order
+  int64_t last_key_ = IntColumn::kNull + 1, emitted_key_ = IntColumn::kNull + 1;
+  bool late_ = false;
+};
+
+// Pools with per-event figures, in this order.
+enum Pool { kYoung, kEden, kSurvivor, kOld, kHumongous, kMetaspace, kPoolCount };
+inline const char* pool_name(int p) {
+  static const char* const kNames[kPoolCount] = {"young", "eden", "survivor", "old", "humongous", "metaspace"};
+  return kNames[p];
+}
+
+// The stored flags of an event: GcEventFlag bits, and whether it stopped the world.
+constexpr int64_t kStwFlag = int64_t{1} << 31;
+
+// Every event, pause and safepoint, in time order within each member, members in rank order.
+// Times and durations in nanoseconds, sizes in KiB, kNull where the log did not print a figure.
+struct GcColumns {
+  struct Events {
+    IntColumn t, wall_ms, duration, paused, type, flags, cause, heap_before, heap_after, heap_committed, allocated,
+        line, gc_id;
+    IntColumn pool_before[kPoolCount], pool_after[kPoolCount];
+    // Phases of the events, event by event: phase_end[i] is one past event i's last row.
+    IntColumn phase_end, phase_name, phase_ns;
+    size_t size() const { return t.size(); }
+  } events;
+  struct Pauses {
+    IntColumn t, duration, name, line;
+    size_t size() const { return t.size(); }
+  } pauses;
+  struct Safepoints {
+    IntColumn t, stopped, reaching;
+    size_t size() const { return t.size(); }
+  } safepoints;
+  // (first row, member) for each run of rows of one member: events, pauses, safepoints.
+  std::vector<std::pair<size_t, uint32_t>> event_members, pause_members, safepoint_members;
+  // Whether each stream is in time order over all its rows (false when members overlap in time: a
+  // set of several JVM runs, each starting near uptime 0).
+  bool events_sorted = true, pauses_sorted = true, safepoints_sorted = true;
+
+  size_t bytes() const;
+  size_t event_bytes() const;
+  size_t pause_bytes() const;
+  size_t safepoint_bytes() const;
+};
+
+// The arguments of a page of the event table (GcAggregator::events_page).
+struct EventPageQuery {
+  size_t offset = 0, limit = 100;
+  std::string sort = "t";  // a column of the rows (see events_page)
+  bool desc = false;
+  std::string filter;       // case-insensitive text in the type, the cause or the kind
+  double t0 = NAN, t1 = NAN;
 };
 
 class GcAggregator final : public GcEventSink {
  public:
-  // Event buckets (and safepoint and pause buckets) kept at most; a power of two.
-  static constexpr size_t kMaxBuckets = 4096;
-  // Pauses kept one by one before the pause series switches to buckets (28 MiB of columns).
-  static constexpr size_t kExactPauses = size_t{1} << 20;
-
   GcAggregator() { std::fill(std::begin(type_pause_name_), std::end(type_pause_name_), UINT32_MAX); }
 
   void on_event(const GcEvent& event) override;
@@ -81,9 +142,6 @@ class GcAggregator final : public GcEventSink {
   void on_application_time(uint32_t member, double uptime_s, double seconds) override;
   void on_stall(uint32_t member, uint64_t line, double uptime_s, double seconds, bool relocation) override;
 
-  // Member order hook for rotating sets: rank[member] decides the order of the series (default:
-  // the order the members were given). Set before write_report().
-  void set_member_rank(std::vector<uint32_t> rank) { member_rank_ = std::move(rank); }
   // A member's (merged) diary; the first one with a value wins for scalar fields.
   void merge_diary(const Diary& d);
   // The diary the parser is filling while it feeds us (nullptr when none): the configured max heap
@@ -92,29 +150,36 @@ class GcAggregator final : public GcEventSink {
   // The unified/legacy verdict and what was identified but not parsed, per member.
   void note_member(const std::string& path, const char* dialect, bool parsed);
 
-  // Appends everything another aggregator collected (its events after ours, names re-interned,
-  // sums added). Rotating sets: one aggregator per member, the selected members merged at the end
-  // in rank order.
+  // Puts the records still waiting for their time order into the columns (and sorts the columns
+  // if a record came too late for the window). Call when the input ends, before merge_from,
+  // write_report or a question; more input after it is not supported.
+  void flush();
+  // Appends everything another (flushed) aggregator collected: its rows after ours, names
+  // re-interned, tallies added. Rotating sets: one aggregator per member, the selected members
+  // merged at the end in rank order.
   void merge_from(const GcAggregator& other);
 
-  void write_report(nlohmann::json& report) const;
-  // Without the series (option jvm_series=false): the summary only.
+  // The report: the whole-log summary, findings, diary and the first screen (a decimated series and
+  // the first page of the event table; without them when set_with_series(false)).
+  void write_report(nlohmann::json& report);
   void set_with_series(bool on) { with_series_ = on; }
 
-  size_t event_count() const { return static_cast<size_t>(events_total_); }
+  // ---- questions (queries.cpp), after flush() ----
+  // Every KPI of the events, pauses and safepoints that start in [t0, t1] (NaN, NaN: the whole
+  // log, records without a time included): the report's fields of the same names.
+  nlohmann::json summary(double t0, double t1) const;
+  // The chart series of [t0, t1] for a chart `width` pixels wide: every record when they are few;
+  // else, per pixel column, a row of the minima and a row of the maxima of each figure.
+  nlohmann::json series(double t0, double t1, int width) const;
+  // One page of the event table over every event of [t0, t1] that matches the filter. The order of
+  // the last question is kept, so the next page of the same order is a slice of it.
+  nlohmann::json events_page(const EventPageQuery& q) const;
 
-  // Pauses kept one by one at most (option jvm_exact_pauses; default kExactPauses). Set before the
-  // first event.
-  void set_exact_pause_cap(size_t n) { exact_pause_cap_ = n; }
-  // What the pause series holds: for the tests' bounds and the benchmark notes.
-  struct PauseSeriesSize {
-    bool bucketed;
-    size_t pauses, exact_columns, buckets, distinct_durations, bytes;
-  };
-  PauseSeriesSize pause_series_size() const;
+  // What the session holds: rows and bytes of each stream (benchmarks, tests).
+  nlohmann::json storage() const;
 
-  // Pools with per-event figures in the series, in this order.
-  enum Pool { kYoung, kEden, kSurvivor, kOld, kHumongous, kMetaspace, kPoolCount };
+  const GcColumns& columns() const { return cols_; }
+  size_t event_count() const { return cols_.events.size(); }
 
  private:
   // A count of occurrences and the line of the earliest one (by uptime within a member; members in
@@ -130,102 +195,111 @@ class GcAggregator final : public GcEventSink {
       count += o.count;
     }
   };
-  struct PhaseCell {
-    uint32_t name;
-    uint32_t count;
-    double total, max;
+  // An event, pause or safepoint waiting in its TimeOrder window.
+  struct EventRow {
+    int64_t t, wall_ms, duration, paused, heap[3], pool[kPoolCount][2], allocated, line, gc_id, flags, cause;
+    uint32_t member;
+    uint8_t type;
+    std::vector<std::pair<uint32_t, int64_t>> phases;  // (name, ns or kNull)
   };
-  // Consecutive events of one member; figures are max (before, committed, pools), min and max
-  // (heap after) or sums (pause time, allocation) over its events; NaN = not printed. Type, cause,
-  // stw, line, gc id and wall time are the first event's; flags are OR-ed.
-  struct Bucket {
-    double t_first = kUnknown, t_last = kUnknown, wall = kUnknown, duration = kUnknown;
-    double paused = 0, allocated_kb = 0;
-    double heap_before = kUnknown, heap_after_min = kUnknown, heap_after_max = kUnknown, heap_committed = kUnknown;
-    double pool_before[kPoolCount], pool_after[kPoolCount];
-    uint64_t line = 0;
-    int64_t gc_id = -1;
-    uint32_t count = 0, with_after = 0, flags = 0, member = 0;
-    int32_t cause = -1;
-    uint8_t type = 0, stw = 0;
-    std::vector<PhaseCell> phases;  // phases of its events (pauses excluded: those are exact)
-    uint64_t n_events() const { return count; }
-    Bucket() {
-      std::fill(std::begin(pool_before), std::end(pool_before), kUnknown);
-      std::fill(std::begin(pool_after), std::end(pool_after), kUnknown);
-    }
-    void absorb(const Bucket& o);
+  struct PauseRow {
+    int64_t t, duration, line;
+    uint32_t name, member;
   };
-  struct SafepointBucket {
-    double t_first = kUnknown, t_last = kUnknown, total = 0, max = 0;
-    uint64_t line = 0;
-    uint32_t count = 0, n = 0, member = 0;
-    uint64_t n_events() const { return n; }
-    void absorb(const SafepointBucket& o);
+  struct SafepointRow {
+    int64_t t, stopped, reaching;
+    uint32_t member;
+  };
+  // Everything summary() reports about a time range, before rounding to JSON (queries.cpp).
+  struct Totals {
+    int64_t count = 0, total = 0, max = 0;
+  };
+  struct RangeTotals {
+    double t0 = NAN, t1 = NAN;           // the range asked (NaN: whole log)
+    double first = NAN, last = NAN;      // the time the figures are over (runtime = last - first)
+    uint64_t events = 0;
+    std::vector<uint64_t> by_type;       // per GcType
+    uint64_t pauses = 0;
+    int64_t pause_total = 0, pause_min = 0, pause_max = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, median = 0;  // ns
+    std::vector<std::pair<int, uint64_t>> histogram;  // (e, pauses in (2^(e-1), 2^e] ms), e ascending
+    std::vector<Totals> causes;          // per cause: events, their paused ns
+    std::vector<Totals> kinds;           // per phase name: pauses of that kind (count, ns, max ns)
+    std::vector<Totals> phases;          // per phase name: event phases and pauses
+    int64_t max_before = IntColumn::kNull, max_after = IntColumn::kNull, max_committed = IntColumn::kNull,
+            max_meta = IntColumn::kNull;  // KiB
+    int64_t allocated_kb = 0, promoted_kb = 0;
+    bool any_old = false;
+    uint64_t safepoints = 0;
+    int64_t sp_total = 0, sp_max = 0, reach_max = 0;  // ns
+    double runtime() const;
+
+    // One event, pause, phase or safepoint of the range: summarize() reads them from the columns,
+    // and while the log is read emit_*() add each one to the whole log's totals.
+    struct EventFigures {
+      int64_t type, cause, paused, before, after, committed, meta_before, meta_after, old_before, old_after, allocated;
+    };
+    void add_event(const EventFigures& f);
+    void add_phase(int64_t name, int64_t ns);
+    void add_pause(int64_t name, int64_t ns);
+    void add_safepoint(int64_t stopped, int64_t reaching);
+    // The percentiles, median, extremes and histogram of the range's pause durations (reordered).
+    void rank_pauses(std::vector<int64_t>& durations);
   };
 
   uint32_t intern_cause(std::string_view cause);
   uint32_t intern_phase(std::string_view name);
-  void add_phase(uint32_t idx, double seconds);
-  Bucket& open_bucket();
-  SafepointBucket& open_safepoint_bucket();
-  void write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
-                      double safepoint_total) const;
+  uint32_t intern_phase_at(std::vector<uint32_t>& seen, size_t k, std::string_view name);
+  void emit_event(const EventRow& row);
+  void emit_pause(const PauseRow& row);
+  void emit_safepoint(const SafepointRow& row);
+  void sort_late_streams();
+  void append_events(const GcColumns::Events& from, const std::vector<int32_t>& cause_map,
+                     const std::vector<uint32_t>& phase_map);
+
+  // queries.cpp
+  void summarize(double t0, double t1, RangeTotals& out) const;
+  nlohmann::json summary_json(const RangeTotals& s) const;
+  // The log's time span: the diary's stamped lines, else the events' (NaN when there is none).
+  std::pair<double, double> log_time_range() const;
+  // event_pages.cpp
+  void sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column, bool desc) const;
+  nlohmann::json event_row(size_t i, const std::vector<int>& pools, bool wall) const;
+  // findings.cpp
+  void write_findings(nlohmann::json& out, const RangeTotals& whole) const;
   // Pauses longer than `limit` seconds: how many, the earliest line, the longest (findings).
   void pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const;
-  // Bucketed pauses: the switch (the exact columns move into buckets and the histogram, then are
-  // freed) and one more pause.
-  void bucket_pauses();
-  void add_bucketed_pause(double t, double d, uint32_t name, int32_t cause, uint32_t line, uint32_t member);
-  void write_bucketed_pauses(nlohmann::json& out) const;
 
-  // ---- events: buckets and running tallies ----
-  std::vector<Bucket> buckets_;
-  uint64_t per_bucket_ = 1;  // events per full bucket (doubles when the buckets are merged)
-  uint64_t events_total_ = 0;
+  GcColumns cols_;
+  // The whole log's totals, added up as the rows reach the columns (until a merge: then the report
+  // reads them from the columns).
+  RangeTotals whole_totals_;
+  bool whole_totals_kept_ = true;
+  nlohmann::json whole_;  // summary() of the whole log, kept from write_report()
+  // The events of the last events_page() order, in that order.
+  struct PageOrder {
+    std::string key;
+    std::vector<uint32_t> rows;
+  };
+  mutable PageOrder page_order_;
+  TimeOrder<EventRow> event_order_;
+  TimeOrder<PauseRow> pause_order_;
+  TimeOrder<SafepointRow> safepoint_order_;
+
+  // ---- running tallies (findings, and the allocation, which follows arrival order) ----
   double prev_after_ = kUnknown;  // heap after the previous event of this member (allocation)
-  double allocated_kb_ = 0, promoted_kb_ = 0;
-  bool any_old_ = false, any_wall_ = false;
-  bool any_pool_[kPoolCount] = {};
   double ev_first_t_ = kUnknown, ev_last_end_ = kUnknown;  // time range when the diary has none
-  double max_before_ = kUnknown, max_after_ = kUnknown, max_committed_ = kUnknown, max_meta_ = kUnknown;
   uint64_t cpu_events_ = 0, sys_heavy_ = 0, first_sys_heavy_line_ = 0;
-  uint64_t type_counts_[static_cast<size_t>(GcType::kCount)] = {};
   uint32_t type_pause_name_[static_cast<size_t>(GcType::kCount)];
-  struct CauseStat { uint64_t count = 0; double total = 0; };
-  std::vector<CauseStat> cause_stats_;
-  // Findings' tallies (see findings.cpp).
   Tally explicit_gc_, system_gc_, evacuation_failure_, humongous_, full_not_explicit_, full_stw_, degenerated_,
       metaspace_gc_, gclocker_, mark_aborted_, late_concurrent_, full_after_gc_;
   uint64_t stw_events_ = 0;
   std::vector<double> system_gc_times_;  // uptimes of System.gc() collections (the hourly RMI pattern)
-
-  // ---- pauses (STW events and the pauses inside concurrent cycles) ----
-  // Exact mode: one entry each in the columns below while there are at most exact_pause_cap_.
-  // Bucketed mode (pauses_bucketed_): the columns are empty; pause_buckets_ and pause_hist_ hold
-  // everything. pause_count_, pause_total_ and pause_max_ run in both.
-  size_t exact_pause_cap_ = kExactPauses;
-  bool pauses_bucketed_ = false;
-  uint64_t pause_count_ = 0;
-  double pause_max_ = 0;
-  std::vector<PauseBucket> pause_buckets_;
-  uint64_t pause_per_bucket_ = 1;
-  DurationHistogram pause_hist_;
-  BlockColumn<double> pause_t_, pause_dur_;
-  BlockColumn<uint32_t> pause_name_;  // phase-name index
-  BlockColumn<int32_t> pause_cause_;  // the event's cause, -1 none
-  BlockColumn<uint32_t> pause_line_;  // (saturated at 2^32-1: a finding's link only)
-  std::vector<std::pair<size_t, uint32_t>> pause_members_;  // (first pause index, member) per merged member
-  double pause_total_ = 0;
   uint64_t min_pause_line_ = 0;
 
   // ---- safepoints ----
-  std::vector<SafepointBucket> sp_buckets_;
-  uint64_t sp_per_bucket_ = 1;
-  uint64_t sp_count_ = 0, sp_first_line_ = 0, slow_sp_ = 0, slow_sp_first_line_ = 0;
+  uint64_t sp_first_line_ = 0, slow_sp_ = 0, slow_sp_first_line_ = 0;
   bool have_sp_ = false;
-  double sp_total_ = 0, sp_max_ = 0, reach_max_ = 0, slow_sp_worst_ = 0;
-  double app_time_total_ = 0;
+  double slow_sp_worst_ = 0, app_time_total_ = 0;
 
   // ---- stalls (ZGC) ----
   uint64_t alloc_stalls_ = 0, reloc_stalls_ = 0;
@@ -237,17 +311,13 @@ class GcAggregator final : public GcEventSink {
   std::unordered_map<std::string_view, uint32_t> cause_index_;
   std::vector<uint16_t> cause_class_;
   int32_t last_cause_ = -1;                // the previous event's cause (most repeat it)
-  std::vector<uint32_t> phase_scratch_;    // phase indexes of the event being added
   // The phase index seen at each position of the previous event's phases (and pauses within): events of
   // one collector list the same phases in the same order, so a compare with the name there replaces
   // hashing it (interning was ~4 % of the unified parse in V8).
   std::vector<uint32_t> phase_at_;
   std::vector<uint32_t> pause_within_at_;
-  uint32_t intern_phase_at(std::vector<uint32_t>& seen, size_t k, std::string_view name);
   std::deque<std::string> phases_;
   std::unordered_map<std::string_view, uint32_t> phase_index_;
-  struct PhaseStat { uint64_t count = 0; double total = 0, max = 0; };
-  std::vector<PhaseStat> phase_stats_;
 
   // ---- unparsed lines ----
   uint64_t unparsed_ = 0;
@@ -257,7 +327,6 @@ class GcAggregator final : public GcEventSink {
   Diary diary_;
   bool have_diary_ = false;
   const Diary* live_diary_ = nullptr;
-  std::vector<uint32_t> member_rank_;
   nlohmann::json members_ = nlohmann::json::array();
   bool with_series_ = true;
 };

@@ -36,30 +36,4 @@ inline bool is_full_gc_type(GcType t) {
   return t == GcType::Full || t == GcType::FullGC || t == GcType::PSFull || t == GcType::G1GCFull;
 }
 
-// Merges pairs of neighbouring buckets of the same member until at most `cap` remain, doubling
-// `per` each round (a pair merges when its events fit one bucket of the new size).
-template <typename B>
-void halve(std::vector<B>& buckets, uint64_t& per, size_t cap) {
-  while (buckets.size() > cap) {
-    per *= 2;
-    size_t out = 0;
-    bool merged = false;
-    for (size_t i = 0; i < buckets.size();) {
-      if (i + 1 < buckets.size() && buckets[i].member == buckets[i + 1].member &&
-          buckets[i].n_events() + buckets[i + 1].n_events() <= per) {
-        buckets[i].absorb(buckets[i + 1]);
-        merged = true;
-        if (out != i) buckets[out] = std::move(buckets[i]);
-        i += 2;
-      } else {
-        if (out != i) buckets[out] = std::move(buckets[i]);
-        ++i;
-      }
-      ++out;
-    }
-    buckets.resize(out);
-    if (!merged && per > (uint64_t{1} << 40)) break;  // only distinct members left: nothing to merge
-  }
-}
-
 }  // namespace gcscope::jvm

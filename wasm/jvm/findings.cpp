@@ -1,8 +1,7 @@
 // Findings: what a GC expert would point out in a log, each with the first line that shows it.
 // Thresholds are conservative: a finding should be worth reading on a real production log.
-// Everything here reads running tallies and the bounded buckets of the aggregator: each tally holds
-// a count and the line of the earliest occurrence. Only the pause outliers read the pauses (the
-// exact columns, or past the cap the histogram of durations: pauses_above).
+// Most read running tallies of the aggregator (a count and the line of the earliest occurrence) and
+// the whole-log summary; the pause outliers and the heap trend read the columns.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +9,7 @@
 
 #include "jvm/aggregator.h"
 #include "jvm/aggregator_internal.h"
+#include "jvm/column_scan.h"
 
 namespace gcscope::jvm {
 namespace {
@@ -27,36 +27,28 @@ std::string fmt2(const char* f, double a, double b) {
 
 }  // namespace
 
-// Exact mode: every pause. Bucketed: the histogram of durations in microseconds, whose entries keep
-// the earliest line; the durations (and the median the limit derives from) are then the rounded
-// ones, so a pause within half a microsecond of the limit may count differently than it would
-// exactly. The longest outlier is the longest pause, kept exactly in both modes.
 void GcAggregator::pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const {
   count = 0, first_line = 0, worst = 0;
-  if (pauses_bucketed_) {
-    for (const auto& e : pause_hist_.sorted()) {
-      const double d = static_cast<double>(e.us) / 1e6;
-      if (!(d > limit)) continue;
-      if (!count || e.first_line < first_line) first_line = e.first_line;
-      count += e.count;
-    }
-    if (count) worst = pause_max_;
-    return;
+  const int64_t limit_ns = to_ns(limit);
+  Reader duration(cols_.pauses.duration), line(cols_.pauses.line);
+  for (size_t k = 0; k < cols_.pauses.size(); ++k) {
+    const int64_t d = duration(k);
+    if (d <= limit_ns) continue;
+    const auto l = static_cast<uint64_t>(line(k));
+    if (!count || l < first_line) first_line = l;
+    ++count;
+    worst = std::max(worst, seconds(d));
   }
-  for (size_t k = 0; k < pause_dur_.size(); ++k)
-    if (pause_dur_[k] > limit) {
-      if (!count || pause_line_[k] < first_line) first_line = pause_line_[k];
-      ++count;
-      worst = std::max(worst, pause_dur_[k]);
-    }
 }
 
-void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double pause_total, double pause_median,
-                                  double safepoint_total) const {
+void GcAggregator::write_findings(nlohmann::json& out, const RangeTotals& whole) const {
+  const double runtime_s = whole.runtime(), pause_total = static_cast<double>(whole.pause_total) / 1e9,
+               pause_median = seconds(whole.median),
+               safepoint_total = whole.safepoints ? static_cast<double>(whole.sp_total) / 1e9 : kUnknown;
   auto add = [&](const char* id, const char* severity, std::string message, uint64_t first_line) {
     out.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"first_line", first_line}});
   };
-  const uint64_t n = events_total_;
+  const uint64_t n = whole.events;
   auto flag = [&](const char* name) {
     for (const auto& f : diary_.flags)
       if (f.first == name) return f.second;
@@ -111,7 +103,7 @@ void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double 
         "too small for the live data, or objects are promoted too early.", full_stw_.first_line);
 
   // 7. Pause outliers: pauses far above the typical one.
-  if (pause_count_ >= 10) {
+  if (whole.pauses >= 10) {
     double limit = std::max(10 * pause_median, 0.020);
     uint64_t outliers = 0, first = 0;
     double worst = 0;
@@ -156,36 +148,32 @@ void GcAggregator::write_findings(nlohmann::json& out, double runtime_s, double 
         "steady-state size, or look for class-loader leaks if it keeps growing.", metaspace_gc_.first_line);
 
   // 13. Heap after GC growing steadily (possible leak): the minimum after-GC occupancy of each
-  // quarter of the run rises every quarter, by at least 20% overall. Read from the event buckets
-  // (exactly the events while the log has at most kMaxBuckets of them; past that, a bucket counts
-  // in the quarter of its first event).
+  // quarter of the run rises every quarter, by at least 20% overall. The events with an after-GC
+  // figure and a time, in the columns' order (time order within each member, members in rank order).
   {
-    std::vector<const Bucket*> with_after;
-    uint64_t events_with_after = 0;
-    for (const auto& b : buckets_)
-      if (b.with_after && !std::isnan(b.t_first)) with_after.push_back(&b), events_with_after += b.with_after;
-    auto rank = [&](uint32_t m) -> uint32_t { return m < member_rank_.size() ? member_rank_[m] : m; };
-    std::stable_sort(with_after.begin(), with_after.end(), [&](const Bucket* a, const Bucket* b) {
-      uint32_t ra = rank(a->member), rb = rank(b->member);
-      if (ra != rb) return ra < rb;
-      return a->t_first < b->t_first;
-    });
-    if (events_with_after >= 20 && n > 0) {
-      double t0 = with_after.front()->t_first, t1 = with_after.back()->t_first;
-      if (t1 > t0) {
-        double mins[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-        for (const Bucket* b : with_after) {
-          int q = std::min(3, static_cast<int>((b->t_first - t0) / (t1 - t0) * 4));
-          mins[q] = std::min(mins[q], b->heap_after_min);
-        }
-        bool rising = true;
-        for (int q = 1; q < 4; ++q) rising = rising && std::isfinite(mins[q]) && mins[q] > mins[q - 1];
-        if (rising && std::isfinite(mins[0]) && mins[3] >= mins[0] * 1.2 && mins[3] - mins[0] >= 1024)
-          add("heap_after_gc_growing", "warning",
-              fmt2("The heap after GC grows steadily (lowest occupancy per quarter of the run: %.0f MB -> %.0f MB): "
-                   "live data keeps increasing, a possible memory leak.", mins[0] / 1024, mins[3] / 1024),
-              with_after.front()->line);
+    const GcColumns::Events& e = cols_.events;
+    Reader t(e.t), after(e.heap_after), line(e.line);
+    uint64_t with_after = 0, first_line = 0;
+    int64_t t0 = IntColumn::kNull, t1 = IntColumn::kNull;
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (t(i) == IntColumn::kNull || after(i) == IntColumn::kNull) continue;
+      if (!with_after++) t0 = t(i), first_line = static_cast<uint64_t>(line(i));
+      t1 = t(i);
+    }
+    if (with_after >= 20 && n > 0 && t1 > t0) {
+      double mins[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+      for (size_t i = 0; i < e.size(); ++i) {
+        if (t(i) == IntColumn::kNull || after(i) == IntColumn::kNull) continue;
+        const int q = std::clamp(static_cast<int>(static_cast<double>(t(i) - t0) / static_cast<double>(t1 - t0) * 4), 0, 3);
+        mins[q] = std::min(mins[q], static_cast<double>(after(i)));
       }
+      bool rising = true;
+      for (int q = 1; q < 4; ++q) rising = rising && std::isfinite(mins[q]) && mins[q] > mins[q - 1];
+      if (rising && std::isfinite(mins[0]) && mins[3] >= mins[0] * 1.2 && mins[3] - mins[0] >= 1024)
+        add("heap_after_gc_growing", "warning",
+            fmt2("The heap after GC grows steadily (lowest occupancy per quarter of the run: %.0f MB -> %.0f MB): "
+                 "live data keeps increasing, a possible memory leak.", mins[0] / 1024, mins[3] / 1024),
+            first_line);
     }
   }
 

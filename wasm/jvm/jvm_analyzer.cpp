@@ -10,15 +10,17 @@
 // members' aggregators in plan order into the first selected one. The aggregators hold compact
 // columns, so memory is what a single aggregator over all members would hold; the common
 // single-member case is exactly one aggregator and no merge/copy at all, and a dropped run costs
-// its columns only until finish(). Every event keeps its arrival member index; the member rank
-// from plan.order orders the series.
-#include <charconv>
+// its columns only until finish(). Every event keeps its arrival member index; the merge order
+// (plan.order) is the order of the columns. The merged aggregator stays as the session that
+// query() asks after the report.
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/analyzer.h"
 #include "core/line_splitter.h"
+#include "core/query.h"
 #include "core/text_scan.h"
 #include "jvm/aggregator.h"
 #include "jvm/legacy/legacy_findings.h"
@@ -137,33 +139,11 @@ class JvmAnalyzer final : public Analyzer {
         const auto& v = options["all_runs"];
         all_runs_ = v == true || v == "true" || v == 1;
       }
-      // --set jvm_exact_pauses=N: pauses kept one by one before the pause series is bucketed
-      // (default GcAggregator::kExactPauses; small values let tests exercise the bucketed form).
-      if (options.contains("jvm_exact_pauses")) {
-        const auto& v = options["jvm_exact_pauses"];
-        if (v.is_number_unsigned()) {
-          exact_pauses_ = v.get<uint64_t>();
-        } else if (v.is_string()) {
-          const std::string& text = v.get_ref<const std::string&>();
-          uint64_t n = 0;
-          auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-          if (ec == std::errc() && end == text.data() + text.size()) exact_pauses_ = n;
-          else option_warning_ = "jvm_exact_pauses=" + text + " is not a whole number of pauses; the default (" +
-                                 std::to_string(GcAggregator::kExactPauses) + ") is used";
-        } else {
-          option_warning_ = "jvm_exact_pauses=" + v.dump() + " is not a whole number of pauses; the default (" +
-                            std::to_string(GcAggregator::kExactPauses) + ") is used";
-        }
-      }
     }
   }
 
   void begin_member(const std::string& path) override {
     Analyzer::begin_member(path);
-    if (!option_warning_.empty()) {  // said once, at the first input
-      warning(-1, -1, option_warning_);
-      option_warning_.clear();
-    }
     path_ = path;
     head_.clear();
     parser_.reset();
@@ -171,7 +151,6 @@ class JvmAnalyzer final : public Analyzer {
     decided_ = false;
     dialect_ = LogDialect::kUnknown;
     sinks_.push_back(std::make_unique<MemberSink>());
-    sinks_.back()->aggregator.set_exact_pause_cap(static_cast<size_t>(exact_pauses_));
     heads_.emplace_back();
     heads_.back().name = path;
     dialects_.push_back("unknown");
@@ -212,15 +191,17 @@ class JvmAnalyzer final : public Analyzer {
       diaries_.back() = parser_->diary();
       sinks_.back()->aggregator.set_live_diary(nullptr);
     }
+    sinks_.back()->aggregator.flush();
     parser_.reset();
     ++member_;
   }
 
   void finish(nlohmann::json& report) override {
     if (sinks_.empty()) {
-      GcAggregator empty;
-      empty.set_with_series(with_series_);
-      empty.write_report(report);
+      session_ = std::make_unique<MemberSink>();
+      session_->aggregator.set_with_series(with_series_);
+      session_->aggregator.write_report(report);
+      keep_compare_side(report);
       return;
     }
     diaries_.resize(sinks_.size());
@@ -251,7 +232,6 @@ class JvmAnalyzer final : public Analyzer {
     }
     for (size_t i = 0; i < sinks_.size(); ++i)
       if (!selected[i]) sinks_[i].reset();  // dropped runs
-    into.aggregator.set_member_rank(rank);
     into.aggregator.set_with_series(with_series_);
     into.aggregator.write_report(report);
 
@@ -275,18 +255,55 @@ class JvmAnalyzer final : public Analyzer {
                           {"restarts", plan.runs.empty() ? 0 : plan.runs.size() - 1},
                           {"ordered_by_wall_clock", plan.ordered_by_wall_clock},
                           {"note", plan.note}};
-    // The report is written: free the columns now, before the document is serialized.
+    // The merged member is the session; the others' columns are in it.
+    session_ = std::move(sinks_[merge_order.front()]);
+    session_->legacy_findings = LegacyFindingsAccumulator();
     sinks_.clear();
     sinks_.shrink_to_fit();
     if (legacy_unparsed_) {
       report["legacy_not_parsed"] = true;
       report["notes"] = {"pre-unified (JDK <= 8) GC log members were identified, but legacy parsing is not available yet"};
     }
+    keep_compare_side(report);
+  }
+
+  // The questions of the JVM view and `gcscope query` (register.cpp lists them).
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    if (method == "compare.side") return compare_side_;
+    if (!session_) throw QueryError("the analysis has not finished yet");
+    const GcAggregator& a = session_->aggregator;
+    const double t0 = query_args::number(args, "t0", NAN), t1 = query_args::number(args, "t1", NAN);
+    if (!std::isnan(t0) && !std::isnan(t1) && t1 < t0) throw QueryError("argument 't1' must not be before 't0'");
+    if (method == "jvm.summary") return a.summary(t0, t1);
+    if (method == "jvm.storage") return a.storage();
+    if (method == "jvm.series")
+      return a.series(t0, t1, static_cast<int>(query_args::integer(args, "width", 1000, 1, 20000)));
+    if (method == "jvm.events") {
+      EventPageQuery q;
+      q.offset = static_cast<size_t>(query_args::integer(args, "offset", 0));
+      q.limit = static_cast<size_t>(query_args::integer(args, "limit", 100, 1, 1000));
+      q.sort = query_args::string(args, "sort", "t");
+      q.desc = query_args::boolean(args, "desc", false);
+      q.filter = query_args::string(args, "filter", "");
+      q.t0 = t0, q.t1 = t1;
+      return a.events_page(q);
+    }
+    return Analyzer::query(method, args);
   }
 
  private:
   // The legacy findings' diary: flags of the selected legacy members only (a unified member's
   // "no APPLICATION_STOPPED_TIME" must not raise a legacy logging finding).
+  // What `gcscope compare` reads of a JVM report (jvm/compare.h): its KPI groups, as the report has
+  // them, without the minimum pause that compare has never listed.
+  void keep_compare_side(const nlohmann::json& report) {
+    compare_side_ = nlohmann::json::object();
+    for (const char* key : {"format", "inputs", "pauses", "heap", "rates", "throughput_percent", "percent_paused"})
+      if (report.contains(key)) compare_side_[key] = report[key];
+    if (compare_side_.contains("pauses")) compare_side_["pauses"].erase("min_s");
+    if (report.contains("events")) compare_side_["events"] = {{"total", report["events"]["total"]}};
+  }
+
   void merge_legacy_diary(Diary& into, const Diary& d) {
     if (!have_legacy_diary_) {
       into = d;
@@ -382,8 +399,8 @@ class JvmAnalyzer final : public Analyzer {
   bool legacy_unparsed_ = false;
   bool with_series_ = true;
   bool all_runs_ = false;
-  uint64_t exact_pauses_ = GcAggregator::kExactPauses;
-  std::string option_warning_;  // a --set value that could not be used, said at the first input
+  std::unique_ptr<MemberSink> session_;  // after finish(): the merged aggregator the questions read
+  nlohmann::json compare_side_;
   bool have_legacy_diary_ = false;
   LogDialect dialect_ = LogDialect::kUnknown;
   uint32_t member_ = 0;

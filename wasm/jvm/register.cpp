@@ -15,6 +15,7 @@ void register_jvm(FormatRegistry& registry) {
   h.title = "JVM GC log";
   h.accepts_many_members = true;  // the files of a rotating set are one log
   h.make = jvm::make_jvm_analyzer;
+  h.methods = {"jvm.summary", "jvm.series", "jvm.events", "jvm.storage"};
   h.compare_family = "jvm";
   h.compare = [](const nlohmann::json& a, const nlohmann::json& b) { return jvm::compare_reports(a, b); };
   h.memory_per_input_byte = 0.15;
