@@ -1,7 +1,27 @@
 // JVM GC log view: KPIs, charts, findings linked to their log line, diary, event table, and zoom
-// recomputing every number for the selected time range.
+// asking the engine every number of the selected time range.
 const { test, expect } = require('@playwright/test');
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
 const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+
+// The native CLI of the same checkout, when it was built: the page must show what it answers.
+const CLI = path.join(__dirname, '../build/native/gcscope');
+const cli = (...args) => (fs.existsSync(CLI) ? JSON.parse(execFileSync(CLI, args, { maxBuffer: 1 << 28 }).toString()) : null);
+
+// The pauses of a unified log counted from its text: each "GC(n) Pause <Kind> … <d>ms" line, its
+// start the uptime of the "[gc,start] GC(n) Pause <Kind>" line, its duration in µs.
+function textPauses(file) {
+  const starts = new Map(), out = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    let m = /^\[(\d+\.\d+)s\]\[info\s*\]\[gc,start\s*\] GC\((\d+)\) (Pause \w+)/.exec(line);
+    if (m) { starts.set(m[2] + ' ' + m[3], Number(m[1])); continue; }
+    m = /^\[\d+\.\d+s\]\[info\s*\]\[gc\s*\] GC\((\d+)\) (Pause \w+).* (\d+)\.(\d{3})ms$/.exec(line);
+    if (m && starts.has(m[1] + ' ' + m[2])) out.push({ start: starts.get(m[1] + ' ' + m[2]), us: Number(m[3]) * 1000 + Number(m[4]) });
+  }
+  return out;
+}
 
 function kpi(report, label) {
   return report.locator('.gs-kpi', { has: report.page().locator('.gs-kpi-label', { hasText: new RegExp('^' + label + '$') }) }).locator('.gs-kpi-value');
@@ -49,7 +69,7 @@ test('zooming the heap chart recomputes the numbers for the range', async ({ pag
   const zoomed = Number(await kpi(report, 'Pauses').innerText());
   expect(zoomed).toBeGreaterThan(0);
   expect(zoomed).toBeLessThan(27);
-  const rows = await report.locator('.jvm-events .gs-table-count').innerText();
+  const rows = await report.locator('.jvm-events .gs-table-caption').innerText();
   expect(Number(rows.split(' ')[0])).toBeLessThan(37);
   await report.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(kpi(report, 'Pauses')).toHaveText('27');
@@ -92,15 +112,22 @@ test('two JVM logs analyzed as separate jobs can be compared: KPIs with deltas, 
   await expect(panel.locator('.jvm-compare-hist canvas').first()).toBeVisible();
   await expect(panel.locator('.jvm-compare-heap canvas').first()).toBeVisible();
 
-  // The same KPI rows as gcscope compare computes (wasm/jvm/compare.cpp): the view's function on the two documents.
-  const keys = await page.evaluate(() => {
-    const jobs = Array.from(document.querySelectorAll('.job'));
-    const a = jobs[0].gcscopeDoc.reports[0], b = jobs[jobs.length - 1].gcscopeDoc.reports[0];  // newest job first
-    return GCSCOPE.views['jvm-gc-log'].compareKpis(a, b).map((r) => r.key);
-  });
-  expect(keys).toContain('throughput_percent');
-  expect(keys).toContain('events.total');
-  expect(keys).toContain('heap.max_after_gc_kb');
+  // The same KPI rows as gcscope compare computes for the two files (the engine's compare.with on
+  // this job, over the G1 job's compare.side), or without the CLI the pause counts of the texts.
+  const shown = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+  const num = (v) => (v === null ? '—' : Math.abs(v) >= 1000 ? v.toFixed(0) : String(Math.round(v * 1e4) / 1e4));
+  const pct = (v) => (v === null ? '—' : (v > 0 ? '+' : '') + v.toFixed(1) + ' %');
+  const want = cli('compare', fixture('jvm/jdk17-parallel.log'), fixture('jvm/jdk17-g1.log'));
+  if (want) {
+    expect(shown).toEqual(want.compare.kpis.map((k) => [k.key, num(k.a), num(k.b), num(k.delta), pct(k.delta_percent)]));
+  } else {
+    const count = shown.find((r) => r[0] === 'pauses.count');
+    expect(count.slice(1, 3)).toEqual([String(textPauses(fixture('jvm/jdk17-parallel.log')).length), '27']);
+  }
+  expect(shown.map((r) => r[0])).toContain('throughput_percent');
+  expect(shown.map((r) => r[0])).toContain('events.total');
+  expect(shown.map((r) => r[0])).toContain('heap.max_after_gc_kb');
+  expect(shown.map((r) => r[0])).not.toContain('pauses.min_s');
 });
 
 test('a rotating set with a JVM restart shows only the latest run', async ({ page }) => {
@@ -166,67 +193,47 @@ test('eden, survivor, old, humongous and metaspace: toggleable heap-chart series
   await expect(row.locator('td').nth(col.findIndex((h) => h.startsWith('Old after')))).toHaveText('6.00 MB');
 });
 
-// A log with more pauses than the aggregator keeps one by one (option jvm_exact_pauses, here 50
-// instead of 2^20): the pauses come as buckets of consecutive pauses (wasm/jvm/pause_series.h).
-// parallelgc.log: 4,666 pauses (GCToolKit: 4,638 PSYoungGen + 28 PSFull, corpus manifest).
-test('bucketed pauses (past the exact cap): whole-log figures as the exact job, a zoom sums whole buckets', async ({ page }) => {
+// A log with more than 4,096 events (the most the report used to keep one by one): a zoomed range's
+// figures are exact, the same as `gcscope query … --method jvm.summary` for that range, and as the
+// pauses the log's text shows starting in it. parallelgc.log: 4,666 pauses (GCToolKit: 4,638
+// PSYoungGen + 28 PSFull, corpus manifest), one event each.
+test('zooming a log of more than 4,096 events gives the exact figures of the range', async ({ page }) => {
   const file = corpus('jvm/gctoolkit/unified/parallel/parallelgc.log');
-  await page.route('**/__e2e/parallelgc.log', (route) => route.fulfill({ path: file, contentType: 'text/plain' }));
-  await page.goto('/?sw=0#range=5.000,15.000');
-  await page.evaluate(async () => {
-    const blob = await (await fetch('/__e2e/parallelgc.log')).blob();
-    GCSCOPE.startJob([{ path: 'parallelgc.log', blob }], { jvm_exact_pauses: 50 });
-  });
+  const all = textPauses(file);
+  expect(all.length).toBe(4666);
+  const inRange = all.filter((p) => p.start >= 12 && p.start <= 14).map((p) => p.us).sort((a, b) => a - b);
+  const rank = (q) => inRange[Math.min(Math.max(Math.ceil(q * inRange.length), 1), inRange.length) - 1];
+  const text = { count: inRange.length, total_s: inRange.reduce((s, v) => s + v, 0) / 1e6, max_s: inRange[inRange.length - 1] / 1e6, p99_s: rank(0.99) / 1e6 };
+  const summary = cli('query', file, '--method', 'jvm.summary', '--args', JSON.stringify({ t0: 12, t1: 14 }));
+  if (summary) {
+    for (const k of ['count', 'total_s', 'max_s', 'p99_s']) expect(summary.result.pauses[k]).toBe(text[k]);
+  }
+  await page.goto('/?sw=0#range=12.000,14.000');
+  await chooseFiles(page, [file]);
   const job = await lastJob(page);
   const report = job.locator('section.report[data-format="jvm-gc-log"]');
-  await expect(job.locator('.jvm-range')).toHaveText('5.000 s – 15.000 s');
-  // The buckets whose first pause is in [5 s, 15 s], decoded here from the report (packed text:
-  // delta-coded microseconds for t_us, run-length "v*n" for the counts), independently of the view.
-  const expected = await page.evaluate(() => {
-    const p = document.querySelector('.job').gcscopeDoc.reports[0].series.pauses;
-    const ints = (text, delta) => {
-      const out = [];
-      let prev = 0;
-      for (const f of text.split(',')) {
-        const [v, run] = f.split('*').map(Number);
-        const value = delta ? (prev += v) : v;
-        for (let r = 0; r < (run || 1); r++) out.push(value);
-      }
-      return out;
-    };
-    const t = ints(p.t_us, true), n = ints(p.n, false);
-    let count = 0, buckets = 0;
-    for (let i = 0; i < t.length; i++) if (t[i] / 1e6 >= 5 && t[i] / 1e6 <= 15) { count += n[i]; buckets++; }
-    const c = GCSCOPE.views['jvm-gc-log'].compute(document.querySelector('.job').gcscopeDoc.reports[0], 5, 15);
-    return { encoding: p.encoding, nb: t.length, perBucket: p.per_bucket, count, buckets, text: GCSCOPE.ui.fmt.num(count),
-      computed: c.pauses.count, kindsSum: c.pauseKinds.reduce((s, k) => s + k.count, 0), p50: c.pauses.p50, p99: c.pauses.p99,
-      min: c.pauses.min, max: c.pauses.max };
-  });
-  expect(expected.encoding).toBe('buckets');
-  expect(expected.nb).toBeLessThanOrEqual(4096);
-  expect(expected.buckets).toBeGreaterThan(100);
-  expect(expected.computed).toBe(expected.count);
-  expect(expected.kindsSum).toBe(expected.count);  // every pause has its kind
-  // Approximate percentiles stay within the range's exact min and max, in order.
-  expect(expected.p50).toBeGreaterThanOrEqual(expected.min);
-  expect(expected.p99).toBeGreaterThanOrEqual(expected.p50);
-  expect(expected.p99).toBeLessThanOrEqual(expected.max);
-  await expect(kpi(report, 'Pauses')).toHaveText(expected.text);
-  await expect(kpi(report, 'p99 pause')).toHaveText(/^≈ /);
-  await expect(report.locator('.jvm-percentiles')).toContainText('histograms of its groups of pauses');
-  await expect(report.locator('.jvm-pause-chart')).toContainText('the longest of each group of up to ' + expected.perBucket);
-  await expect(report.locator('.jvm-pause-hist canvas').first()).toBeVisible();
+  await expect(job.locator('.jvm-range')).toHaveText('12.000 s – 14.000 s');
+  const want = await page.evaluate((t) => ({
+    count: GCSCOPE.ui.fmt.num(t.count), total: GCSCOPE.ui.fmt.seconds(t.total_s), max: GCSCOPE.ui.fmt.seconds(t.max_s),
+    p99: GCSCOPE.ui.fmt.seconds(t.p99_s),
+  }), text);
+  await expect(kpi(report, 'Pauses')).toHaveText(want.count);
+  await expect(kpi(report, 'Paused total')).toHaveText(want.total);
+  await expect(kpi(report, 'Max pause')).toHaveText(want.max);
+  await expect(kpi(report, 'p99 pause')).toHaveText(want.p99);
+  if (summary) {
+    const tp = await page.evaluate((v) => GCSCOPE.ui.fmt.pct(v), summary.result.throughput_percent);
+    await expect(kpi(report, 'Throughput')).toHaveText(tp);
+  }
+  // The event table pages over the range's events (one per pause here), longest first on a click.
+  await expect(report.locator('.jvm-events .gs-table-caption')).toHaveText(want.count + ' events');
+  await report.locator('.jvm-events th', { hasText: 'Duration' }).click();
+  const first = report.locator('.jvm-events tbody tr').first().locator('td').nth(5);
+  await expect(first).toHaveText(want.max);
+  await report.locator('.jvm-events button.gs-next').click();
+  await expect(report.locator('.jvm-events .gs-table-count')).toHaveText(new RegExp('^101–'));
 
-  // Whole log: the same KPIs as the exact analysis of the same file (a second job, default cap).
+  // Whole log again: the report's figures.
   await report.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(kpi(report, 'Pauses')).toHaveText(await page.evaluate(() => GCSCOPE.ui.fmt.num(4666)));
-  await expect(kpi(report, 'p99 pause')).not.toHaveText(/≈/);
-  await chooseFiles(page, [file]);
-  const exactJob = await lastJob(page);
-  const exact = exactJob.locator('section.report[data-format="jvm-gc-log"]');
-  expect(await page.evaluate(() => document.querySelector('.job').gcscopeDoc.reports[0].series.pauses.encoding)).toBe('packed');
-  for (const label of ['Pauses', 'Paused total', 'Max pause', 'p99 pause', 'Throughput']) {
-    await expect(kpi(exact, label)).toHaveText(await kpi(report, label).innerText());
-  }
-  await expect(exact.locator('.jvm-percentiles')).toHaveText(await report.locator('.jvm-percentiles').innerText());
 });

@@ -321,5 +321,89 @@
     return box;
   }
 
-  GCSCOPE.ui = { el, fmt, table, download, copyBlock, kpis, section, reportLabel, otherReports, compareWithEngine, comparePicker, svg };
+  // A table over rows the engine holds (any number of them): one page at a time, asked again on
+  // sorting (a header click), filtering (the search box) and paging (Previous/Next).
+  //   columns: as table()'s; a column's key is the field the engine sorts by
+  //   opts: {fetch({offset, limit, sort, desc, filter}) → Promise<{total, rows}>, first: the answer
+  //          for the first page unsorted and unfiltered (shown without asking), pageSize, noun, csvName}
+  // Returns the table's element; element.reset() shows the first page again (the caller's range
+  // changed): `first` when nothing is sorted or filtered and the fetch needs no new answer, else a fetch.
+  function pagedTable(columns, opts) {
+    const limit = opts.pageSize || 100;
+    const noun = opts.noun || 'rows';
+    let sort = null, desc = false, filter = '', offset = 0, asked = 0, current = { total: 0, rows: [] };
+    const wrap = el('div', { class: 'gs-table gs-paged' });
+    const caption = el('span', { class: 'gs-table-caption' });
+    const count = el('span', { class: 'gs-table-count' });
+    const status = el('span', { class: 'muted gs-table-status' });
+    const input = el('input', { type: 'search', placeholder: 'Filter…', 'aria-label': 'Filter rows' });
+    const prev = el('button', { type: 'button', class: 'gs-small gs-prev', text: 'Previous' });
+    const next = el('button', { type: 'button', class: 'gs-small gs-next', text: 'Next' });
+    const csv = el('button', { type: 'button', class: 'gs-small', text: 'CSV', title: 'Download this page as CSV' });
+    const headRow = el('tr');
+    const tbody = el('tbody');
+    columns.forEach((c) => {
+      const button = el('button', { type: 'button', class: 'gs-sort', text: c.label || c.key, title: c.title || 'Sort by this column' });
+      button.addEventListener('click', () => {
+        if (sort === c.key) desc = !desc;
+        else { sort = c.key; desc = !!c.numeric; }
+        offset = 0;
+        load();
+      });
+      headRow.appendChild(el('th', { scope: 'col', class: c.numeric ? 'num' : '' }, button));
+    });
+    let typing = null;
+    input.addEventListener('input', () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => { filter = input.value; offset = 0; load(); }, 150);
+    });
+    prev.addEventListener('click', () => { offset = Math.max(0, offset - limit); load(); });
+    next.addEventListener('click', () => { offset += limit; load(); });
+    csv.addEventListener('click', () => {
+      const lines = [columns.map((c) => csvCell(c.label || c.key)).join(',')];
+      for (const r of current.rows) lines.push(columns.map((c) => csvCell(r[c.key])).join(','));
+      download(opts.csvName || 'table.csv', 'text/csv', lines.join('\n') + '\n');
+    });
+    wrap.append(el('div', { class: 'gs-table-tools' }, caption, input, count, prev, next, csv, status),
+      el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.csvName || noun },
+        el('table', {}, el('thead', {}, headRow), tbody)));
+
+    function show(answer) {
+      current = answer;
+      tbody.replaceChildren(...answer.rows.map((r) => el('tr', {}, columns.map((c) => {
+        const v = r[c.key];
+        const shown = c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
+        return el('td', { class: c.numeric ? 'num' : '' }, shown === undefined || shown === null ? '' : String(shown));
+      }))));
+      headRow.querySelectorAll('th').forEach((th, i) => {
+        const on = columns[i].key === sort;
+        th.classList.toggle('sorted', on);
+        th.dataset.dir = on ? (desc ? 'desc' : 'asc') : '';
+        th.setAttribute('aria-sort', on ? (desc ? 'descending' : 'ascending') : 'none');
+      });
+      caption.textContent = fmt.num(answer.total) + ' ' + noun;
+      count.textContent = answer.total ? `${fmt.num(offset + 1)}–${fmt.num(offset + answer.rows.length)} of ${fmt.num(answer.total)}` : `0 ${noun}`;
+      prev.disabled = offset === 0;
+      next.disabled = offset + answer.rows.length >= answer.total;
+    }
+    async function load() {
+      const my = ++asked;
+      status.textContent = '';
+      try {
+        const answer = await opts.fetch({ offset, limit, sort, desc, filter });
+        if (my === asked) show(answer);
+      } catch (err) {
+        if (my === asked) status.textContent = err.message;
+      }
+    }
+    wrap.reset = (useFirst) => {
+      offset = 0;
+      if (useFirst && opts.first && sort === null && !filter) { ++asked; show(opts.first); } else load();
+    };
+    if (opts.first) show(opts.first);
+    else load();
+    return wrap;
+  }
+
+  GCSCOPE.ui = { el, fmt, table, pagedTable, download, copyBlock, kpis, section, reportLabel, otherReports, compareWithEngine, comparePicker, svg };
 })(typeof window !== 'undefined' ? window : globalThis);
