@@ -65,3 +65,39 @@ test('compare.with in one session gives what gcscope compare computes from two (
   a.session.delete();
   b.session.delete();
 });
+
+// The pauses of a unified log counted from its text, independently of the parser: each
+// "GC(n) Pause <Kind> … <d>ms" line, started at its "[gc,start] GC(n) Pause <Kind>" line, in µs.
+function textPauses(text) {
+  const starts = new Map(), out = [];
+  for (const line of text.split('\n')) {
+    let m = /^\[(\d+\.\d+)s\]\[info\s*\]\[gc,start\s*\] GC\((\d+)\) (Pause \w+)/.exec(line);
+    if (m) { starts.set(m[2] + ' ' + m[3], Number(m[1])); continue; }
+    m = /^\[\d+\.\d+s\]\[info\s*\]\[gc\s*\] GC\((\d+)\) (Pause \w+).* (\d+)\.(\d{3})ms$/.exec(line);
+    if (m && starts.has(m[1] + ' ' + m[2])) out.push({ start: starts.get(m[1] + ' ' + m[2]), us: Number(m[3]) * 1000 + Number(m[4]) });
+  }
+  return out;
+}
+
+test('jvm.summary, jvm.events and jvm.series answer a time range of a JVM log exactly', async () => {
+  const log = fs.readFileSync(path.join(fixtures, 'jvm/jdk17-g1.log'));
+  const all = textPauses(log.toString());
+  assert.strictEqual(all.length, 27);  // grep -c 'Pause.*ms$'
+  const { session, doc, ask } = await liveSession([['gc.log', log]]);
+  assert.strictEqual(doc.reports[0].pauses.count, 27);
+  const t0 = 0.1, t1 = 0.13;  // the pauses starting at 0.101, 0.108, 0.111, 0.115, 0.121, 0.127, 0.129 s
+  const want = all.filter((p) => p.start >= t0 && p.start <= t1).map((p) => p.us).sort((a, b) => a - b);
+  assert.strictEqual(want.length, 7);
+  const s = ask('jvm.summary', { t0, t1 }).result;
+  assert.strictEqual(s.pauses.count, want.length);
+  assert.strictEqual(s.pauses.total_s, want.reduce((a, b) => a + b, 0) / 1e6);
+  assert.strictEqual(s.pauses.max_s, want[want.length - 1] / 1e6);
+  assert.strictEqual(s.pauses.p50_s, want[Math.ceil(0.5 * want.length) - 1] / 1e6);
+  const events = ask('jvm.events', { t0, t1, sort: 'paused_s', desc: true, limit: 2 }).result;
+  assert.strictEqual(events.rows[0].paused_s, want[want.length - 1] / 1e6);
+  const series = ask('jvm.series', { t0, t1, width: 1000 }).result;
+  assert.strictEqual(series.decimated, false);
+  assert.deepStrictEqual(series.pauses.duration_s.slice().sort((a, b) => a - b), want.map((us) => us / 1e6));
+  assert.match(ask('jvm.summary', { t0: 2, t1: 1 }).error, /'t1' must not be before 't0'/);
+  session.delete();
+});
