@@ -266,6 +266,9 @@ class GcAggregator final : public GcEventSink {
   nlohmann::json event_row(size_t i, const std::vector<int>& pools, bool wall) const;
   // findings.cpp
   void write_findings(nlohmann::json& out, const RangeTotals& whole) const;
+  void write_trend_and_logging_findings(nlohmann::json& out, const RangeTotals& whole) const;
+  // A flag of the merged diary (kUnknown when the log did not say).
+  Tri diary_flag(const char* name) const;
   // Pauses longer than `limit` seconds: how many, the earliest line, the longest (findings).
   void pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const;
 

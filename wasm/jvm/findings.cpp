@@ -25,7 +25,17 @@ std::string fmt2(const char* f, double a, double b) {
   return buf;
 }
 
+void add_finding(nlohmann::json& out, const char* id, const char* severity, std::string message, uint64_t first_line) {
+  out.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"first_line", first_line}});
+}
+
 }  // namespace
+
+Tri GcAggregator::diary_flag(const char* name) const {
+  for (const auto& f : diary_.flags)
+    if (f.first == name) return f.second;
+  return Tri::kUnknown;
+}
 
 void GcAggregator::pauses_above(double limit, uint64_t& count, uint64_t& first_line, double& worst) const {
   count = 0, first_line = 0, worst = 0;
@@ -43,19 +53,12 @@ void GcAggregator::pauses_above(double limit, uint64_t& count, uint64_t& first_l
 
 void GcAggregator::write_findings(nlohmann::json& out, const RangeTotals& whole) const {
   const double runtime_s = whole.runtime(), pause_total = static_cast<double>(whole.pause_total) / 1e9,
-               pause_median = seconds(whole.median),
-               safepoint_total = whole.safepoints ? static_cast<double>(whole.sp_total) / 1e9 : kUnknown;
-  auto add = [&](const char* id, const char* severity, std::string message, uint64_t first_line) {
-    out.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"first_line", first_line}});
+               pause_median = seconds(whole.median);
+  auto add = [&out](const char* id, const char* severity, std::string message, uint64_t first_line) {
+    add_finding(out, id, severity, std::move(message), first_line);
   };
-  const uint64_t n = whole.events;
-  auto flag = [&](const char* name) {
-    for (const auto& f : diary_.flags)
-      if (f.first == name) return f.second;
-    return Tri::kUnknown;
-  };
-  const bool g1 = flag("G1GC") == Tri::kTrue, cms = flag("CMS") == Tri::kTrue,
-             shen = flag("SHENANDOAH") == Tri::kTrue, zgc = flag("ZGC") == Tri::kTrue;
+  const bool g1 = diary_flag("G1GC") == Tri::kTrue, cms = diary_flag("CMS") == Tri::kTrue,
+             shen = diary_flag("SHENANDOAH") == Tri::kTrue;
 
   // 1. Explicit collections: System.gc(), jcmd GC.run, JVMTI, heap dumps/histograms.
   if (explicit_gc_.count)
@@ -147,6 +150,19 @@ void GcAggregator::write_findings(nlohmann::json& out, const RangeTotals& whole)
         std::to_string(metaspace_gc_.count) + " collection(s) triggered by metaspace filling up. Set -XX:MetaspaceSize to the "
         "steady-state size, or look for class-loader leaks if it keeps growing.", metaspace_gc_.first_line);
 
+  write_trend_and_logging_findings(out, whole);
+}
+
+// Findings 13-23: the heap's trend, CPU and safepoint figures, and what the log does not record.
+void GcAggregator::write_trend_and_logging_findings(nlohmann::json& out, const RangeTotals& whole) const {
+  auto add = [&out](const char* id, const char* severity, std::string message, uint64_t first_line) {
+    add_finding(out, id, severity, std::move(message), first_line);
+  };
+  const uint64_t n = whole.events;
+  const double pause_total = static_cast<double>(whole.pause_total) / 1e9,
+               safepoint_total = whole.safepoints ? static_cast<double>(whole.sp_total) / 1e9 : kUnknown;
+  const bool shen = diary_flag("SHENANDOAH") == Tri::kTrue, zgc = diary_flag("ZGC") == Tri::kTrue;
+
   // 13. Heap after GC growing steadily (possible leak): the minimum after-GC occupancy of each
   // quarter of the run rises every quarter, by at least 20% overall. The events with an after-GC
   // figure and a time, in the columns' order (time order within each member, members in rank order).
@@ -216,13 +232,13 @@ void GcAggregator::write_findings(nlohmann::json& out, const RangeTotals& whole)
         "-XX:InitiatingHeapOccupancyPercent or give the heap more room.", mark_aborted_.first_line);
 
   // 20. Missing details: pauses only, no heap breakdown or phases.
-  if (flag("GC_DETAILS") == Tri::kFalse && n > 0)
+  if (diary_flag("GC_DETAILS") == Tri::kFalse && n > 0)
     add("missing_gc_details", "info",
         "The log has no GC details (heap regions, phases, CPU times). Log with -Xlog:gc*:file=gc.log:uptime,time,level,tags "
         "(JDK 9+) for a full analysis.", 0);
 
   // 21. Missing safepoint logging.
-  if (flag("APPLICATION_STOPPED_TIME") == Tri::kFalse && n > 0)
+  if (diary_flag("APPLICATION_STOPPED_TIME") == Tri::kFalse && n > 0)
     add("missing_safepoint_logging", "info",
         "No safepoint lines: add -Xlog:safepoint (JDK 9+) to see total stopped time and time-to-safepoint.", 0);
 
