@@ -114,7 +114,7 @@ test('two JVM logs analyzed as separate jobs can be compared: KPIs with deltas, 
 
   // The same KPI rows as gcscope compare computes for the two files (the engine's compare.with on
   // this job, over the G1 job's compare.side), or without the CLI the pause counts of the texts.
-  const shown = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+  const shown = await panel.locator('.gs-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
   const num = (v) => (v === null ? '—' : Math.abs(v) >= 1000 ? v.toFixed(0) : String(Math.round(v * 1e4) / 1e4));
   const pct = (v) => (v === null ? '—' : (v > 0 ? '+' : '') + v.toFixed(1) + ' %');
   const want = cli('compare', fixture('jvm/jdk17-parallel.log'), fixture('jvm/jdk17-g1.log'));

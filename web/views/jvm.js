@@ -297,7 +297,10 @@
     // A range in the fragment (#range=a,b) from a shared link or a reload: zoom to it.
     const parse = (v) => { const m = v && /^(-?[\d.]+),(-?[\d.]+)$/.exec(v); return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null; };
     const saved = GCSCOPE.state && parse(GCSCOPE.state.get('range'));
-    if (saved) onZoom(saved[0], saved[1]);
+    // The charts report their first scale after this task: a range is set on them (their zoom hook
+    // then asks for it), or asked for directly when there is no chart.
+    if (saved && plots().length) for (const p of plots()) p.setScale('x', { min: saved[0], max: saved[1] });
+    else if (saved) onZoom(saved[0], saved[1]);
     // Deep-link state hook: back/forward to another range (or the whole log).
     if (GCSCOPE.state) GCSCOPE.state.watch('range', panel.kpiBox, (v) => { const r = parse(v); onZoom(r ? r[0] : null, r ? r[1] : null); });
     renderCompare(container, report, ctx);
