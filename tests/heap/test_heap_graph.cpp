@@ -6,6 +6,7 @@
 
 #include "heap/heap_analysis.h"
 #include "heap/heap_model.h"
+#include "heap/heap_query.h"
 
 using namespace gcscope::heap;
 using nlohmann::json;
@@ -90,11 +91,8 @@ TEST_CASE("dominators and retained sizes of a hand-drawn graph", "[heap]") {
   CHECK(p.at("root").at(up) == "machine_context");
 
   // Focus on D: parents B and C, dominator A, retained 8, shortest path D ← B ← A (BFS order).
-  ReportLimits focus;
-  focus.focus_address = 0xD0;
-  json fr;
-  write_report(m, focus, fr);
-  const json& f = fr.at("focus");
+  HeapQueries queries(m, d);
+  const json f = queries.focus(0xD0);
   CHECK(f.at("retained_bytes") == 8);
   CHECK(f.at("parent_count") == 2);
   CHECK(f.at("dominators").size() == 1);

@@ -149,13 +149,23 @@ TEST_CASE("diff across GC.compact: moved objects are not new allocations", "[hea
   for (const auto& row : d.at("by_location")) CHECK(!row.at("file").is_null());
 }
 
-TEST_CASE("without the diff option several dumps report the last one and say so", "[heap]") {
-  json doc = analyze_paths({fixture("heap/compact_1.heap.json.gz"), fixture("heap/compact_2.heap.json.gz")});
+TEST_CASE("several dumps are diffed unless the diff is turned off", "[heap]") {
+  const std::vector<std::string> dumps = {fixture("heap/leak_1.heap.json.gz"), fixture("heap/leak_2.heap.json.gz")};
+  // By default: the leak of fixtures/heap/generate_diff.rb (2000 strings at its LEAK-LINE) is there.
+  json truth = read_json(fixture("heap/diff.truth.json")).at("leak");
+  const json both = analyze_paths(dumps);
+  const json& d = report_of(both, kFormat).at("diff");
+  CHECK(d.at("baseline") == dumps[0]);
+  CHECK(d.at("last") == dumps[1]);
+  CHECK(d.at("by_location").at(0).at("line") == truth.at("line"));
+  CHECK(d.at("by_location").at(0).at("count") == truth.at("count"));
+  // Turned off: the last dump only, and the notes say so in plain words.
+  json doc = analyze_paths(dumps, {{"heap_diff", false}});
   const json& r = report_of(doc, kFormat);
   CHECK(!r.contains("diff"));
   CHECK(r.at("dumps").size() == 2);
   CHECK(r.at("objects") == r.at("dumps").at(1).at("objects"));
   bool noted = false;
-  for (const auto& n : r.at("notes")) noted |= n.get<std::string>().find("--diff") != std::string::npos;
+  for (const auto& n : r.at("notes")) noted |= n.get<std::string>().find("no diff") != std::string::npos;
   CHECK(noted);
 }

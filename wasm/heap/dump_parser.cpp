@@ -117,7 +117,7 @@ const char* scan_flags(const char* p, const char* e, uint8_t& flags) {
   // What most records of a dump made after a GC carry, in the order Ruby writes the keys: one compare.
   static constexpr std::string_view kCommon = R"({"wb_protected":true, "old":true, "uncollectible":true, "marked":true})";
   if (static_cast<size_t>(e - p) >= kCommon.size() && std::memcmp(p, kCommon.data(), kCommon.size()) == 0) {
-    flags |= kWbProtected | kOld | kUncollectible | kMarked;
+    flags |= kWbProtected | kOld | kUncollectible;
     return p + kCommon.size();
   }
   if (p >= e || *p != '{') return nullptr;
@@ -140,7 +140,6 @@ const char* scan_flags(const char* p, const char* e, uint8_t& flags) {
     if (p == v) return nullptr;  // a string, number or container value: not the plain shape
     if (p - v == 4 && std::memcmp(v, "true", 4) == 0) {
       if (key == "old") found |= kOld;
-      else if (key == "marked") found |= kMarked;
       else if (key == "uncollectible") found |= kUncollectible;
       else if (key == "wb_protected") found |= kWbProtected;
     }
@@ -512,6 +511,9 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
         } else if (key == "root") {
           if (!want_string(root_category_, scratch_[2], false) && r != Parse::kOk) return r;
           is_root_ = true;
+        } else if (key == "real_class_name") {
+          // A singleton or anonymous class: the name of the class its instances really are.
+          if (!want_string(obj_.detail, scratch_[4], false) && r != Parse::kOk) return r;
         } else handled = false;
         break;
       case 'f':
@@ -536,7 +538,6 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
           }
           std::string_view f(p, static_cast<size_t>(n - p));
           if (f.find("\"old\":true") != std::string_view::npos) obj_.flags |= kOld;
-          if (f.find("\"marked\":true") != std::string_view::npos) obj_.flags |= kMarked;
           if (f.find("\"uncollectible\":true") != std::string_view::npos) obj_.flags |= kUncollectible;
           if (f.find("\"wb_protected\":true") != std::string_view::npos) obj_.flags |= kWbProtected;
           p = n;
@@ -599,6 +600,9 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
           if (!want_string(obj_.detail, scratch_[4], false) && r != Parse::kOk) return r;
         } else if (key == "shared") {
           if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kShared;
+          handled = false;
+        } else if (key == "singleton") {
+          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kSingleton;
           handled = false;
         } else if (key == "shape_id" || key == "slot_size") {
           c_.has_shape_id = true;

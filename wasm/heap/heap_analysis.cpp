@@ -395,11 +395,66 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
   out["root_references"] = root_refs;
 }
 
-// ---- Retention -------------------------------------------------------------------------------
+// ---- Labels ----------------------------------------------------------------------------------
 
-namespace {
-json object_brief(const HeapModel& m, uint32_t i) {
+uint32_t ObjectLabels::class_object(uint32_t i) const {
+  return m_.class_address[i] ? m_.index_of(m_.class_address[i]) : kNoIndex;
+}
+
+std::string ObjectLabels::operator()(uint32_t i) const { return label(i, 0); }
+
+std::string ObjectLabels::label(uint32_t i, int depth) const {
+  const uint8_t t = m_.type[i];
+  auto name = [&](uint32_t k) { return utf8(m_.strings.get(m_.name_id[k])); };
+  if (t == kClass || t == kModule) {
+    if (m_.name_id[i]) return (t == kClass ? "Class " : "Module ") + name(i);
+    if (t != kClass || !(m_.flags[i] & kSingleton)) return t == kClass ? "Class (anonymous)" : "Module (anonymous)";
+    if (!attached_built_) {
+      // Each object's class is its singleton class when it has one: one pass finds every owner.
+      attached_built_ = true;
+      U64Map cache(256);
+      std::vector<std::pair<uint32_t, uint32_t>> pairs;
+      for (uint32_t j = 0; j < m_.size(); ++j) {
+        // An iClass's class is its module and an IMEMO's the receiver's class (callcache): neither owns it.
+        if (m_.type[j] == kIclass || m_.type[j] == kImemo || !m_.class_address[j]) continue;
+        bool inserted = false;
+        uint32_t& c = cache.find_or_insert(m_.class_address[j], kNoIndex, &inserted);
+        if (inserted) {
+          c = m_.index_of(m_.class_address[j]);
+          if (c != kNoIndex && !(m_.type[c] == kClass && (m_.flags[c] & kSingleton))) c = kNoIndex - 1;
+        }
+        if (c < kNoIndex - 1) pairs.emplace_back(c, j);
+      }
+      std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [c, j] : pairs)
+        if (singletons_.empty() || singletons_.back() != c) {
+          singletons_.push_back(c);
+          attached_.push_back(j);
+        }
+    }
+    auto it = std::lower_bound(singletons_.begin(), singletons_.end(), i);
+    if (it == singletons_.end() || *it != i || depth > 3) return "singleton class";
+    const uint32_t a = attached_[static_cast<size_t>(it - singletons_.begin())];
+    const bool module_like = m_.type[a] == kClass || m_.type[a] == kModule;
+    if (module_like && m_.name_id[a]) return "singleton class of " + name(a);
+    if (module_like && (m_.flags[a] & kSingleton)) return "singleton class of " + label(a, depth + 1);
+    return "singleton class of " + label(a, depth + 1) + " " + format_address(m_.address[a]);
+  }
+  if (t == kIclass) {
+    const uint32_t c = class_object(i);
+    if (c == kNoIndex) return "iClass";
+    return "iClass of " + (m_.name_id[c] ? name(c) : label(c, depth + 1));
+  }
+  // An object with a singleton class is an instance of that class's real class (the report's
+  // groupings keep the convention of counting it under "(unnamed class)").
+  const uint32_t c = t == kImemo ? kNoIndex : class_object(i);
+  if (c != kNoIndex && m_.type[c] == kClass && (m_.flags[c] & kSingleton) && m_.detail_id[c]) return utf8(m_.strings.get(m_.detail_id[c]));
+  return utf8(m_.strings.get(m_.class_id[i]));
+}
+
+nlohmann::json object_brief(const HeapModel& m, const ObjectLabels& labels, uint32_t i) {
   json o = {{"address", format_address(m.address[i])},
+            {"label", labels(i)},
             {"class", utf8(m.strings.get(m.class_id[i]))},
             {"type", type_name(m.type[i])},
             {"bytes", m.memsize[i]}};
@@ -410,10 +465,12 @@ json object_brief(const HeapModel& m, uint32_t i) {
   if (m.name_id[i]) o["name"] = utf8(m.strings.get(m.name_id[i]));
   return o;
 }
-}  // namespace
+
+// ---- Retention -------------------------------------------------------------------------------
 
 void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits& lim, json& out) {
   const uint32_t n = static_cast<uint32_t>(m.size());
+  const ObjectLabels labels(m);
   uint64_t unreachable = 0, unreachable_bytes = 0;
   std::vector<uint32_t> reach;
   reach.reserve(static_cast<size_t>(d.reachable));
@@ -524,11 +581,11 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
   json rows = json::array();
   for (uint32_t k = 0; k < top.size(); ++k) {
     uint32_t i = top[k];
-    json o = object_brief(m, i);
+    json o = object_brief(m, labels, i);
     o["retained_bytes"] = d.retained[i];
     o["dominator"] = d.idom[i] == d.root ? json("(GC roots)") : json(format_address(m.address[d.idom[i]]));
     json ps = json::array();
-    for (uint32_t p : parents[k]) ps.push_back(object_brief(m, p));
+    for (uint32_t p : parents[k]) ps.push_back(object_brief(m, labels, p));
     o["parents"] = ps;
     o["parent_count"] = parent_total[k];
     if (d.root_edge[i] != kNoIndex && d.root_edge[i] < m.root_categories.size())
@@ -536,7 +593,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     if (k < lim.paths) {
       json path = json::array();
       auto p = path_to_root(d, i);
-      for (uint32_t v : p) path.push_back(object_brief(m, v));
+      for (uint32_t v : p) path.push_back(object_brief(m, labels, v));
       o["path_to_root"] = path;
       if (!p.empty() && d.root_edge[p.back()] != kNoIndex && d.root_edge[p.back()] < m.root_categories.size())
         o["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
@@ -554,8 +611,8 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     for (uint32_t v : chosen) in[v] = 1;
     for (uint32_t v : chosen)
       for (uint32_t a = d.idom[v]; a != kNoIndex && a != n && !in[a]; a = d.idom[a]) in[a] = 1;
-    json addr = json::array(), cls = json::array(), ret = json::array(), self = json::array(), par = json::array(),
-         loc = json::array();
+    json addr = json::array(), cls = json::array(), lab = json::array(), ret = json::array(), self = json::array(),
+         par = json::array(), loc = json::array();
     std::vector<uint32_t> pos(n + 1, kNoIndex);
     std::vector<uint32_t> stack{n};
     while (!stack.empty()) {
@@ -565,6 +622,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
       if (v == n) {
         addr.push_back(nullptr);
         cls.push_back("(GC roots)");
+        lab.push_back("(GC roots)");
         ret.push_back(d.retained[n]);
         self.push_back(0);
         par.push_back(-1);
@@ -572,6 +630,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
       } else {
         addr.push_back(format_address(m.address[v]));
         cls.push_back(utf8(m.strings.get(m.class_id[v])));
+        lab.push_back(labels(v));
         ret.push_back(d.retained[v]);
         self.push_back(m.memsize[v]);
         par.push_back(pos[d.idom[v]]);
@@ -587,7 +646,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     // Shortest paths to a root for every tree node, shared as one forest (paths share prefixes):
     // path_tree rows {address, class, parent (-1 = held by a root), root}; dominator_tree.path[i] is
     // the row of node i (-1 when the forest's bound was reached).
-    json paddr = json::array(), pcls = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
+    json paddr = json::array(), pcls = json::array(), plab = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
     U64Map prow(std::min<size_t>(n, 4096));  // keys are objects: at most n of them
     std::vector<uint32_t> chain;
     const size_t max_rows = lim.tree_nodes * 12;
@@ -614,6 +673,7 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
         prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
         paddr.push_back(format_address(m.address[o]));
         pcls.push_back(utf8(m.strings.get(m.class_id[o])));
+        plab.push_back(labels(o));
         ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
         proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
                             ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
@@ -622,46 +682,14 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
       }
       path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
     }
-    out["dominator_tree"] = {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"retained", ret},
+    out["dominator_tree"] = {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"label", lab}, {"retained", ret},
                              {"self", self}, {"parent", par}, {"location", loc}, {"path", path_col}};
-    out["path_tree"] = {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"parent", ppar}, {"root", proot}};
-  }
-
-  // One object asked for by address (option heap_focus): everything the views show for it.
-  if (lim.focus_address) {
-    uint32_t i = m.index_of(lim.focus_address);
-    if (i == kNoIndex) {
-      out["focus"] = {{"address", format_address(lim.focus_address)}, {"found", false}};
-    } else {
-      json f = object_brief(m, i);
-      f["found"] = true;
-      f["retained_bytes"] = d.idom[i] == kNoIndex ? json(nullptr) : json(d.retained[i]);
-      json ps = json::array();
-      uint64_t pc = 0;
-      for (uint32_t v = 0; v < n; ++v)
-        for (uint32_t r = m.ref_begin[v]; r < m.ref_begin[v + 1]; ++r)
-          if (m.ref_targets[r] == i) {
-            if (ps.size() < 200) ps.push_back(object_brief(m, v));
-            ++pc;
-            break;
-          }
-      f["parents"] = ps;
-      f["parent_count"] = pc;
-      json path = json::array();
-      auto p = path_to_root(d, i, 1000);
-      for (uint32_t v : p) path.push_back(object_brief(m, v));
-      f["path_to_root"] = path;
-      if (!p.empty() && d.root_edge[p.back()] < m.root_categories.size())
-        f["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
-      json doms = json::array();
-      for (uint32_t a = d.idom[i]; a != kNoIndex && a != d.root && doms.size() < 1000; a = d.idom[a]) doms.push_back(object_brief(m, a));
-      f["dominators"] = doms;
-      out["focus"] = f;
-    }
+    out["path_tree"] = {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"label", plab}, {"parent", ppar},
+                        {"root", proot}};
   }
 }
 
-void write_report(const HeapModel& m, const ReportLimits& lim, json& out) {
+void write_report(const HeapModel& m, const ReportLimits& lim, json& out, Dominators* keep) {
   write_summaries(m, lim, out);
   if (m.root_targets.empty()) {
     out["dominators"] = {{"available", false},
@@ -675,6 +703,7 @@ void write_report(const HeapModel& m, const ReportLimits& lim, json& out) {
   Dominators d = compute_dominators(m);
   out["dominators"] = {{"available", true}, {"algorithm", "Lengauer-Tarjan (iterative, path compression)"}};
   write_retention(m, d, lim, out);
+  if (keep) *keep = std::move(d);
 }
 
 }  // namespace gcscope::heap

@@ -18,7 +18,6 @@ struct ReportLimits {
   size_t parents = 8;               // referrers listed per top retainer
   size_t tree_nodes = 2000;         // bounded dominator tree for the icicle view
   size_t retained_groups = 200;     // retained_by_class / retained_by_location rows
-  uint64_t focus_address = 0;       // when set: a `focus` field for that object (parents, path, dominators)
 };
 
 // Dominator tree of the object graph rooted at a virtual node (index = model.size()) whose
@@ -37,6 +36,27 @@ struct Dominators {
 // Empty (reachable = 0) when the model has no roots (partial `since:` dumps, rbkit snapshots).
 Dominators compute_dominators(const HeapModel& model);
 
+// What one object is called wherever it is shown (tables, icicle, paths, exports): its display class
+// ("String", "Order", "<callcache> (IMEMO)"), except that classes and modules are named for what
+// they are: "Class Object", "Module Gem", "singleton class of Foo", "iClass of Comparable",
+// "Class (anonymous)". A singleton class's object is the one whose class it is (the dump does not
+// name it); an iClass's module is its class field (Ruby points an iClass at the included module).
+class ObjectLabels {
+ public:
+  explicit ObjectLabels(const HeapModel& model) : m_(model) {}
+  std::string operator()(uint32_t object) const;
+
+ private:
+  std::string label(uint32_t object, int depth) const;
+  uint32_t class_object(uint32_t object) const;  // index of the object's class record, kNoIndex if absent
+  const HeapModel& m_;
+  mutable std::vector<uint32_t> singletons_, attached_;  // sorted singleton indices → attached object
+  mutable bool attached_built_ = false;
+};
+
+// {address, label, class, type, bytes, file?, line?, name?} of one object.
+nlohmann::json object_brief(const HeapModel& model, const ObjectLabels& labels, uint32_t object);
+
 // Report fields: objects, bytes, by_type, by_class, by_location, by_generation, duplicate_strings,
 // totals and counts (see docs in the analyzer). The model must be finalized.
 void write_summaries(const HeapModel& model, const ReportLimits& limits, nlohmann::json& out);
@@ -44,7 +64,8 @@ void write_summaries(const HeapModel& model, const ReportLimits& limits, nlohman
 // retained_by_class, retained_by_location, unreachable, dominator_tree (columnar, bounded).
 void write_retention(const HeapModel& model, const Dominators& dom, const ReportLimits& limits, nlohmann::json& out);
 // Both, computing the dominators when the model has roots (otherwise says why there are none).
-void write_report(const HeapModel& model, const ReportLimits& limits, nlohmann::json& out);
+// `keep`: receives the dominators, for the queries that follow the report (heap_query.h).
+void write_report(const HeapModel& model, const ReportLimits& limits, nlohmann::json& out, Dominators* keep = nullptr);
 
 // Path from an object to a GC root along dom.bfs_parent: object first, the root-adjacent object last.
 std::vector<uint32_t> path_to_root(const Dominators& dom, uint32_t object, size_t max_len = 64);

@@ -44,9 +44,11 @@ uint8_t type_from_name(std::string_view name);
 constexpr uint32_t kNoGeneration = 0xFFFFFFFFu;
 constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
 
-// Object flag bits (the dump's "frozen", "embedded", "shared", flags.old, ...).
+// Object flag bits (the dump's "frozen", "embedded", "shared", flags.old, ...). kSingleton: a CLASS
+// record with "singleton": true (the singleton class of one object). The GC's "marked" bit says
+// nothing about the heap's shape and is not kept.
 enum ObjFlag : uint8_t {
-  kFrozen = 1, kEmbedded = 2, kShared = 4, kOld = 8, kFstring = 16, kMarked = 32, kUncollectible = 64,
+  kFrozen = 1, kEmbedded = 2, kShared = 4, kOld = 8, kFstring = 16, kSingleton = 32, kUncollectible = 64,
   kWbProtected = 128
 };
 
@@ -113,7 +115,7 @@ struct ObjectInfo {
   uint64_t class_address = 0;      // resolved to a name through CLASS/MODULE records at finalize()
   std::string_view class_name;     // a class name given directly (rbkit); wins over class_address
   std::string_view name;           // CLASS/MODULE: the class's own name
-  std::string_view detail;         // IMEMO: imemo_type; DATA: struct name
+  std::string_view detail;         // IMEMO: imemo_type; DATA: struct name; CLASS: real_class_name
   std::string_view file;
   uint32_t line = 0;               // 0 = unknown
   std::string_view method;
@@ -146,7 +148,7 @@ class HeapModel {
   std::vector<uint64_t> class_address;
   std::vector<uint32_t> class_id;    // StringPool id of the display class ("String", "<ment> (IMEMO)")
   std::vector<uint32_t> name_id;     // CLASS/MODULE own name
-  std::vector<uint32_t> detail_id;   // imemo_type / struct
+  std::vector<uint32_t> detail_id;   // imemo_type / struct; CLASS: real_class_name (singleton, anonymous)
   std::vector<uint32_t> file_id;
   std::vector<uint32_t> line;
   std::vector<uint32_t> method_id;

@@ -3,16 +3,22 @@
 // Several members (accepts_many_members): every dump gets a compact entry in `dumps` (objects,
 // bytes, by_type, parse counts); the top-level summaries, retention and views are those of the LAST
 // dump (the heap "now"), and only one full model is alive at a time (the earlier dumps are reduced to
-// what the diff needs). With the option {"heap_diff": true} (`gcscope analyze --diff A B [C]`) and
-// 2 or 3 dumps, `diff` lists the objects allocated after dump 1 that are alive in the last dump.
+// what the diff needs). With 2 or 3 dumps (unless the option {"heap_diff": false}), `diff` lists the
+// objects allocated after dump 1 that are alive in the last dump: what someone who takes several
+// dumps of one process is looking for.
+//
+// After the report the last dump's model and dominator tree stay, and the analyzer answers the
+// heap.* questions of heap_query.h about any of its objects.
 #include <memory>
 
 #include "core/analyzer.h"
 #include "core/identify.h"
 #include "core/line_splitter.h"
+#include "core/query.h"
 #include "heap/dump_parser.h"
 #include "heap/heap_analysis.h"
 #include "heap/heap_diff.h"
+#include "heap/heap_query.h"
 
 namespace gcscope {
 
@@ -24,23 +30,12 @@ class HeapDumpAnalyzer : public Analyzer {
  public:
   explicit HeapDumpAnalyzer(const AnalyzeOptions& options) {
     if (options.is_object()) {
-      auto it = options.find("heap_diff");
-      diff_ = it != options.end() && ((it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true"));
+      auto it = options.find("heap_diff");  // absent: a diff whenever there are several dumps
+      if (it != options.end()) diff_ = (it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true") ? kDiffOn : kDiffOff;
       auto ret = options.find("heap_retention");  // false: summaries only (no dominator tree)
       retention_ = !(ret != options.end() && ((ret->is_boolean() && !ret->get<bool>()) || (ret->is_string() && *ret == "false")));
       auto focus = options.find("heap_focus");  // "0x7f…": parents, path and dominators of that object
-      if (focus != options.end() && focus->is_string()) {
-        const std::string& a = focus->get_ref<const std::string&>();
-        uint64_t v = 0;
-        bool ok = a.size() > 2 && a.size() <= 18 && a[0] == '0' && (a[1] == 'x' || a[1] == 'X');
-        for (size_t k = 2; ok && k < a.size(); ++k) {
-          char c = a[k];
-          int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-          ok = h >= 0;
-          v = v << 4 | static_cast<uint64_t>(h < 0 ? 0 : h);
-        }
-        if (ok) limits_.focus_address = v;
-      }
+      if (focus != options.end() && focus->is_string()) heap::parse_address(focus->get<std::string>(), focus_address_);
       auto lim = options.find("heap_tree_nodes");
       if (lim != options.end() && lim->is_number_unsigned()) limits_.tree_nodes = lim->get<size_t>();
     }
@@ -106,7 +101,8 @@ class HeapDumpAnalyzer : public Analyzer {
     report["truncated"] = c.truncated;
     report["partial"] = c.root_records == 0 && model_->size() > 0;
     if (retention_) {
-      heap::write_report(*model_, limits_, report);
+      heap::write_report(*model_, limits_, report, &dominators_);
+      if (focus_address_) report["focus"] = queries().focus(focus_address_);
     } else {
       heap::write_summaries(*model_, limits_, report);
       report["dominators"] = {{"available", false}, {"reason", "not computed (option heap_retention=false)"}};
@@ -119,50 +115,59 @@ class HeapDumpAnalyzer : public Analyzer {
     if (c.recovered_records)
       notes.push_back(std::to_string(c.recovered_records) + " records with unescaped fields (Ruby wrote a file or class name raw) were recovered from " +
                       std::to_string(c.recovered_lines) + " lines");
-    if (dumps_.size() > 1 && !diff_)
-      notes.push_back(std::to_string(dumps_.size()) + " dumps: the summaries are those of the last one; use --diff (option heap_diff) to list objects allocated after the first");
-    if (diff_) {
-      if (dumps_.size() < 2) {
-        notes.push_back("--diff needs 2 or 3 dumps");
-      } else {
-        if (dumps_.size() > 3) notes.push_back("--diff uses the first dump as the baseline and the last two as in heapy's 3-dump mode");
-        std::vector<uint32_t> objs;
-        uint64_t untracked = 0;
-        bool address_mode = false;
-        if (candidates_) {
-          objs = heap::still_alive(*model_, *candidates_);
-          address_mode = candidates_->address_mode;
-          untracked = candidates_untracked_;
-        } else if (base_) {
-          objs = heap::new_objects(*model_, *base_, &untracked);
-          address_mode = !base_->has_generations;
-        }
-        json diff = heap::diff_json(*model_, objs, 500);
-        diff["dumps"] = dumps_.size();
-        diff["mode"] = address_mode ? "address" : "generation";
-        if (base_) diff["baseline_max_generation"] = base_->has_generations ? json(base_->max_generation) : json(nullptr);
-        if (candidates_) {
-          diff["candidates_in_middle_dump"] = candidates_->count;
-          diff["middle_max_generation"] = candidates_->max_generation;
-        }
-        diff["untracked_objects"] = untracked;
-        diff["rule"] = address_mode
-                           ? "dump 1 has no allocation generations (trace_object_allocations was off): objects are keyed by "
-                             "address and type, so objects moved by GC.compact count as new"
-                           : "new = allocated in a GC generation after dump 1 (or in dump 1's last generation at an address "
-                             "dump 1 did not have), alive in the last dump; objects without allocation info are not new";
-        report["diff"] = diff;
-      }
-    }
+    if (dumps_.size() > 1 && diff_ == kDiffOff)
+      notes.push_back(std::to_string(dumps_.size()) + " dumps: the summaries are those of the last one (no diff: option heap_diff=false)");
+    if (diff_ == kDiffOn && dumps_.size() < 2) notes.push_back("a diff needs 2 or 3 dumps of one process; this set has one");
+    if (diff_ != kDiffOff && dumps_.size() >= 2) report["diff"] = leak_diff(notes);
     report["notes"] = notes;
     report["model_bytes"] = model_->memory_bytes();
+    finished_ = true;
+  }
+
+  json query(const std::string& method, const json& args) override {
+    if (method.rfind("heap.", 0) != 0) return Analyzer::query(method, args);
+    if (!model_ || !finished_) throw QueryError("no heap dump was read, so there is no object to ask about");
+    return queries().answer(method, args);
   }
 
  private:
+  // The diff of the first dump against the last (and the middle one with 3): heap_diff.h.
+  json leak_diff(std::vector<std::string>& notes) {
+    if (dumps_.size() > 3) notes.push_back("the diff uses the first dump as the baseline and the last two as in heapy's 3-dump mode");
+    std::vector<uint32_t> objs;
+    uint64_t untracked = 0;
+    bool address_mode = false;
+    if (candidates_) {
+      objs = heap::still_alive(*model_, *candidates_);
+      address_mode = candidates_->address_mode;
+      untracked = candidates_untracked_;
+    } else if (base_) {
+      objs = heap::new_objects(*model_, *base_, &untracked);
+      address_mode = !base_->has_generations;
+    }
+    json diff = heap::diff_json(*model_, objs, 500);
+    diff["dumps"] = dumps_.size();
+    diff["baseline"] = dumps_.front()["path"];
+    diff["last"] = dumps_.back()["path"];
+    diff["mode"] = address_mode ? "address" : "generation";
+    if (base_) diff["baseline_max_generation"] = base_->has_generations ? json(base_->max_generation) : json(nullptr);
+    if (candidates_) {
+      diff["candidates_in_middle_dump"] = candidates_->count;
+      diff["middle_max_generation"] = candidates_->max_generation;
+    }
+    diff["untracked_objects"] = untracked;
+    diff["rule"] = address_mode
+                       ? "dump 1 has no allocation generations (trace_object_allocations was off): objects are keyed by "
+                         "address and type, so objects moved by GC.compact count as new"
+                       : "new = allocated in a GC generation after dump 1 (or in dump 1's last generation at an address "
+                         "dump 1 did not have), alive in the last dump; objects without allocation info are not new";
+    return diff;
+  }
+
   // Reduces the previous member's model to what the diff needs, then drops it.
   void reduce_previous() {
     if (!model_) return;
-    if (diff_) {
+    if (diff_ != kDiffOff) {
       if (!base_) {
         base_ = std::make_unique<heap::DiffBase>(heap::make_diff_base(*model_));
       } else {
@@ -215,9 +220,18 @@ class HeapDumpAnalyzer : public Analyzer {
     return nullptr;
   }
 
-  bool diff_ = false;
+  heap::HeapQueries& queries() {
+    if (!queries_) queries_ = std::make_unique<heap::HeapQueries>(*model_, dominators_);
+    return *queries_;
+  }
+
+  enum DiffMode { kDiffAuto, kDiffOn, kDiffOff } diff_ = kDiffAuto;
   bool retention_ = true;
+  bool finished_ = false;
+  uint64_t focus_address_ = 0;
   heap::ReportLimits limits_;
+  heap::Dominators dominators_;
+  std::unique_ptr<heap::HeapQueries> queries_;
   std::unique_ptr<heap::HeapModel> model_;
   std::unique_ptr<heap::DumpParser> parser_;
   LineSplitter splitter_;
@@ -242,6 +256,7 @@ void register_heap(FormatRegistry& registry) {
   h.lighter = {{"options", {{"heap_retention", false}}},
                {"memory_per_input_byte", 0.5},
                {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
+  h.methods = heap::HeapQueries::methods();
   registry.add(std::move(h));
 }
 
