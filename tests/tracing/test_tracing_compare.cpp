@@ -1,8 +1,8 @@
 // Comparisons of two tracing captures (tracing/compare.h, `gcscope compare A B`): per-probe deltas
 // and per-stack weight deltas, on real corpus captures whose expected figures are worked out by hand
 // in the comments from the files themselves (and the bpftrace programs in
-// bpftrace-0.17-det/programs.tsv). tests/node/tracing_compare.test.js checks the view's JS port of
-// the same computation against the same figures.
+// bpftrace-0.17-det/programs.tsv). tests/node/tracing_compare_engine.test.js checks the same figures
+// through two live sessions of the wasm module (compare.side, then compare.with), as the page asks them.
 #include <catch2/catch.hpp>
 
 #include "support.h"

@@ -114,6 +114,8 @@ class BpftraceJsonAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+
   void finish(nlohmann::json& report) override {
     flush_last_printf();
     if (printf_events_) d_.event_types["printf"] += printf_events_;
@@ -376,8 +378,20 @@ class BpftraceJsonAnalyzer : public Analyzer {
     }
     std::string type = ev["type"].get<std::string>();
     if (bad) warning(ln, -1, "invalid UTF-8 in " + type + " data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
-    ++d_.events;
     ++d_.event_types[type];
+    // `events` counts what the probes printed (printf, time, join, ...): the tool's own records
+    // (attached_probes, map printouts, errors, lost_events) are counted by type in event_types.
+    const bool tool_record = type == "attached_probes" || type == "map" || type == "stats" || type == "hist" ||
+                             type == "lhist" || type == "tseries" || type == "helper_error" || type == "errorf" ||
+                             type == "warnf" || type == "runtime_error" || type == "lost_events";
+    if (!tool_record) ++d_.events;
+    if (type == "lost_events") {
+      // {"type": "lost_events", "data": {"events": N}}: N events the kernel buffer dropped.
+      const bool counted = ev.contains("data") && ev["data"].is_object() && ev["data"].contains("events") &&
+                           ev["data"]["events"].is_number_unsigned();
+      d_.lost_events += counted ? ev["data"]["events"].get<uint64_t>() : 0;
+      if (!counted) warning(ln, -1, "lost_events record without a data.events count");
+    }
     if (!ev.contains("data")) {
       if (type != "lost_events") error(ln, -1, "\"" + type + "\" event without data");
       return;

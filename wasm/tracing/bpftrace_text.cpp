@@ -67,6 +67,8 @@ class BpftraceTextAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+
   void finish(nlohmann::json& report) override {
     if (saw_dtrace_) d_.tool = "dtrace";
     if (d_.maps.empty() && foreign_line_ > 0)

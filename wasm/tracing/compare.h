@@ -1,9 +1,8 @@
 // Compare two tracing captures (two reports of the tracing formats, not necessarily the same one:
 // a bpftrace text dump against a -f json capture, a perf script against folded stacks): per-probe
-// deltas of the latency table and per-stack weight deltas. Used by `gcscope compare A B` when both
-// sides are tracing reports; web/views/tracing.js computes the same thing in JS on the two reports
-// it has (tests/tracing/test_tracing_compare.cpp and tests/node/tracing_compare.test.js check both
-// against the same hand-computed figures).
+// deltas of the latency table and per-stack weight deltas: the tracing formats' registered compare
+// function, which `gcscope compare A B` and the page (compare.side, then compare.with on the other
+// job's engine) both run.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

@@ -40,6 +40,8 @@ class FoldedAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+
   void finish(nlohmann::json& report) override {
     if (dtrace_blocks_) d_.tool = "dtrace";
     else d_.tool = "folded";

@@ -45,6 +45,8 @@ class PerfScriptAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+
   void finish(nlohmann::json& report) override {
     d_.tool = "perf";
     d_.stack_weight_unit = any_period_ ? "period" : "samples";

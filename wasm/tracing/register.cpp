@@ -5,6 +5,7 @@
 #include "core/identify.h"
 #include "tracing/analyzers.h"
 #include "tracing/compare.h"
+#include "tracing/trace_model.h"
 
 namespace gcscope {
 
@@ -16,6 +17,7 @@ void register_tracing(FormatRegistry& registry) {
     h.id = id;
     h.title = title;
     h.make = make;
+    h.methods = tracing::TraceData::query_methods();
     h.compare_family = "tracing";
     h.compare = compare;
     h.memory_per_input_byte = 0.4;

@@ -511,13 +511,13 @@ Agg classify_map_name(std::string_view name) {
   return Agg::kNone;
 }
 
-std::string display_key(const std::string& key) {
+}  // namespace
+
+std::string probe_display_name(const std::string& key) {
   ProbeName p;
   if (parse_probe_name(key, p)) return p.provider + ":" + p.name;
   return key;
 }
-
-}  // namespace
 
 void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   end_ruby_stack();
@@ -575,7 +575,7 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   std::vector<LatencyRow> rows;
   std::unordered_map<std::string, size_t> row_of;
   auto row_for = [&](const std::string& key) -> LatencyRow& {
-    std::string dk = display_key(key);
+    std::string dk = probe_display_name(key);
     auto it = row_of.find(dk);
     if (it != row_of.end()) return rows[it->second];
     row_of[dk] = rows.size();
@@ -591,6 +591,7 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   for (auto& s : series_) {
     if (s.values.empty()) continue;
     LatencyRow& r = row_for(s.name);
+    series_by_probe_[r.key] = static_cast<size_t>(&s - series_.data());
     // one pass: min, max, sum and the log2 bucket counts (for the chart)
     // The sum is an exact 128-bit integer: long double is a software-emulated 128-bit float in wasm,
     // and adding 800 000 values in it took a third of a second of the page's finish().
@@ -776,9 +777,13 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
 
   // The report's parts are moved in, not copied (a deep copy of every map entry per report).
   report["maps"] = std::move(maps_out);
+  latency_ = latency;
+  histograms_ = hists;
+  report["slowest_probes"] = slowest_probes(latency);
   report["histograms"] = std::move(hists);
   report["stats"] = std::move(stats);
   report["events"] = events;
+  report["lost_events"] = lost_events;
   report["printf_count"] = printf_count;
   if (printf_count) {
     report["printf_first"] = printf_first;

@@ -139,6 +139,8 @@ struct ProbeName {
   std::string raw, provider, name;
 };
 bool parse_probe_name(std::string_view raw, ProbeName& out);
+// The name a probe goes by in the report: provider:name for a USDT probe path, else the key itself.
+std::string probe_display_name(const std::string& key);
 
 // Does this line look like one of Ruby's caller strings ("app.rb:25:in `block in <main>'")?
 bool looks_ruby_frame(std::string_view line);
@@ -152,7 +154,8 @@ class TraceData {
   std::string tool_version;  // when visible ("<= 0.23", ">= 0.24", "0.17"...)
   int64_t attached_probes = -1;
   std::vector<MapBlock> maps;
-  uint64_t events = 0;  // records read (JSON events, printf lines, table rows, samples)
+  uint64_t events = 0;       // traced events: printf output, table rows, samples (not the tool's own records)
+  uint64_t lost_events = 0;  // events the tool reported lost (bpftrace's lost_events records)
   uint64_t printf_count = 0;
   std::string printf_first, printf_last;
   uint64_t stderr_lines = 0;
@@ -186,7 +189,33 @@ class TraceData {
   // it, so an event's absolute time is boot + nsecs. NaN when not given.
   double boot_epoch_s = std::numeric_limits<double>::quiet_NaN();
 
+  // After finish(): the questions of the query protocol a tracing report answers:
+  //   tracing.probe     {probe}  → {probe, row (its latency row), histograms ([{index, ...}] of the
+  //                                report's histograms of that probe), events ({count, timestamps,
+  //                                rate: {t0_ns, bin_s, count}} when it is an event stream)}
+  //   tracing.histogram {probe, lo?, hi?, bins?}  → exact bins of an event stream's values over
+  //                                [lo, hi] (default: its min and max), `bins` (1..1000, default 40)
+  //                                equal integer ranges: {probe, source: "events", lo, hi, width,
+  //                                bins: [{lo, hi, count}], below, above, total}
+  //                     {index, lo?, hi?}  → a printed histogram's own buckets (those meeting
+  //                                [lo, hi]): {index, source: "histogram", bins, total}; its values
+  //                                are gone, so it cannot be binned again
+  // Throws QueryError for anything else.
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) const;
+  static const std::vector<std::string>& query_methods();
+
  private:
+  const EventSeries* series_of(const std::string& probe) const;
+  nlohmann::json probe_detail(const std::string& probe) const;
+  nlohmann::json event_bins(const std::string& probe, const EventSeries& s, const nlohmann::json& args) const;
+  nlohmann::json histogram_bins(size_t index, const nlohmann::json& args) const;
+  nlohmann::json slowest_probes(const nlohmann::json& latency) const;
+  // Kept from finish() for the questions: the latency rows and histograms as reported, and which
+  // event series each probe's display name is.
+  nlohmann::json latency_ = nlohmann::json::array();
+  nlohmann::json histograms_ = nlohmann::json::array();
+  std::unordered_map<std::string, size_t> series_by_probe_;
+
   uint32_t series_index(std::string_view name);
   std::deque<std::string> name_storage_;
   std::unordered_map<std::string_view, uint32_t> series_index_;
