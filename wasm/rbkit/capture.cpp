@@ -668,10 +668,11 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
       if (e.cls == 0) ++nil_class_created_;
       if (created_by_class_.size() <= e.cls) created_by_class_.resize(classes_.size());
       ++created_by_class_[e.cls];
-      if (live_.put(e.id, e.cls) != IdMap::kEmpty) ++recreated_live_;
+      const bool added = live_.put(e.id, e.cls) == IdMap::kEmpty;
+      if (!added) ++recreated_live_;
       id_min_ = std::min(id_min_, e.id);
       id_max_ = std::max(id_max_, e.id);
-      bin_object(e.ts, e.cls, true);
+      bin_object(e.ts, e.cls, true, added ? 1 : 0);
       break;
     }
     case kObjDestroyed: {
@@ -684,7 +685,7 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
       } else {
         cls = kBeforeCapture;
       }
-      bin_object(e.ts, cls, false);
+      bin_object(e.ts, cls, false, cls == kBeforeCapture ? 0 : -1);
       break;
     }
     case kGcStart:
@@ -800,11 +801,11 @@ void CaptureDecoder::commit_dump(const EventScratch& e, bool cut_short) {
 
 // ---- Timeline ----------------------------------------------------------------------------------
 
-void CaptureDecoder::bin_object(double ts, uint32_t cls, bool created) {
+void CaptureDecoder::bin_object(double ts, uint32_t cls, bool created, int live_change) {
   int64_t sec = static_cast<int64_t>(std::floor(ts / 1000.0));  // ts is within [0, 1e15] ms
   sec -= sec % bin_width_;
   if (sec != cur_sec_) {
-    flush_second();
+    flush_second(live_change);
     cur_sec_ = sec;
   }
   if (cls == kBeforeCapture) {
@@ -821,12 +822,12 @@ void CaptureDecoder::bin_object(double ts, uint32_t cls, bool created) {
   else ++cur_d_[cls], ++cur_destroyed_;
 }
 
-void CaptureDecoder::flush_second() {
+void CaptureDecoder::flush_second(int live_change) {
   if (cur_sec_ == INT64_MIN) return;
   TimeBin& b = bins_[cur_sec_];
   b.created += cur_created_;
   b.destroyed += cur_destroyed_;
-  b.live = live_.size();
+  b.live = static_cast<uint64_t>(static_cast<int64_t>(live_.size()) - live_change);
   auto add = [&](uint32_t cls, uint32_t c, uint32_t d) {
     for (auto& x : b.by_class)
       if (x.cls == cls) {

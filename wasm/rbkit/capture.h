@@ -98,6 +98,13 @@ class CaptureDecoder {
   // Read access for tests and the report.
   uint64_t messages() const { return messages_; }
 
+  // After write_report(): the figures of one time range [t0_s, t1_s] (seconds since the epoch, the
+  // timeline's x), exact from the per-second bins (timeline_queries.cpp; method "rbkit.range"):
+  // {t0, t1, bin_s, objects: {created, destroyed, net, live_at_start, live_at_end, live_min,
+  //  live_max}, by_class: [{class, created, destroyed}] (most active first, ≤ 50), gc: {cycles,
+  //  total_ms, mean_ms, max_ms}, cpu_samples, timeline: {t, created, destroyed, live} (≤ 4000 bins)}.
+  nlohmann::json range(double t0_s, double t1_s) const;
+
  private:
   enum class Role : uint8_t { Message, Event, Events, Payload, Dump, DumpObject, Refs, Frames, Frame, Skip };
   struct Frame {
@@ -166,9 +173,15 @@ class CaptureDecoder {
   static bool is_container(const Token& t) { return t.kind == Tok::Array || t.kind == Tok::Map; }
   uint32_t intern_class(const Token& t) { return classes_.intern(t.bytes); }
 
+  // Whether the live curve keeps growing once short-lived objects reached their steady state:
+  // the report's `leak` (timeline_queries.cpp states the rule).
+  nlohmann::json leak_reading(const std::vector<uint64_t>& live_by_class) const;
+
   // Timeline
-  void bin_object(double ts, uint32_t cls, bool created);
-  void flush_second();
+  // live_change: what the event being binned already did to live_ (+1 created, -1 destroyed, 0):
+  // a second's live count is taken before the next second's first event.
+  void bin_object(double ts, uint32_t cls, bool created, int live_change);
+  void flush_second(int live_change = 0);
 
   Complaints& complaints_;
   MsgpackStream<CaptureDecoder> stream_;

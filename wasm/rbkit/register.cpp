@@ -2,6 +2,7 @@
 // through the msgpack tokenizer into the capture model.
 #include "core/analyzer.h"
 #include "core/identify.h"
+#include "core/query.h"
 #include "rbkit/capture.h"
 
 namespace gcscope {
@@ -23,6 +24,16 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
                    "event_collection message)");
     decoder_.end_of_input();
   }
+  // rbkit.range {t0, t1} (seconds since the epoch, the timeline's x): the range's figures.
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    if (method != "rbkit.range") return Analyzer::query(method, args);
+    query_args::required(args, "t0");
+    query_args::required(args, "t1");
+    double t0 = query_args::number(args, "t0", 0), t1 = query_args::number(args, "t1", 0);
+    if (!(t1 >= t0)) throw QueryError("argument 't1' must not be before 't0'");
+    return decoder_.range(t0, t1);
+  }
+
   void finish(nlohmann::json& report) override {
     decoder_.write_report(report);
     for (const auto& [kind, n] : suppressed_)
@@ -63,6 +74,7 @@ void register_rbkit(FormatRegistry& registry) {
   FormatHandler h;
   h.id = format_id::kRbkit;
   h.title = "rbkit capture";
+  h.methods = {"rbkit.range"};
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
   h.memory_per_input_byte = 0.3;
   registry.add(std::move(h));

@@ -107,6 +107,7 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
     }
     r["classes"] = {{"class", cn}, {"created", cc}, {"destroyed", cd}, {"live_at_end", cl}, {"total_classes", order.size()}};
   }
+  r["leak"] = leak_reading(live_by_class);
 
   // ---- Timeline: objects created/destroyed per second, by class; live objects after each second
   {
