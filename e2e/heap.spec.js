@@ -1,8 +1,17 @@
 // Ruby heap dumps in the browser: summary tables, icicle with path to root, diff of 3 dumps, and
 // hostile strings rendered as text.
 const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+
+// What `gcscope query` answers about the same input: the engine the page asks, run natively.
+function cliQuery(paths, method, args) {
+  const out = execFileSync(path.join(ROOT, 'build/native/gcscope'), ['query', ...paths, '--method', method, '--args', JSON.stringify(args || {})],
+    { maxBuffer: 1 << 28 }).toString();
+  return JSON.parse(out).result;
+}
 
 test('a dump shows its summaries, icicle and path to a root', async ({ page }) => {
   await page.goto('/');
@@ -47,20 +56,109 @@ test('a partial (since:) dump says why there is no dominator tree', async ({ pag
   await expect(report.locator('canvas.heap-icicle')).toHaveCount(0);
 });
 
-test('three dumps diffed: the 2000 leaked strings are listed at their line', async ({ page }) => {
+test('three dumps open on the diff: the 2000 leaked strings are listed at their line', async ({ page }) => {
   await page.goto('/');
   await chooseFiles(page, ['leak_1', 'leak_2', 'leak_3'].map((n) => fixture(`heap/${n}.heap.json.gz`)));
   const job = await lastJob(page);
   const report = job.locator('section.report[data-format="ruby-heap-dump"]');
-  await report.locator('button.heap-diff-button').click();
-  const diffJob = await lastJob(page);
-  const diff = diffJob.locator('details.gs-section').filter({ has: page.locator('summary', { hasText: 'Diff' }) });
+  const diff = report.locator('details.gs-section').first();
+  await expect(diff.locator('summary').first()).toHaveText('New objects still alive (3 dumps compared)');
   // fixtures/heap/diff.truth.json: 2000 strings leak at generate_diff.rb:<leak.line>
   const truth = JSON.parse(fs.readFileSync(fixture('heap/diff.truth.json'), 'utf8')).leak;
   const first = diff.locator('tbody').first().locator('tr').first();
   await expect(first.locator('td').nth(0)).toHaveText(truth.file);
   await expect(first.locator('td').nth(1)).toHaveText(String(truth.line));
   await expect(first.locator('td').nth(3)).toHaveText('2,000');
+});
+
+test('three leak dumps show the diff first with the three leak sites on top; the last dump is one click away', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, ['sites_1', 'sites_2', 'sites_3'].map((n) => fixture(`heap/${n}.heap.json.gz`)));
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="ruby-heap-dump"]');
+  // fixtures/heap/sites.truth.json: what Ruby holds at each SITE line (1500 strings, 900 arrays, 300 objects)
+  const sites = JSON.parse(fs.readFileSync(fixture('heap/sites.truth.json'), 'utf8')).sites;
+  const diff = report.locator('details.gs-section').first();
+  await expect(diff.locator('summary').first()).toContainText('New objects still alive');
+  const rows = diff.locator('.gs-table').first().locator('tbody tr');
+  for (let k = 0; k < 3; k++) {
+    const cells = rows.nth(k).locator('td');
+    await expect(cells.nth(0)).toHaveText(sites[k].file);
+    await expect(cells.nth(1)).toHaveText(String(sites[k].line));
+    await expect(cells.nth(2)).toHaveText(sites[k].type);
+    await expect(cells.nth(3)).toHaveText(sites[k].count.toLocaleString('en-US'));
+  }
+  // The page speaks no CLI: no option names, no flags.
+  await expect(report).not.toContainText('--diff');
+  await expect(report).not.toContainText('heap_diff');
+  // The last dump's summary: closed, one click away.
+  const last = report.locator('details.heap-last-dump');
+  await expect(last).not.toHaveAttribute('open', '');
+  await last.locator('summary').first().click();
+  const files = ['sites_1', 'sites_2', 'sites_3'].map((n) => fixture(`heap/${n}.heap.json.gz`));
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['analyze', ...files], { maxBuffer: 1 << 28 }).toString());
+  await expect(last.locator('.gs-kpi').first()).toContainText(cli.reports[0].objects.toLocaleString('en-US'));
+  await expect(last.locator('canvas.heap-icicle')).toBeVisible();
+});
+
+test('any object, looked up or clicked, shows its path to a root and its dominator subtree (as gcscope query says)', async ({ page }) => {
+  await page.goto('/');
+  const dump = fixture('heap/graph.heap.json.gz');
+  const truth = JSON.parse(fs.readFileSync(fixture('heap/graph.truth.json'), 'utf8'));
+  await chooseFiles(page, [dump]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="ruby-heap-dump"]');
+  const detail = report.locator('.heap-detail');
+  // One order of the generated program: neither a top retainer nor in the report's bounded tree.
+  const order = truth.targets.order.address;
+  await report.locator('input.heap-find').fill(order);
+  await report.locator('.heap-find-form button[type=submit]').click();
+  const path = cliQuery([dump], 'heap.path', { address: order });
+  const steps = detail.locator('ol.heap-path li');
+  await expect(steps.first()).toHaveText('GC root: ' + path.root_category);
+  await expect(steps).toHaveCount(path.path_to_root.length + 1);
+  // Root first in the page, object first in the answer.
+  for (let k = 0; k < path.path_to_root.length; k++) {
+    await expect(steps.nth(k + 1).locator('a.heap-obj')).toHaveAttribute('data-address', path.path_to_root[path.path_to_root.length - 1 - k].address);
+  }
+  await expect(detail.locator('h4')).toContainText('Order  ' + order);
+  // Its dominator subtree: the same nodes as the engine's, biggest first.
+  const sub = cliQuery([dump], 'heap.subtree', { address: order, max_nodes: 60 });
+  const subRows = detail.locator('.heap-subtree tbody tr');
+  await expect(subRows).toHaveCount(sub.nodes);
+  await expect(subRows.first().locator('td').nth(1)).toHaveText(order);
+  // Clicking a step of the path (the orders array, held by the Registry module) shows that object.
+  const holder = path.path_to_root[1].address;
+  await steps.nth(path.path_to_root.length - 1).locator('a.heap-obj').click();
+  await expect(detail.locator('h4')).toContainText(holder);
+  const holderPath = cliQuery([dump], 'heap.path', { address: holder });
+  await expect(detail.locator('ol.heap-path li')).toHaveCount(holderPath.path_to_root.length + 1);
+  const holderSub = cliQuery([dump], 'heap.subtree', { address: holder, max_nodes: 60 });
+  await expect(detail.locator('.heap-subtree tbody tr')).toHaveCount(holderSub.nodes);
+  // Classes and modules are named: the Registry module heads the orders' path.
+  await expect(detail.locator('ol.heap-path')).toContainText('Module Registry');
+  // Its referrers, from the engine, paged (tests/heap/test_heap_queries.cpp checks them against Ruby's).
+  const parents = cliQuery([dump], 'heap.parents', { address: holder });
+  await expect(detail.locator('.heap-parents > p')).toHaveText('Referenced by: ' + parents.total);
+  await expect(detail.locator('.heap-parents li')).toHaveCount(Math.min(parents.total, 50));
+});
+
+test('a Class object in the retainers and the icicle carries its name', async ({ page }) => {
+  await page.goto('/');
+  const dump = fixture('heap/graph.heap.json.gz');
+  await chooseFiles(page, [dump]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="ruby-heap-dump"]');
+  const top = report.locator('details.gs-section').filter({ has: page.locator('summary', { hasText: 'Top retainers' }) });
+  // The report's own top retainers, as gcscope analyze writes them: every Class row is named.
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['analyze', dump], { maxBuffer: 1 << 28 }).toString());
+  const named = cli.reports[0].top_retainers.filter((t) => t.type === 'CLASS' && t.name);
+  expect(named.length).toBeGreaterThan(0);
+  await top.locator('input[type=search]').fill(named[0].address);
+  await expect(top.locator('tbody tr').first().locator('td').first()).toHaveText('Class ' + named[0].name);
+  // The icicle's SVG export names it too (its boxes carry the same labels).
+  const svg = await report.locator('.heap-icicle-wrap').evaluate((w) => w.toSvg());
+  expect(svg).toContain('Class Object');
 });
 
 test('HTML in class names, files and roots stays text', async ({ page }) => {

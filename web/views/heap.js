@@ -1,107 +1,108 @@
-// Ruby heap dump view (ObjectSpace.dump_all): summaries as sortable/filterable tables, an icicle of
-// retained size along the dominator tree (canvas), path to a GC root for a selected object, and the
-// diff of 2-3 dumps. Every string from the dump (class names, file names, values) is put in the page
-// as text only.
+// Ruby heap dump view (ObjectSpace.dump_all). With 2-3 dumps it opens on the diff (new objects still
+// alive, by allocation site and class) and the last dump's summary is one click away. The summary:
+// tables, an icicle of retained size along the dominator tree (canvas) and, for any object clicked
+// (table row, icicle box, path step, referrer) or looked up by address, its path to a GC root, its
+// dominator subtree, its dominators and referrers, asked from the engine (heap.* queries). Every
+// figure comes from the report or the engine; every string from the dump is put in the page as text.
 'use strict';
 (function () {
   const { el, fmt, table, kpis, section } = GCSCOPE.ui;
 
   const ROW_H = 18;
   const MAX_ROWS = 40;
+  const ICICLE_NODES = 2000;   // nodes of the dominator subtree drawn when zoomed into an object
+  const DETAIL_NODES = 60;     // nodes of the subtree table under a selected object
+  const PAGE = 50;             // referrers / references per page
 
+  // How an object is named: classes and modules by what they are ("Class Object"); the engine's
+  // label, or the class for reports written before labels existed.
+  const nameOf = (o) => o.label || o.class || '?';
   function objectLabel(o) {
-    const parts = [o.class || '?', o.address || ''];
-    if (o.name) parts.push('«' + o.name + '»');
+    const parts = [nameOf(o), o.address || ''];
     if (o.file) parts.push(o.file + (o.line ? ':' + o.line : ''));
     return parts.filter(Boolean).join('  ');
   }
 
-  // The path of icicle node i from the report's path forest, object first (like path_to_root).
-  function forestPath(report, i) {
-    const t = report.dominator_tree, p = report.path_tree;
-    if (!t || !p || !t.path || i < 0 || t.path[i] < 0) return null;
-    const steps = [];
-    let root = null;
-    for (let row = t.path[i]; row >= 0 && steps.length < 1000; row = p.parent[row]) {
-      steps.push({ address: p.address[row], class: p.class[row] });
-      root = p.root[row];
-    }
-    return { path_to_root: steps, root_category: root };
+  // A link that selects an object (path steps, referrers, subtree rows).
+  function objectLink(o, select) {
+    if (!o.address) return el('span', { text: nameOf(o) });
+    return el('a', { href: '#', class: 'heap-obj', dataset: { address: o.address }, text: objectLabel(o),
+      on: { click: (e) => { e.preventDefault(); select(o.address); } } });
   }
 
-  // The path from a GC root down to the object (the report lists it object-first).
-  function pathView(entry) {
-    if (!entry || !entry.path_to_root || !entry.path_to_root.length) {
-      return el('p', { class: 'muted', text: 'No path to a root is stored for this object (paths are kept for the top retainers).' });
-    }
-    const steps = entry.path_to_root.slice().reverse();
-    return el('ol', { class: 'heap-path' },
-      el('li', { class: 'muted', text: 'GC root: ' + (entry.root_category || '?') }),
-      steps.map((o) => el('li', { text: objectLabel(o) + (o.bytes !== undefined ? ' — ' + fmt.bytes(o.bytes) : '') })));
+  // The icicle's tree: columnar {address, label, retained, self, parent, location}, node 0 the top.
+  function treeOf(t, ancestors) {
+    return { nodes: t.nodes, address: t.address, label: t.label || t.class, retained: t.retained, self: t.self,
+      parent: t.parent, location: t.location, hidden: t.hidden || null, ancestors: ancestors || null };
   }
 
-  function parentsView(entry) {
-    if (!entry || !entry.parents) return null;
-    return el('div', {},
-      el('p', { text: `Referenced by ${fmt.num(entry.parent_count)} object(s)` + (entry.parents.length < entry.parent_count ? ` (first ${entry.parents.length} shown)` : '') + ':' }),
-      el('ul', {}, entry.parents.map((p) => el('li', { text: objectLabel(p) }))));
-  }
-
-  // Icicle of the bounded dominator tree: columnar {address, class, retained, self, parent, location}.
-  function icicle(report, onSelect) {
-    const t = report.dominator_tree;
-    const n = t.nodes;
-    const children = Array.from({ length: n }, () => []);
-    for (let i = 1; i < n; i++) if (t.parent[i] >= 0) children[t.parent[i]].push(i);
-    let focus = 0;
-    let boxes = [];
+  // Icicle of the dominator tree. It starts on the report's bounded tree (node 0 = the GC roots);
+  // zooming into an object asks the engine for that object's subtree (heap.subtree), so any object
+  // can be explored however deep it is. Without an engine (a saved report) it zooms within the
+  // report's tree. onSelect(address) is called for a clicked box (null for the GC roots).
+  function icicle(report, ctx, onSelect) {
+    const base = treeOf(report.dominator_tree);
+    let tree = base, focus = 0, boxes = [], asked = 0;
     const canvas = el('canvas', { class: 'heap-icicle', height: ROW_H * 12, style: { display: 'block', maxWidth: '100%', cursor: 'pointer' }, attrs: { 'aria-label': 'Icicle of retained size by dominator' } });
-    const tip = el('div', { class: 'heap-tip muted', text: 'Hover a box for details; click to zoom into it and show its path.' });
+    const tip = el('div', { class: 'heap-tip muted', text: 'Hover a box for details; click it to zoom in and show its path to a root.' });
     const crumbs = el('div', { class: 'heap-crumbs' });
-    const reset = el('button', { type: 'button', class: 'gs-small', text: 'Reset zoom', on: { click: () => { focus = 0; draw(); onSelect(null); } } });
+    const reset = el('button', { type: 'button', class: 'gs-small', text: 'Reset zoom', on: { click: () => onSelect(null) } });
 
-    function label(i) { return i === 0 ? '(GC roots)' : t.class[i] + ' ' + t.address[i]; }
-    function draw() {
-      const width = Math.max(300, (canvas.parentNode && canvas.parentNode.clientWidth) || 900);
-      boxes = [];
-      let depth = 0;
+    const label = (i) => (tree === base && i === 0 ? '(GC roots)' : tree.label[i] + ' ' + tree.address[i]);
+    const hue = (i) => Array.from(String(tree.label[i])).reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7);
+    const fill = (i) => (tree === base && i === 0 ? '#bbb' : `hsl(${hue(i)}, 55%, 72%)`);
+    function layout(width) {
+      const children = Array.from({ length: tree.nodes }, () => []);
+      for (let i = 1; i < tree.nodes; i++) if (tree.parent[i] >= 0) children[tree.parent[i]].push(i);
+      const out = [];
       const stack = [[focus, 0, width, 0]];
       while (stack.length) {
         const [i, x, w, d] = stack.pop();
         if (w < 0.5 || d >= MAX_ROWS) continue;
-        boxes.push({ i, x, w, d });
-        depth = Math.max(depth, d + 1);
+        out.push({ i, x, w, d });
         let cx = x;
-        const total = t.retained[i] || 1;
+        const total = tree.retained[i] || 1;
         for (const c of children[i]) {
-          const cw = (w * t.retained[c]) / total;
+          const cw = (w * tree.retained[c]) / total;
           stack.push([c, cx, cw, d + 1]);
           cx += cw;
         }
       }
+      return out;
+    }
+    function crumbChain() {
+      if (tree !== base) {
+        const up = tree.ancestors.map((a) => ({ address: a.address, text: a.address ? a.label + ' ' + a.address : '(GC roots)' }));
+        return up.concat([{ address: tree.address[0], text: label(0) }]);
+      }
+      const chain = [];
+      for (let i = focus; i >= 0; i = tree.parent[i]) { chain.unshift({ address: i ? tree.address[i] : null, text: label(i) }); if (i === 0) break; }
+      return chain;
+    }
+    function draw() {
+      const width = Math.max(300, (canvas.parentNode && canvas.parentNode.clientWidth) || 900);
+      boxes = layout(width);
+      const depth = boxes.reduce((m, b) => Math.max(m, b.d + 1), 1);
       canvas.width = width;
-      canvas.height = Math.max(1, depth) * ROW_H;
+      canvas.height = depth * ROW_H;
       const g = canvas.getContext('2d');
       g.font = '11px sans-serif';
       g.textBaseline = 'middle';
       for (const b of boxes) {
-        const hue = (Array.from(t.class[b.i]).reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7));
-        g.fillStyle = b.i === 0 ? '#bbb' : `hsl(${hue}, 55%, 72%)`;
+        g.fillStyle = fill(b.i);
         g.fillRect(b.x, b.d * ROW_H, Math.max(b.w - 1, 0.5), ROW_H - 1);
         if (b.w > 40) {
           g.fillStyle = '#111';
-          const text = `${label(b.i)} (${fmt.bytes(t.retained[b.i])})`;
+          const text = `${label(b.i)} (${fmt.bytes(tree.retained[b.i])})`;
           let s = text;
           while (s.length > 3 && g.measureText(s).width > b.w - 6) s = s.slice(0, Math.max(3, Math.floor(s.length * 0.8)));
           g.fillText(s === text ? s : s + '…', b.x + 3, b.d * ROW_H + ROW_H / 2);
         }
       }
       crumbs.textContent = '';
-      const chain = [];
-      for (let i = focus; i >= 0; i = t.parent[i]) { chain.unshift(i); if (i === 0) break; }
-      chain.forEach((i, k) => {
+      crumbChain().forEach((c, k) => {
         if (k) crumbs.appendChild(document.createTextNode(' › '));
-        crumbs.appendChild(el('a', { href: '#', text: label(i), on: { click: (e) => { e.preventDefault(); focus = i; draw(); onSelect(i ? t.address[i] : null); } } }));
+        crumbs.appendChild(el('a', { href: '#', text: c.text, on: { click: (e) => { e.preventDefault(); onSelect(c.address); } } }));
       });
     }
     function hit(ev) {
@@ -114,28 +115,24 @@
       const b = hit(ev);
       if (!b) return;
       const i = b.i;
-      tip.textContent = `${label(i)} — retained ${fmt.bytes(t.retained[i])}, self ${fmt.bytes(t.self[i])}` + (t.location[i] ? ' — ' + t.location[i] : '');
+      const hidden = tree.hidden && tree.hidden[i] ? `, ${fmt.num(tree.hidden[i])} smaller dominated object(s) not drawn` : '';
+      tip.textContent = `${label(i)} — retained ${fmt.bytes(tree.retained[i])}, self ${fmt.bytes(tree.self[i])}` + (tree.location[i] ? ' — ' + tree.location[i] : '') + hidden;
     });
     canvas.addEventListener('click', (ev) => {
       const b = hit(ev);
-      if (!b) return;
-      focus = b.i;
-      draw();
-      onSelect(b.i ? t.address[b.i] : null);
+      if (b) onSelect(tree === base && b.i === 0 ? null : tree.address[b.i]);
     });
     // Exports of the current zoom: the canvas as PNG, and the same boxes again as SVG (text as XML text).
     function toSvg() {
       const svg = GCSCOPE.ui.svg;
       const doc = svg.create(canvas.width, canvas.height);
       for (const b of boxes) {
-        const hue = (Array.from(t.class[b.i]).reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7));
         const cell = svg.el(doc, 'g', { class: 'heap-box' });
-        cell.appendChild(svg.el(doc, 'title', {}, `${label(b.i)} — retained ${fmt.bytes(t.retained[b.i])}, self ${fmt.bytes(t.self[b.i])}`));
-        cell.appendChild(svg.el(doc, 'rect', { x: +b.x.toFixed(2), y: b.d * ROW_H, width: +Math.max(b.w - 1, 0.5).toFixed(2), height: ROW_H - 1,
-          fill: b.i === 0 ? '#bbb' : `hsl(${hue}, 55%, 72%)` }));
+        cell.appendChild(svg.el(doc, 'title', {}, `${label(b.i)} — retained ${fmt.bytes(tree.retained[b.i])}, self ${fmt.bytes(tree.self[b.i])}`));
+        cell.appendChild(svg.el(doc, 'rect', { x: +b.x.toFixed(2), y: b.d * ROW_H, width: +Math.max(b.w - 1, 0.5).toFixed(2), height: ROW_H - 1, fill: fill(b.i) }));
         const room = Math.floor((b.w - 6) / 6.2);
         if (b.w > 40 && room > 2) {
-          const text = `${label(b.i)} (${fmt.bytes(t.retained[b.i])})`;
+          const text = `${label(b.i)} (${fmt.bytes(tree.retained[b.i])})`;
           cell.appendChild(svg.el(doc, 'text', { x: +(b.x + 3).toFixed(2), y: b.d * ROW_H + ROW_H / 2 + 4 }, text.length <= room ? text : text.slice(0, room - 1) + '…'));
         }
         doc.documentElement.appendChild(cell);
@@ -148,19 +145,172 @@
       on: { click: () => GCSCOPE.ui.download('heap-icicle.svg', 'image/svg+xml', toSvg()) } });
     const wrap = el('div', { class: 'heap-icicle-wrap' }, el('div', {}, reset, ' ', png, ' ', svgButton, ' ', crumbs), canvas, tip);
     wrap.toSvg = toSvg;
-    requestAnimationFrame(draw);
     wrap.redraw = draw;
-    // Deep-link state hook: zoom to the box of an address (or the whole tree for null).
+    requestAnimationFrame(draw);
+    // Zoom to an object (null: the whole tree): its subtree from the engine, else the report's tree.
     wrap.focusAddress = (address) => {
-      const i = address ? t.address.indexOf(address) : 0;
-      focus = i > 0 ? i : 0;
-      if (canvas.isConnected) draw();
+      const token = ++asked;
+      const local = () => {
+        const i = address ? base.address.indexOf(address) : 0;
+        tree = base;
+        focus = i > 0 ? i : 0;
+        if (canvas.isConnected) draw();
+      };
+      if (!address) { local(); return; }
+      ctx.query('heap.subtree', { address, max_nodes: ICICLE_NODES }).then((a) => {
+        if (token !== asked) return;
+        tree = treeOf(a, a.ancestors);
+        focus = 0;
+        if (canvas.isConnected) draw();
+      }, () => { if (token === asked) local(); });
     };
     return wrap;
   }
 
-  function render(container, report, ctx) {
-    const r = report;
+  // ---- The selected object ----------------------------------------------------------------
+
+  // The report's own knowledge of an object, for a saved report whose engine cannot be asked.
+  function fromReport(report, address) {
+    const t = report.dominator_tree, p = report.path_tree;
+    const entry = (report.top_retainers || []).find((x) => x.address === address);
+    const i = t ? t.address.indexOf(address) : -1;
+    let path = entry && entry.path_to_root ? { path_to_root: entry.path_to_root, root_category: entry.root_category } : null;
+    if (!path && p && i >= 0 && t.path && t.path[i] >= 0) {
+      const steps = [];
+      let root = null;
+      for (let row = t.path[i]; row >= 0 && steps.length < 1000; row = p.parent[row]) {
+        steps.push({ address: p.address[row], label: (p.label || p.class)[row] });
+        root = p.root[row];
+      }
+      path = { path_to_root: steps, root_category: root };
+    }
+    const object = entry || (i > 0 ? { address, label: (t.label || t.class)[i], retained_bytes: t.retained[i], bytes: t.self[i] } : null);
+    const dominators = [];
+    if (i > 0) for (let k = t.parent[i]; k > 0; k = t.parent[k]) dominators.push({ address: t.address[k], label: (t.label || t.class)[k] });
+    return { object, path, dominators, parents: entry ? { total: entry.parent_count, rows: entry.parents } : null };
+  }
+
+  function pathList(path, select) {
+    if (!path || !path.path_to_root || !path.path_to_root.length) {
+      return el('p', { class: 'muted', text: path && path.reachable === false ? 'Not reachable from the GC roots: garbage not yet swept.' : 'No path to a root is known for this object.' });
+    }
+    const steps = path.path_to_root.slice().reverse();
+    const skipped = path.omitted ? [el('li', { class: 'muted', text: `… ${fmt.num(path.omitted)} more step(s) …` })] : [];
+    return el('ol', { class: 'heap-path' },
+      el('li', { class: 'muted', text: 'GC root: ' + (path.root_category || '?') }), skipped,
+      steps.map((o) => el('li', {}, objectLink(o, select), o.bytes !== undefined ? ' — ' + fmt.bytes(o.bytes) : '')));
+  }
+
+  // The dominator subtree as an indented table (the engine's preorder; depth from `parent`).
+  function subtreeTable(sub, select) {
+    const depth = [];
+    const rows = [];
+    for (let i = 0; i < sub.nodes; i++) {
+      depth[i] = sub.parent[i] < 0 ? 0 : depth[sub.parent[i]] + 1;
+      rows.push({ object: '\u00a0'.repeat(2 * depth[i]) + sub.label[i], address: sub.address[i], retained: sub.retained[i], self: sub.self[i],
+        hidden: sub.hidden[i], location: sub.location[i] });
+    }
+    return table([
+      { key: 'object', label: 'Object' }, { key: 'address', label: 'Address' },
+      { key: 'retained', label: 'Retained', numeric: true, format: fmt.bytes }, { key: 'self', label: 'Self', numeric: true, format: fmt.bytes },
+      { key: 'hidden', label: 'Smaller ones not listed', numeric: true }, { key: 'location', label: 'Allocated at' },
+    ], rows, { filter: false, csvName: 'heap-dominator-subtree.csv', caption: `The ${fmt.num(sub.nodes)} biggest objects it dominates (freeing it frees them)`,
+      onRowClick: (row) => select(row.address) });
+  }
+
+  // A paged list of objects (referrers, references) from the engine.
+  function pagedObjects(ctx, method, address, title, select) {
+    const box = el('div', { class: 'heap-' + method.split('.')[1] });
+    const list = el('ul');
+    const head = el('p');
+    const more = el('button', { type: 'button', class: 'gs-small', text: 'Show more', hidden: true });
+    let offset = 0;
+    const load = () => ctx.query(method, { address, offset, limit: PAGE }).then((a) => {
+      head.textContent = `${title}: ${fmt.num(a.total)}`;
+      for (const o of a.rows) list.appendChild(el('li', {}, objectLink(o, select), o.retained_bytes !== null && o.retained_bytes !== undefined ? ' — retains ' + fmt.bytes(o.retained_bytes) : ''));
+      offset += a.rows.length;
+      more.hidden = offset >= a.total;
+    }, (e) => { head.textContent = `${title}: ${e.message}`; });
+    more.addEventListener('click', load);
+    box.append(head, list, more);
+    load();
+    return box;
+  }
+
+  function objectFacts(o) {
+    const parts = [];
+    if (o.retained_bytes !== null && o.retained_bytes !== undefined) parts.push('retained ' + fmt.bytes(o.retained_bytes));
+    else if (o.reachable === false) parts.push('not reachable from the GC roots');
+    if (o.bytes !== undefined) parts.push('self ' + fmt.bytes(o.bytes));
+    if (o.file) parts.push('allocated at ' + o.file + (o.line ? ':' + o.line : ''));
+    if (o.held_by_root) parts.push('held by the root ' + o.held_by_root);
+    if (o.dominated_count !== undefined) parts.push(`dominates ${fmt.num(o.dominated_count)} object(s) directly`);
+    return parts.join(', ');
+  }
+
+  // Everything about one object, asked from the engine; what a saved report cannot answer comes
+  // from the report itself.
+  function showObject(detail, report, ctx, address, select) {
+    detail.textContent = '';
+    const head = el('h4', { text: address });
+    const facts = el('p', { class: 'heap-facts' });
+    const pathBox = el('div', { class: 'heap-path-box' });
+    const subBox = el('div', { class: 'heap-subtree' });
+    const domBox = el('div', { class: 'heap-dominators' });
+    detail.append(head, facts, el('h5', { text: 'Path to a GC root (shortest)' }), pathBox,
+      el('h5', { text: 'Dominator subtree' }), subBox, el('h5', { text: 'Dominators (who must be freed first)' }), domBox);
+    const known = fromReport(report, address);
+    const fallbackNote = (box, e) => box.appendChild(el('p', { class: 'muted', text: e.message }));
+    ctx.query('heap.object', { address }).then((o) => {
+      head.textContent = objectLabel(o);
+      facts.textContent = objectFacts(o);
+      detail.append(pagedObjects(ctx, 'heap.parents', address, 'Referenced by', select),
+        pagedObjects(ctx, 'heap.references', address, 'References', select));
+    }, (e) => {
+      if (known.object) { head.textContent = objectLabel(known.object); facts.textContent = objectFacts(known.object); }
+      if (known.parents) detail.appendChild(el('div', {}, el('p', { text: `Referenced by ${fmt.num(known.parents.total)} object(s)` }),
+        el('ul', {}, known.parents.rows.map((p) => el('li', {}, objectLink(p, select))))));
+      if (!known.object) fallbackNote(facts, e);
+    });
+    ctx.query('heap.path', { address }).then((p) => pathBox.appendChild(pathList(p, select)),
+      () => pathBox.appendChild(pathList(known.path, select)));
+    ctx.query('heap.subtree', { address, max_nodes: DETAIL_NODES }).then((sub) => {
+      subBox.appendChild(subtreeTable(sub, select));
+      const doms = sub.ancestors.slice(1).reverse();
+      domBox.appendChild(doms.length ? el('ol', {}, doms.map((d) => el('li', {}, objectLink(d, select)))) : el('p', { class: 'muted', text: 'Only the GC roots.' }));
+    }, (e) => {
+      fallbackNote(subBox, e);
+      domBox.appendChild(known.dominators.length ? el('ol', {}, known.dominators.map((d) => el('li', {}, objectLink(d, select)))) : el('p', { class: 'muted', text: 'Not known.' }));
+    });
+  }
+
+  // ---- Sections ---------------------------------------------------------------------------
+
+  function retentionSection(r, ctx) {
+    const detail = el('div', { class: 'heap-detail' });
+    let ic = null;
+    function select(address, record = true) {
+      // Deep link (GCSCOPE.state 'heap.obj'): the selected object, restored on reload/shared link.
+      if (record && GCSCOPE.state) GCSCOPE.state.set('heap.obj', address || null, { push: true });
+      if (ic) ic.focusAddress(address);
+      if (!address) { detail.textContent = ''; return; }
+      showObject(detail, r, ctx, address, select);
+      if (record) detail.scrollIntoView({ block: 'nearest' });
+    }
+    ic = icicle(r, ctx, select);
+    const find = el('input', { type: 'text', class: 'heap-find', placeholder: '0x7f…', size: 18, 'aria-label': 'object address' });
+    const findForm = el('form', { class: 'heap-find-form', on: { submit: (e) => { e.preventDefault(); if (find.value.trim()) select(find.value.trim()); } } },
+      el('label', {}, 'Any object by address: ', find), ' ', el('button', { type: 'submit', class: 'gs-small', text: 'Show' }));
+    const box = section('Retained size by dominator (icicle)', ic, findForm, detail);
+    if (GCSCOPE.state) {
+      const restore = (v) => select(v || null, false);
+      if (GCSCOPE.state.get('heap.obj')) restore(GCSCOPE.state.get('heap.obj'));
+      GCSCOPE.state.watch('heap.obj', detail, restore);
+    }
+    return { box, select, icicle: ic };
+  }
+
+  function summaryKpis(r) {
     const items = [
       { label: 'objects', value: fmt.num(r.objects) },
       { label: 'memsize', value: fmt.bytes(r.bytes) },
@@ -173,113 +323,109 @@
       hint: 'Lines Ruby wrote with unescaped file/class names, read anyway' });
     if (r.unparseable_lines) items.push({ label: 'unreadable lines', value: fmt.num(r.unparseable_lines), severity: 'bad' });
     if (r.ruby_version) items.push({ label: 'Ruby', value: r.ruby_version.version });
-    container.appendChild(kpis(items));
-    if (r.notes && r.notes.length) container.appendChild(el('ul', { class: 'heap-notes' }, r.notes.map((n) => el('li', { text: n }))));
+    return kpis(items);
+  }
 
-    const dumps = r.dumps || [];
-    if (dumps.length > 1) {
-      const box = section('Dumps (' + dumps.length + ')', table([
-        { key: 'path', label: 'Dump' },
-        { key: 'objects', label: 'Objects', numeric: true },
-        { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-        { key: 'roots', label: 'ROOTs', numeric: true },
-        { key: 'max_generation', label: 'Max generation', numeric: true },
-        { key: 'recovered_lines', label: 'Recovered lines', numeric: true },
-      ], dumps, { filter: false, csvName: 'heap-dumps.csv' }));
-      if (!r.diff && ctx && ctx.files && GCSCOPE.startJob) {
-        box.appendChild(el('button', { type: 'button', class: 'heap-diff-button', text: 'Diff these dumps (objects allocated after the first, alive in the last)',
-          on: { click: () => GCSCOPE.startJob(ctx.files, { heap_diff: true }) } }));
-      }
-      container.appendChild(box);
-    }
+  function dumpsTable(dumps) {
+    return table([
+      { key: 'path', label: 'Dump' },
+      { key: 'objects', label: 'Objects', numeric: true },
+      { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      { key: 'roots', label: 'ROOTs', numeric: true },
+      { key: 'max_generation', label: 'Max generation', numeric: true },
+      { key: 'recovered_lines', label: 'Recovered lines', numeric: true },
+    ], dumps, { filter: false, csvName: 'heap-dumps.csv', caption: 'Dumps, oldest first' });
+  }
 
-    if (r.diff) {
-      const d = r.diff;
-      container.appendChild(section('Diff: new objects still alive',
-        kpis([{ label: 'new objects', value: fmt.num(d.new_objects) }, { label: 'new bytes', value: fmt.bytes(d.new_bytes) },
-          { label: 'dumps', value: String(d.dumps) }, { label: 'identity', value: d.mode }]),
-        el('p', { class: 'muted', text: d.rule }),
-        table([
-          { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true }, { key: 'type', label: 'Type' },
-          { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-        ], d.by_location, { csvName: 'heap-diff-locations.csv', sort: { key: 'count', desc: true }, caption: 'By allocation site' }),
-        table([
-          { key: 'class', label: 'Class' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-        ], d.by_class, { csvName: 'heap-diff-classes.csv', sort: { key: 'count', desc: true }, caption: 'By class' })));
-    }
+  function diffSection(r) {
+    const d = r.diff;
+    return section(`New objects still alive (${d.dumps} dumps compared)`,
+      kpis([{ label: 'new objects', value: fmt.num(d.new_objects) }, { label: 'new bytes', value: fmt.bytes(d.new_bytes) },
+        { label: 'dumps', value: String(d.dumps) }, { label: 'identity', value: d.mode }]),
+      el('p', { class: 'muted', text: d.rule }),
+      table([
+        { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true }, { key: 'type', label: 'Type' },
+        { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], d.by_location, { csvName: 'heap-diff-locations.csv', sort: { key: 'count', desc: true }, caption: 'By allocation site' }),
+      table([
+        { key: 'class', label: 'Class' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], d.by_class, { csvName: 'heap-diff-classes.csv', sort: { key: 'count', desc: true }, caption: 'By class' }),
+      dumpsTable(r.dumps || []));
+  }
 
-    // Retention.
-    const byAddress = new Map((r.top_retainers || []).map((t) => [t.address, t]));
-    const detail = el('div', { class: 'heap-detail' });
-    function select(address, record = true) {
-      // Deep link (GCSCOPE.state 'heap.obj'): the selected object, restored on reload/shared link.
-      if (record && GCSCOPE.state) GCSCOPE.state.set('heap.obj', address || null, { push: true });
-      detail.textContent = '';
-      if (!address) return;
-      const entry = byAddress.get(address);
-      const tree = r.dominator_tree;
-      let i = tree ? tree.address.indexOf(address) : -1;
-      detail.appendChild(el('h4', { text: entry ? objectLabel(entry) : (i >= 0 ? tree.class[i] + ' ' + address : address) }));
-      if (i >= 0) detail.appendChild(el('p', { text: `retained ${fmt.bytes(tree.retained[i])}, self ${fmt.bytes(tree.self[i])}` + (tree.location[i] ? ', allocated at ' + tree.location[i] : '') }));
-      detail.appendChild(el('h5', { text: 'Path to a GC root (shortest)' }));
-      detail.appendChild(pathView(entry && entry.path_to_root ? entry : forestPath(r, i)));
-      if (entry) detail.appendChild(parentsView(entry));
-      if (i > 0) {
-        const chain = [];
-        for (let k = tree.parent[i]; k > 0; k = tree.parent[k]) chain.push(tree.class[k] + ' ' + tree.address[k]);
-        detail.appendChild(el('h5', { text: 'Dominators (who must be freed first)' }));
-        detail.appendChild(chain.length ? el('ol', {}, chain.map((c) => el('li', { text: c }))) : el('p', { class: 'muted', text: 'Only the GC roots.' }));
-      }
-    }
-    if (r.dominators && r.dominators.available) {
-      const ic = icicle(r, select);
-      container.appendChild(section('Retained size by dominator (icicle)', ic, detail));
-      // ---- Deep-link state hook: the selected object from the fragment (reload, back/forward).
-      if (GCSCOPE.state) {
-        const known = (a) => a && (byAddress.has(a) || (r.dominator_tree && r.dominator_tree.address.includes(a))) ? a : null;
-        const restore = (v) => { const a = known(v); ic.focusAddress(a); select(a, false); };
-        if (known(GCSCOPE.state.get('heap.obj'))) restore(GCSCOPE.state.get('heap.obj'));
-        GCSCOPE.state.watch('heap.obj', detail, restore);
-      }
-      container.appendChild(section('Top retainers', table([
-        { key: 'class', label: 'Class' }, { key: 'address', label: 'Address' },
+  function retainerTables(r, select) {
+    return [
+      section('Top retainers', table([
+        { key: 'label', label: 'Object', format: (v, row) => nameOf(row) }, { key: 'address', label: 'Address' },
         { key: 'retained_bytes', label: 'Retained', numeric: true, format: fmt.bytes },
         { key: 'bytes', label: 'Self', numeric: true, format: fmt.bytes },
         { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true },
         { key: 'parent_count', label: 'Referrers', numeric: true, format: (v, row) => fmt.num(v) + (row.held_by_root ? ' + root ' + row.held_by_root : '') },
-      ], r.top_retainers, { csvName: 'heap-top-retainers.csv', sort: { key: 'retained_bytes', desc: true },
-        onRowClick: (row) => { select(row.address); detail.scrollIntoView({ block: 'nearest' }); } })));
-      container.appendChild(section('Retained by class', table([
+      ], (r.top_retainers || []).map((t) => Object.assign({}, t, { label: nameOf(t) })), { csvName: 'heap-top-retainers.csv', sort: { key: 'retained_bytes', desc: true },
+        onRowClick: (row) => select(row.address) })),
+      section('Retained by class', table([
         { key: 'class', label: 'Class' }, { key: 'count', label: 'Objects', numeric: true },
         { key: 'retained_bytes', label: 'Retained', numeric: true, format: fmt.bytes },
-      ], r.retained_by_class, { csvName: 'heap-retained-classes.csv', sort: { key: 'retained_bytes', desc: true } })));
-      container.appendChild(section('Retained by allocation site', table([
+      ], r.retained_by_class, { csvName: 'heap-retained-classes.csv', sort: { key: 'retained_bytes', desc: true } })),
+      section('Retained by allocation site', table([
         { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true }, { key: 'count', label: 'Objects', numeric: true },
         { key: 'retained_bytes', label: 'Retained', numeric: true, format: fmt.bytes },
-      ], r.retained_by_location, { csvName: 'heap-retained-locations.csv', sort: { key: 'retained_bytes', desc: true } })));
+      ], r.retained_by_location, { csvName: 'heap-retained-locations.csv', sort: { key: 'retained_bytes', desc: true } })),
+    ];
+  }
+
+  function summaryTables(r) {
+    const typeRows = Object.entries(r.by_type || {}).map(([type, v]) => ({ type, count: v.count, bytes: v.bytes }));
+    return [
+      section('By type', table([
+        { key: 'type', label: 'Type' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], typeRows, { csvName: 'heap-types.csv', sort: { key: 'bytes', desc: true } })),
+      section('By class', table([
+        { key: 'class', label: 'Class' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], r.by_class || [], { csvName: 'heap-classes.csv', sort: { key: 'bytes', desc: true } })),
+      section('By allocation site', table([
+        { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true }, { key: 'count', label: 'Objects', numeric: true },
+        { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], r.by_location || [], { csvName: 'heap-locations.csv', sort: { key: 'bytes', desc: true } })),
+      section('By GC generation', table([
+        { key: 'generation', label: 'Generation (GC count at allocation)', numeric: true, format: (v) => (v === null ? 'untracked' : String(v)) },
+        { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
+      ], r.by_generation || [], { filter: false, csvName: 'heap-generations.csv', sort: { key: 'generation' } })),
+      section('Duplicate strings', table([
+        { key: 'value', label: 'Value' }, { key: 'count', label: 'Copies', numeric: true }, { key: 'bytesize', label: 'Bytesize', numeric: true },
+        { key: 'wasted_bytes', label: 'Wasted (copies − 1) × bytesize', numeric: true, format: fmt.bytes },
+      ], r.duplicate_strings || [], { csvName: 'heap-duplicate-strings.csv', sort: { key: 'wasted_bytes', desc: true } })),
+    ];
+  }
+
+  // One dump's summary (the last one's, with several): figures, retention, tables.
+  function renderSummary(container, r, ctx) {
+    container.appendChild(summaryKpis(r));
+    if (r.notes && r.notes.length) container.appendChild(el('ul', { class: 'heap-notes' }, r.notes.map((n) => el('li', { text: n }))));
+    if (!r.diff && (r.dumps || []).length > 1) container.appendChild(section('Dumps (' + r.dumps.length + ')', dumpsTable(r.dumps)));
+    let retention = null;
+    if (r.dominators && r.dominators.available) {
+      retention = retentionSection(r, ctx);
+      container.appendChild(retention.box);
+      for (const s of retainerTables(r, (a) => retention.select(a))) container.appendChild(s);
     } else if (r.dominators) {
       container.appendChild(el('p', { class: 'muted', text: 'No dominator tree: ' + r.dominators.reason }));
     }
+    for (const s of summaryTables(r)) container.appendChild(s);
+    return retention;
+  }
 
-    const typeRows = Object.entries(r.by_type || {}).map(([type, v]) => ({ type, count: v.count, bytes: v.bytes }));
-    container.appendChild(section('By type', table([
-      { key: 'type', label: 'Type' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-    ], typeRows, { csvName: 'heap-types.csv', sort: { key: 'bytes', desc: true } })));
-    container.appendChild(section('By class', table([
-      { key: 'class', label: 'Class' }, { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-    ], r.by_class || [], { csvName: 'heap-classes.csv', sort: { key: 'bytes', desc: true } })));
-    container.appendChild(section('By allocation site', table([
-      { key: 'file', label: 'File' }, { key: 'line', label: 'Line', numeric: true }, { key: 'count', label: 'Objects', numeric: true },
-      { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-    ], r.by_location || [], { csvName: 'heap-locations.csv', sort: { key: 'bytes', desc: true } })));
-    container.appendChild(section('By GC generation', table([
-      { key: 'generation', label: 'Generation (GC count at allocation)', numeric: true, format: (v) => (v === null ? 'untracked' : String(v)) },
-      { key: 'count', label: 'Objects', numeric: true }, { key: 'bytes', label: 'Memsize', numeric: true, format: fmt.bytes },
-    ], r.by_generation || [], { filter: false, csvName: 'heap-generations.csv', sort: { key: 'generation' } })));
-    container.appendChild(section('Duplicate strings', table([
-      { key: 'value', label: 'Value' }, { key: 'count', label: 'Copies', numeric: true }, { key: 'bytesize', label: 'Bytesize', numeric: true },
-      { key: 'wasted_bytes', label: 'Wasted (copies − 1) × bytesize', numeric: true, format: fmt.bytes },
-    ], r.duplicate_strings || [], { csvName: 'heap-duplicate-strings.csv', sort: { key: 'wasted_bytes', desc: true } })));
+  function render(container, report, ctx) {
+    const r = report;
+    if (!r.diff) { renderSummary(container, r, ctx); return; }
+    // Several dumps: the diff is the answer; the last dump's summary is one click away.
+    container.appendChild(diffSection(r));
+    const last = el('details', { class: 'gs-section heap-last-dump' },
+      el('summary', { text: `The last dump (${r.diff.last || ''}): summary, what retains memory, tables` }));
+    container.appendChild(last);
+    const retention = renderSummary(last, r, ctx);
+    last.addEventListener('toggle', () => { if (last.open && retention) retention.icicle.redraw(); });
+    if (GCSCOPE.state && GCSCOPE.state.get('heap.obj')) last.open = true;
   }
 
   GCSCOPE.registerView('ruby-heap-dump', { title: 'Ruby heap dump', render });
