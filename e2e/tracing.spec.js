@@ -1,7 +1,23 @@
 // The tracing view in the browser: real bpftrace/perf outputs dropped on the page, per-probe latency,
 // histograms with percentile buckets, stacks, exact 64-bit values, and the capture-recipe builder.
+const path = require('path');
+const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
+
+const gcscope = (...args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), args, { maxBuffer: 1 << 28 }).toString());
+// A figure as the page prints it (en-US grouping; '—' for none).
+const shown = (x) => (x === null || x === undefined ? '—' : typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(x));
+
+// The recipe's exact printf stream: my_controller:index takes i µs (i = 1..100), :show 5 µs (10 calls).
+function eventStream() {
+  let s = '{"type": "attached_probes", "data": {"probes": 2}}\n';
+  for (let i = 1; i <= 100; i++) {
+    s += `{"type": "printf", "data": "${1000000000 + i * 10000000} usdt:/proc/9/root/tmp/my_controller-AbCdEf.so:my_controller:index ${i * 1000}\\n"}\n`;
+    if (i % 10 === 0) s += `{"type": "printf", "data": "${1000000000 + i * 10000000} usdt:/proc/9/root/tmp/my_controller-AbCdEf.so:my_controller:show 5000\\n"}\n`;
+  }
+  return s;
+}
 
 test('bpftrace maps: per-probe table from count/avg/min/max/stats maps', async ({ page }) => {
   await page.goto('/');
@@ -115,4 +131,58 @@ test('two stack captures are compared stack by stack', async ({ page }) => {
   const top = box.locator('.gs-table', { hasText: 'Per-stack weight deltas' }).locator('tbody tr').first();
   await expect(top.locator('td').first()).toHaveText('-20,202,020');
   await expect(top.locator('td').last()).toHaveText('dd;[unknown];write;system_call;sys_write;vfs_write;fsnotify;__srcu_read_unlock');
+});
+
+test('comparing captures of two jobs shows the deltas gcscope compare computes', async ({ page }) => {
+  const a = corpus('trace/malformed/bt_text_with_stderr_mixed.txt'), b = corpus('trace/malformed/bt_text_bar_count_mismatch.txt');
+  await page.goto('/');
+  await chooseFiles(page, [a]);
+  await lastJob(page);
+  await chooseFiles(page, [b]);
+  await lastJob(page);
+  const jobA = page.locator('.job').nth(1);  // jobs are listed newest first
+  const box = jobA.locator('.tracing-compare');
+  const select = box.locator('select');
+  await select.focus();  // the list is refilled on focus: job B came after job A's view was drawn
+  const label = await select.locator('option').evaluateAll((os) => os.map((o) => o.textContent).find((t) => t.includes('bt_text_bar_count_mismatch')));
+  await select.selectOption({ label });
+  const probes = box.locator('.gs-table', { hasText: 'Per-probe deltas' });
+  await expect(probes).toBeVisible();
+  const cli = gcscope('compare', a, b).compare;
+  expect(cli.probes.length).toBe(5);
+  for (const p of cli.probes) {
+    const row = probes.locator('tbody tr').filter({ has: page.locator('td:first-child', { hasText: new RegExp('^' + p.probe + '$') }) });
+    const td = row.locator('td');
+    await expect(td.nth(2)).toHaveText(shown(p.calls.a));
+    await expect(td.nth(3)).toHaveText(shown(p.calls.b));
+    await expect(td.nth(4)).toHaveText(shown(p.calls.delta));
+    await expect(td.nth(5)).toHaveText(p.calls.delta_percent === null ? '—' : (p.calls.delta_percent > 0 ? '+' : '') + p.calls.delta_percent.toFixed(1) + '%');
+  }
+});
+
+test("a capture opens with its slowest probes; a probe's values are binned by the engine", async ({ page }) => {
+  const file = tempFile('events.ndjson', eventStream());
+  await page.goto('/');
+  await chooseFiles(page, [file]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="bpftrace-json"]');
+  const first = report.locator('details.gs-section').first();
+  await expect(first.locator('summary')).toHaveText('Slowest probes');
+  const cli = gcscope('analyze', file).reports[0];
+  expect(cli.slowest_probes[0].probe).toBe('my_controller:index');  // p99 99 µs against 5 µs
+  await expect(first.locator('tbody tr').first().locator('td').nth(1)).toHaveText(cli.slowest_probes[0].probe);
+  // events: the 110 printf lines, not the attached_probes record
+  await expect(report.locator('.gs-kpi', { hasText: 'events' }).first().locator('.gs-kpi-value')).toHaveText('110');
+  // Its detail: exact bins from the engine, re-binned over a range typed in.
+  await first.locator('tbody tr').first().click();
+  const detail = report.locator('.tracing-probe-detail');
+  await expect(detail.locator('.tracing-bins-note')).toContainText('0 below and 0 above');
+  await detail.locator('.tracing-bins-lo').fill('50000');
+  await detail.locator('.tracing-bins-hi').fill('59999');
+  await detail.locator('.tracing-bins-n').fill('5');
+  await detail.locator('.tracing-bins-form button[type=submit]').click();
+  const bins = gcscope('query', file, '--method', 'tracing.histogram', '--args', JSON.stringify({ probe: 'my_controller:index', lo: 50000, hi: 59999, bins: 5 })).result;
+  await expect(detail.locator('.tracing-bins-note')).toContainText(`${bins.below} below and ${bins.above} above`);
+  expect(bins.width).toBe(2000);
+  await expect(detail.locator('.gs-chart-title').last()).toContainText('bins of 2.00 µs');
 });

@@ -312,9 +312,11 @@
     return plot;
   }
 
-  // histogram(container, {title, buckets: [{lo, hi, count}], markers: [{label, value}], xLabel, log2?})
+  // histogram(container, {title, buckets: [{lo, hi, count}], markers: [{label, value}], xLabel, log2?,
+  //                       onZoom(firstBucket, lastBucket)?})
   // Bars at bucket positions (index on x, labelled by bucket bounds); markers draw vertical lines at
-  // the bucket holding a percentile.
+  // the bucket holding a percentile. With onZoom, dragging over bars calls it with the first and last
+  // bucket under the drag (the caller asks for finer buckets of that range).
   function histogram(container, opts) {
     const f = frame(container, opts.title, opts.describedBy);
     const b = opts.buckets || [];
@@ -330,7 +332,15 @@
       axes: [{ label: opts.xLabel, values: (u, vals) => vals.map((v) => (b[v] ? label(b[v]) : '')), rotate: -30, size: 60 },
         { label: opts.yLabel || 'count', size: 60 }].map(themedAxis),
       scales: { x: { time: false, range: [-0.6, Math.max(0.6, b.length - 0.4)] } },
+      cursor: opts.onZoom ? { drag: { x: true, y: false, setScale: false } } : undefined,
       hooks: {
+        setSelect: opts.onZoom ? [(u) => {
+          if (u.select.width < 2) return;
+          const first = Math.max(0, Math.round(u.posToVal(u.select.left, 'x')));
+          const last = Math.min(b.length - 1, Math.round(u.posToVal(u.select.left + u.select.width, 'x')));
+          u.setSelect({ left: 0, width: 0, top: 0, height: 0 }, false);
+          if (last >= first) opts.onZoom(b[first], b[last]);
+        }] : [],
         draw: [(u) => {
           const ctx = u.ctx;
           markers.forEach((m, i) => {

@@ -34,25 +34,88 @@
     return one(lo) + ' – ' + one(hi);
   }
 
-  function latencySection(report, ctx) {
+  // The selected probe (GCSCOPE.state 'tr.probe'), asked from the engine: its figures, its events
+  // per interval, and its values binned (tracing.histogram: exact counts for an event stream, over
+  // any range the user zooms to; a printed hist() keeps its own buckets).
+  function probeDetail(box, report, ctx, probe, asNs) {
+    const { el, fmt } = ctx.ui;
+    box.replaceChildren(el('p', { class: 'muted', text: 'Asking the engine about ' + probe + '…' }));
+    ctx.query('tracing.probe', { probe }).then((d) => {
+      box.replaceChildren();
+      const r = d.row || {};
+      box.appendChild(el('p', { class: 'tracing-selected', text: `Selected probe ${probe}: ${fmt.num(r.calls)} calls, mean ${asNs ? nsText(r.mean, fmt) : fmt.num(r.mean)}, ` +
+        `p99 ${r.p99 === undefined ? '—' : boundText(r.p99, asNs, fmt)}` + (r.sources ? ' (from ' + r.sources.join(', ') + ')' : '') }));
+      const rate = d.events && d.events.rate;
+      if (rate && ctx.charts && typeof uPlot !== 'undefined') {
+        ctx.charts.line(box, { title: `${probe}: events per ${rate.bin_s} s`, x: rate.count.map((_, i) => i * rate.bin_s),
+          series: [{ label: 'events', values: rate.count }], xLabel: 's since its first event', yLabel: 'events' });
+      }
+      if (d.events) binnedHistogram(box, ctx, probe, asNs);
+      for (const h of d.events ? [] : d.histograms) drawHist(box, h, ctx, h.name + (h.key !== null ? '[' + h.key + ']' : ''));
+    }, (e) => box.replaceChildren(el('p', { class: 'muted', text: e.message })));
+  }
+
+  function binnedHistogram(box, ctx, probe, asNs) {
+    const { el, fmt } = ctx.ui;
+    const lo = el('input', { type: 'text', size: 12, class: 'tracing-bins-lo', 'aria-label': 'lowest value' });
+    const hi = el('input', { type: 'text', size: 12, class: 'tracing-bins-hi', 'aria-label': 'highest value' });
+    const bins = el('input', { type: 'number', min: '1', max: '1000', value: '40', class: 'tracing-bins-n', 'aria-label': 'number of bins' });
+    const chart = el('div', { class: 'tracing-bins-chart' });
+    const note = el('p', { class: 'muted tracing-bins-note' });
+    const ask = (args) => ctx.query('tracing.histogram', Object.assign({ probe, bins: Number(bins.value) || 40 }, args)).then((h) => {
+      lo.value = String(h.lo);
+      hi.value = String(h.hi);
+      chart.replaceChildren();
+      const title = `${probe}: ${fmt.num(h.total)} values in bins of ${asNs ? nsText(h.width, fmt) : fmt.num(h.width)}`;
+      if (ctx.charts && typeof uPlot !== 'undefined') {
+        ctx.charts.histogram(chart, { title, buckets: h.bins, bucketLabel: (b) => boundText([b.lo, b.hi], asNs, fmt), xLabel: 'value',
+          onZoom: (first, last) => ask({ lo: first.lo, hi: last.hi }) });
+      } else {
+        chart.appendChild(el('p', { class: 'muted', text: title }));
+      }
+      note.textContent = `Exact counts from the events; ${fmt.num(h.below)} below and ${fmt.num(h.above)} above this range. Drag over bins to zoom in.`;
+    }, (e) => { note.textContent = e.message; });
+    const form = el('form', { class: 'tracing-bins-form', on: { submit: (e) => { e.preventDefault(); ask({ lo: lo.value.trim(), hi: hi.value.trim() }); } } },
+      el('label', {}, 'from ', lo), ' ', el('label', {}, 'to ', hi), ' ', el('label', {}, 'bins ', bins), ' ',
+      el('button', { type: 'submit', class: 'gs-small', text: 'Bin again' }), ' ',
+      el('button', { type: 'button', class: 'gs-small', text: 'Whole range', on: { click: () => ask({}) } }));
+    box.append(form, chart, note);
+    ask({});
+  }
+
+  // Units of the latency figures: nanoseconds (ruby-static-tracing) or plain numbers, shared by the
+  // sections that show them.
+  function unitsControl(ctx) {
+    const { el } = ctx.ui;
+    const box = el('input', { type: 'checkbox', checked: true });
+    const listeners = [];
+    box.addEventListener('change', () => listeners.forEach((f) => f()));
+    return {
+      node: el('label', { class: 'muted tracing-units' }, box, ' values are nanoseconds (ruby-static-tracing latency: arg1 = duration in ns)'),
+      asNs: () => box.checked,
+      onChange: (f) => listeners.push(f),
+    };
+  }
+
+  function latencySection(report, ctx, units) {
     const { el, fmt, table } = ctx.ui;
     const rows = report.latency || [];
     if (!rows.length) return null;
     const box = el('div', { class: 'tracing-latency' });
-    const nsBox = el('input', { type: 'checkbox', checked: true });
-    const controls = el('label', { class: 'muted' }, nsBox, ' values are nanoseconds (ruby-static-tracing latency: arg1 = duration in ns)');
     const holder = el('div');
-    // Deep-link state hook ('tr.probe'): the selected probe's figures under the table.
-    const picked = el('p', { class: 'tracing-selected', hidden: true });
+    const detail = el('div', { class: 'tracing-probe-detail' });
+    let current = null;
+    // Deep-link state hook ('tr.probe'): the selected probe's detail under the table.
     const pick = (probe, record = true) => {
       const r = rows.find((x) => x.probe === probe);
       if (record && GCSCOPE.state) GCSCOPE.state.set('tr.probe', r ? r.probe : null, { push: true });
-      picked.hidden = !r;
-      picked.textContent = r ? `Selected probe ${r.probe}: ${fmt.num(r.calls)} calls, mean ${nsBox.checked ? nsText(r.mean, fmt) : fmt.num(r.mean)}, ` +
-        `p99 ${r.p99 === undefined ? '—' : boundText(r.p99, nsBox.checked, fmt)}` : '';
+      current = r ? r.probe : null;
+      if (r) probeDetail(detail, report, ctx, r.probe, units.asNs());
+      else detail.replaceChildren();
+      if (r && record) detail.scrollIntoView({ block: 'nearest' });
     };
     const draw = () => {
-      const asNs = nsBox.checked;
+      const asNs = units.asNs();
       const v = (x) => (asNs ? nsText(x, fmt) : fmt.num(x));
       const cols = [
         { key: 'probe', label: 'probe' },
@@ -68,18 +131,46 @@
         { key: 'sources', label: 'from', format: (x) => (x || []).join(', ') },
       ];
       holder.textContent = '';
-      holder.appendChild(table(cols, rows, { csvName: 'latency.csv', sort: { key: 'calls', desc: true }, caption: 'Per-probe latency; click a probe to select it',
+      holder.appendChild(table(cols, rows, { csvName: 'latency.csv', sort: { key: 'calls', desc: true }, caption: 'Per-probe latency; click a probe for its detail',
         onRowClick: (r) => pick(r.probe) }));
     };
-    nsBox.addEventListener('change', () => { draw(); if (!picked.hidden && GCSCOPE.state) pick(GCSCOPE.state.get('tr.probe'), false); });
+    units.onChange(() => { draw(); if (current) pick(current, false); });
     draw();
-    box.append(controls, holder, picked);
+    box.append(holder, detail);
     if (GCSCOPE.state) {
       if (GCSCOPE.state.get('tr.probe') !== null) pick(GCSCOPE.state.get('tr.probe'), false);
-      GCSCOPE.state.watch('tr.probe', picked, (v) => pick(v, false));
+      GCSCOPE.state.watch('tr.probe', detail, (v) => pick(v, false));
     }
     box.appendChild(el('p', { class: 'muted', text: 'Percentiles from hist()/lhist() can only be bucket ranges (lo – hi); exact values need a printf event stream (see the recipes below).' }));
+    box.pick = pick;
     return box;
+  }
+
+  // The first screen: the probes that take longest (the engine's ranking: by p99, a bucket's lower
+  // bound when the capture has only histograms, then by mean).
+  function slowestSection(report, ctx, units, latency) {
+    const { el, fmt, table } = ctx.ui;
+    const ranked = report.slowest_probes || [];
+    if (!ranked.length) return null;
+    const byProbe = new Map((report.latency || []).map((r) => [r.probe, r]));
+    const holder = el('div', { class: 'tracing-slowest' });
+    const draw = () => {
+      const asNs = units.asNs();
+      const v = (x) => (asNs ? nsText(x, fmt) : fmt.num(x));
+      const rows = ranked.map((s, i) => Object.assign({ rank: i + 1 }, byProbe.get(s.probe) || {}, { by: s.by, value: s.value }));
+      holder.replaceChildren(table([
+        { key: 'rank', label: '#', numeric: true },
+        { key: 'probe', label: 'probe' },
+        { key: 'value', label: 'slowest by', format: (x, r) => r.by + ' ' + (Array.isArray(x) ? boundText(x, asNs, fmt) : v(x)) },
+        { key: 'calls', label: 'calls', numeric: true },
+        { key: 'mean', label: 'mean', numeric: true, format: v },
+        { key: 'max', label: 'max', numeric: true, format: v },
+      ], rows, { filter: false, csvName: 'slowest-probes.csv', caption: 'Slowest probes first; click one for its detail',
+        onRowClick: (r) => { if (latency) latency.pick(r.probe); } }));
+    };
+    units.onChange(draw);
+    draw();
+    return holder;
   }
 
   // 4194304 -> "4M" (bpftrace's own labels: powers of 1024), other numbers as they are.
@@ -114,6 +205,29 @@
     return null;
   }
 
+  // One histogram of the report (or of a tracing.probe answer): bars, percentile markers, a note.
+  function drawHist(item, h, ctx, title) {
+    const { el, fmt } = ctx.ui;
+    const pct = ['p50', 'p90', 'p99'].map((p) => p + ' ' + (h[p] ? boundText(h[p], false, fmt) : '—')).join(' · ');
+    const note = !h.valid ? 'buckets overlap or go backwards: no percentiles' : h.exact ? 'exact percentiles: ' + pct : 'percentile buckets: ' + pct;
+    if (ctx.charts && typeof uPlot !== 'undefined') {
+      try {
+        ctx.charts.histogram(item, {
+          title,
+          buckets: h.buckets,
+          bucketLabel: (b) => bucketLabel(b, fmt),
+          xLabel: 'bucket',
+          markers: h.valid ? ['p50', 'p90', 'p99'].map((p) => ({ label: p, value: markerIndex(h, h[p]) })) : [],
+        });
+      } catch (e) {
+        item.appendChild(el('p', { class: 'muted', text: title }));
+      }
+    } else {
+      item.appendChild(el('p', { class: 'muted', text: title }));
+    }
+    item.appendChild(el('p', { class: 'muted tracing-pct', text: note + (h.headerless ? ' · rows had no "@name:" header' : '') }));
+  }
+
   function histogramSection(report, ctx) {
     const { el, fmt } = ctx.ui;
     const hs = report.histograms || [];
@@ -136,24 +250,7 @@
       box.appendChild(item);
       item.appendChild(el('button', { type: 'button', class: 'gs-small tracing-hist-select', text: 'Select', title: 'Select this histogram (kept in the link)',
         on: { click: () => selectHist(hi) } }));
-      const pct = ['p50', 'p90', 'p99'].map((p) => p + ' ' + (h[p] ? boundText(h[p], false, fmt) : '—')).join(' · ');
-      const note = !h.valid ? 'buckets overlap or go backwards: no percentiles' : h.exact ? 'exact percentiles: ' + pct : 'percentile buckets: ' + pct;
-      if (ctx.charts && typeof uPlot !== 'undefined') {
-        try {
-          ctx.charts.histogram(item, {
-            title,
-            buckets: h.buckets,
-            bucketLabel: (b) => bucketLabel(b, fmt),
-            xLabel: 'bucket',
-            markers: h.valid ? ['p50', 'p90', 'p99'].map((p) => ({ label: p, value: markerIndex(h, h[p]) })) : [],
-          });
-        } catch (e) {
-          item.appendChild(el('p', { class: 'muted', text: title }));
-        }
-      } else {
-        item.appendChild(el('p', { class: 'muted', text: title }));
-      }
-      item.appendChild(el('p', { class: 'muted tracing-pct', text: note + (h.headerless ? ' · rows had no "@name:" header' : '') }));
+      drawHist(item, h, ctx, title);
     });
     if (hs.length > limit) box.appendChild(el('p', { class: 'muted', text: `${hs.length - limit} more histograms are in the report JSON.` }));
     if (GCSCOPE.state) {
@@ -248,113 +345,17 @@
     return box;
   }
 
-  // ---- Comparison of two captures: the same computation as `gcscope compare A B`
-  // (wasm/tracing/compare.cpp), ported to JS because the page has the two reports but no wasm
-  // module on its thread. tests/node/tracing_compare.test.js checks this port against the figures
-  // tests/tracing/test_tracing_compare.cpp checks the C++ against.
-  const MAX_SAFE = 9007199254740992;
-  function numOf(v) {
-    if (typeof v === 'number') {
-      if (!isFinite(v)) return null;
-      const integral = Number.isInteger(v) && Math.abs(v) < 1e30;
-      return { d: v, i: integral ? BigInt(v) : null };
-    }
-    if (typeof v === 'string' && /^-?[0-9]{1,38}$/.test(v)) return { d: Number(v), i: BigInt(v) };
-    return null;
-  }
-  function bigJson(i) { return i <= BigInt(MAX_SAFE) && i >= -BigInt(MAX_SAFE) ? Number(i) : String(i); }
-  function diff(x, y) { return x.i !== null && y.i !== null ? bigJson(x.i - y.i) : x.d - y.d; }
-  const present = (row, k) => (row && row[k] !== undefined && row[k] !== null ? row[k] : null);
-  function scalarDelta(a, b) {
-    const out = { a, b, delta: null, delta_percent: null };
-    if (a === null || b === null) return out;
-    const na = numOf(a), nb = numOf(b);
-    if (!na || !nb) return out;
-    out.delta = diff(nb, na);
-    if (na.d !== 0) out.delta_percent = (100 * (nb.d - na.d)) / Math.abs(na.d);
-    return out;
-  }
-  function boundsOf(v) {
-    if (v === null) return null;
-    if (Array.isArray(v) && v.length === 2) {
-      const lo = v[0] === null ? null : numOf(v[0]), hi = v[1] === null ? null : numOf(v[1]);
-      return { lo, hi, exact: !!(lo && hi && lo.i !== null && hi.i !== null && lo.i === hi.i) };
-    }
-    const n = numOf(v);
-    return n ? { lo: n, hi: n, exact: true } : null;
-  }
-  function percentileDelta(a, b) {
-    const out = { a, b, delta: null, delta_bounds: null };
-    const ba = boundsOf(a), bb = boundsOf(b);
-    if (!ba || !bb) return out;
-    if (ba.exact && bb.exact) out.delta = diff(bb.lo, ba.lo);
-    out.delta_bounds = [bb.lo && ba.hi ? diff(bb.lo, ba.hi) : null, bb.hi && ba.lo ? diff(bb.hi, ba.lo) : null];
-    return out;
-  }
-  function stackWeights(r) {
-    const out = { order: [], weight: new Map(), total: 0, unit: '' };
-    const s = r && r.stacks;
-    if (!s || typeof s !== 'object') return out;
-    out.unit = s.weight_unit || '';
-    if (!Array.isArray(s.frames) || !Array.isArray(s.stacks) || !Array.isArray(s.weights)) return out;
-    for (let i = 0; i < s.stacks.length && i < s.weights.length; i++) {
-      const key = s.stacks[i].filter((f) => Number.isInteger(f) && f >= 0 && f < s.frames.length).map((f) => s.frames[f]).join(';');
-      const w = numOf(s.weights[i]);
-      if (!w) continue;
-      if (!out.weight.has(key)) { out.order.push(key); out.weight.set(key, 0); }
-      out.weight.set(key, out.weight.get(key) + w.d);
-      out.total += w.d;
-    }
-    return out;
-  }
-  const sideOf = (r) => ({ format: (r && r.format) || '', inputs: (r && r.inputs) || [], tool: r && r.tool !== undefined ? r.tool : null });
-  function compareCaptures(a, b, maxStackRows = 500) {
-    const order = [];
-    const rows = new Map();
-    const collect = (r, isB) => {
-      for (const row of (r && r.latency) || []) {
-        if (!row || typeof row.probe !== 'string') continue;
-        if (!rows.has(row.probe)) { rows.set(row.probe, [null, null]); order.push(row.probe); }
-        rows.get(row.probe)[isB ? 1 : 0] = row;
-      }
-    };
-    collect(a, false);
-    collect(b, true);
-    const probes = order.map((p) => {
-      const [ra, rb] = rows.get(p);
-      const row = { probe: p, in: ra && rb ? 'both' : ra ? 'a' : 'b', exact_a: ra && ra.exact !== undefined ? ra.exact : null, exact_b: rb && rb.exact !== undefined ? rb.exact : null };
-      for (const k of ['calls', 'total', 'mean', 'min', 'max']) row[k] = scalarDelta(present(ra, k), present(rb, k));
-      for (const k of ['p50', 'p90', 'p99']) row[k] = percentileDelta(present(ra, k), present(rb, k));
-      return row;
-    });
-    const sa = stackWeights(a), sb = stackWeights(b);
-    const srows = [];
-    let common = 0;
-    for (const k of sa.order) {
-      const inB = sb.weight.has(k);
-      if (inB) common++;
-      srows.push({ key: k, wa: sa.weight.get(k), wb: inB ? sb.weight.get(k) : 0, inA: true, inB });
-    }
-    for (const k of sb.order) if (!sa.weight.has(k)) srows.push({ key: k, wa: 0, wb: sb.weight.get(k), inA: false, inB: true });
-    srows.sort((x, y) => {
-      const dx = Math.abs(x.wb - x.wa), dy = Math.abs(y.wb - y.wa);
-      if (dx !== dy) return dy - dx;
-      return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
-    });
-    const stackRows = srows.slice(0, maxStackRows).map((r) => {
-      const shareA = sa.total > 0 ? (100 * r.wa) / sa.total : 0, shareB = sb.total > 0 ? (100 * r.wb) / sb.total : 0;
-      return { stack: r.key, a: r.inA ? r.wa : null, b: r.inB ? r.wb : null, delta: r.wb - r.wa, share_a: shareA, share_b: shareB, share_delta: shareB - shareA };
-    });
-    return {
-      kind: 'tracing', a: sideOf(a), b: sideOf(b), probes,
-      stacks: { a: { unique: sa.order.length, total_weight: sa.total, weight_unit: sa.unit }, b: { unique: sb.order.length, total_weight: sb.total, weight_unit: sb.unit },
-        common, only_a: sa.order.length - common, only_b: sb.order.length - common, rows: stackRows, rows_omitted: Math.max(0, srows.length - maxStackRows) },
-    };
+  // The comparison of two captures is the engine's (compare.side of this capture, A, then
+  // compare.with on B's engine, which may be another job's): the same as `gcscope compare A B`.
+  function drawCompare(out, pick, ctx) {
+    out.appendChild(ctx.ui.el('p', { class: 'muted tracing-compare-wait', text: 'Comparing…' }));
+    return ctx.ui.compareWithEngine(ctx, pick)
+      .then((c) => { out.replaceChildren(); drawComparison(out, c, ctx); },
+        (e) => { out.replaceChildren(ctx.ui.el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
   }
 
-  function drawCompare(out, a, b, ctx) {
+  function drawComparison(out, c, ctx) {
     const { el, fmt, table } = ctx.ui;
-    const c = compareCaptures(a, b);
     const v = (x) => (x === null || x === undefined ? '—' : typeof x === 'number' ? fmt.num(x) : String(x));
     const pct = (x) => (x === null ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
     const pair = (x) => (x === null ? '—' : Array.isArray(x) ? boundText(x, false, fmt) : v(x));
@@ -391,7 +392,7 @@
       self: report, ctx, accept: (r) => Boolean(TITLES[r.format]), cls: 'tracing-compare',
       ariaLabel: 'tracing capture to compare with', prompt: 'Compare this capture (A) with (B): ',
       emptyText: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.',
-      draw: (out, pick) => drawCompare(out, report, pick.report, ctx), showAtOnce: true,
+      draw: (out, pick) => drawCompare(out, pick, ctx), showAtOnce: true,
     });
   }
 
@@ -467,17 +468,22 @@
     const tiles = [
       { label: 'tool', value: report.tool + (report.tool_version ? ' ' + report.tool_version : '') },
       { label: 'probes named', value: fmt.num((report.probes || []).length) },
-      { label: 'events', value: fmt.num(report.events) },
+      { label: 'events', value: fmt.num(report.events), hint: 'what the probes printed; the tool\'s own records are counted apart' },
       { label: 'maps', value: fmt.num((report.maps || []).length) },
       { label: 'histograms', value: fmt.num((report.histograms || []).length) },
     ];
+    if (report.lost_events) tiles.push({ label: 'lost events', value: fmt.num(report.lost_events), severity: 'warn', hint: 'events the kernel buffer dropped (bpftrace lost_events)' });
     if (s.unique) tiles.push({ label: 'distinct stacks', value: fmt.num(s.unique) });
     if (s.truncated) tiles.push({ label: 'cut stacks', value: fmt.num(s.truncated), severity: 'warn', hint: 'stack strings cut by bpftrace\'s string limit' });
     if (isNum(o.overhead_pct)) tiles.push({ label: 'tracer overhead (est.)', value: fmt.pct(o.overhead_pct), severity: o.overhead_pct > 5 ? 'warn' : undefined });
     container.appendChild(kpis(tiles));
     for (const h of report.hints || []) container.appendChild(el('p', { class: 'tracing-hint', dataset: { id: h.id }, text: h.text }));
+    const units = unitsControl(ctx);
+    const latency = latencySection(report, ctx, units);
+    if (latency) container.appendChild(units.node);
     const parts = [
-      ['Per-probe latency', latencySection(report, ctx)],
+      ['Slowest probes', slowestSection(report, ctx, units, latency)],
+      ['Per-probe latency', latency],
       ['Probes', probesSection(report, ctx)],
       ['Compare with another capture', compareSection(report, ctx)],
       ['Histograms', histogramSection(report, ctx)],
@@ -491,7 +497,5 @@
     for (const [title, node] of parts) if (node) container.appendChild(section(title, node));
   }
 
-  GCSCOPE.tracingCompare = compareCaptures;
-  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render, compareCaptures });
-  if (typeof module !== 'undefined' && module.exports) module.exports = { compareCaptures };
+  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render });
 })(typeof window !== 'undefined' ? window : globalThis);
