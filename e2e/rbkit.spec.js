@@ -1,7 +1,9 @@
 // rbkit captures in the page: timeline charts, tables, warnings for counter gaps and incomplete
 // snapshots, and hostile strings staying inert text.
+const path = require('path');
+const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob } = require('./helpers');
 
 const report = (job) => job.locator('section.report[data-format="rbkit-capture"]');
 
@@ -111,4 +113,50 @@ test('gc_stats and cpu_sample of real 2014-15 servers (rbkit-client test capture
   await expect(cpu.locator('td', { hasText: 'block in Rbkit::Server#start → block (2 levels) in Rbkit::Server#start → Rbkit::Server#process_incoming_request' })).toHaveCount(1);
   await expect(cpu.locator('.rbkit-flamegraph canvas')).toHaveCount(1);
   await expect(cpu.locator('.rbkit-flamegraph .error')).toHaveCount(0);
+});
+
+test('a capture opens with live objects over time and the leak reading; the handshake is closed', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [corpus('heap/rbkit/real_stock_threaddeath.rbkit')]);
+  const r = report(await lastJob(page));
+  const first = r.locator('details.gs-section').first();
+  await expect(first.locator('summary').first()).toHaveText('Live objects over time');
+  // After ~6 s of warm-up the live curve stays between 9,500 and 11,800: no leak.
+  await expect(first.locator('.rbkit-leak')).toHaveAttribute('data-verdict', 'stable');
+  await expect(first.locator('.rbkit-leak-verdict')).toContainText('No sign of a leak');
+  await expect(r.locator('details.rbkit-handshake')).not.toHaveAttribute('open', '');
+});
+
+test('a capture whose live objects keep growing reads as a leak, naming what accumulates', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('rbkit/leak-synthetic.rbkit')]);
+  const r = report(await lastJob(page));
+  const leak = r.locator('details.gs-section').first().locator('.rbkit-leak');
+  await expect(leak).toHaveAttribute('data-verdict', 'growing');
+  // 5 Order objects kept each second for 40 s (fixtures/rbkit/rbkit_frames.py): 200 left, 300 a minute.
+  await expect(leak).toContainText('about 300 a minute');
+  await expect(leak).toContainText('Order (200)');
+});
+
+test('zooming the timeline shows the range figures the engine computes (as gcscope query says)', async ({ page }) => {
+  const capture = corpus('heap/rbkit/real_stock_threaddeath.rbkit');
+  await page.goto('/');
+  await chooseFiles(page, [capture]);
+  const r = report(await lastJob(page));
+  const chart = r.locator('.gs-chart').first();
+  const over = chart.locator('.u-over');
+  await over.scrollIntoViewIfNeeded();
+  const box = await over.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const range = r.locator('.rbkit-range');
+  await expect(range.locator('.gs-kpi').first()).toBeVisible();
+  const [t0, t1] = (await chart.getAttribute('data-x-range')).split(',').map(Number);
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'),
+    ['query', capture, '--method', 'rbkit.range', '--args', JSON.stringify({ t0, t1 })], { maxBuffer: 1 << 28 }).toString()).result;
+  expect(cli.objects.created).toBeGreaterThan(0);
+  await expect(range.locator('.gs-kpi', { hasText: 'created' }).first().locator('.gs-kpi-value')).toHaveText(cli.objects.created.toLocaleString('en-US'));
+  await expect(range.locator('.gs-kpi', { hasText: 'destroyed' }).first().locator('.gs-kpi-value')).toHaveText(cli.objects.destroyed.toLocaleString('en-US'));
 });

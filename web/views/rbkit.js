@@ -62,6 +62,48 @@
     return out;
   }
 
+  // The leak reading of the live curve (the engine's `leak`: its rule, its numbers).
+  function leakVerdict(report, ctx) {
+    const { el, fmt } = ctx.ui;
+    const k = report.leak;
+    if (!k) return null;
+    const classes = (k.classes || []).map((c) => `${c.class} (${fmt.num(c.live_at_end)})`).join(', ');
+    let text;
+    if (k.verdict === 'growing') {
+      text = `Live objects keep growing: over the second half of the capture they rose by ${fmt.num(k.growth)} (${k.growth_pct}% of their mean ` +
+        `${fmt.num(k.mean_live)}, about ${fmt.num(k.per_minute)} a minute), and the floor between GCs rose from ${fmt.num(k.floor_third_quarter)} to ` +
+        `${fmt.num(k.floor_last_quarter)}: a leak, or a cache still filling.` + (classes ? ' Most left alive: ' + classes + '.' : '');
+    } else if (k.verdict === 'stable') {
+      text = `No sign of a leak: over the second half of the capture live objects stayed around ${fmt.num(k.mean_live)} ` +
+        `(trend ${k.growth >= 0 ? '+' : ''}${fmt.num(k.growth)}, ${k.growth_pct}% of the mean).` + (classes ? ' Most left alive at the end: ' + classes + '.' : '');
+    } else {
+      text = 'Too little to tell whether memory leaks: ' + (k.why || k.verdict) + '.';
+    }
+    return el('div', { class: 'rbkit-leak', dataset: { verdict: k.verdict } },
+      el('p', { class: 'rbkit-leak-verdict' + (k.verdict === 'growing' ? ' warning' : ''), text }),
+      el('p', { class: 'muted', text: 'Rule: ' + k.rule + '.' }));
+  }
+
+  // The zoomed range's figures, from the engine (rbkit.range): exact per-second counts.
+  function rangeFigures(box, ctx, t0, t1) {
+    const { el, fmt, table, kpis } = ctx.ui;
+    if (t0 === null || t0 === undefined) { box.replaceChildren(); return; }
+    box.replaceChildren(el('p', { class: 'muted', text: 'Asking the engine about the selected range…' }));
+    ctx.query('rbkit.range', { t0, t1 }).then((r) => {
+      const o = r.objects;
+      box.replaceChildren(el('h5', { text: `Selected range: ${new Date(t0 * 1000).toISOString()} – ${new Date(t1 * 1000).toISOString()}` }),
+        kpis([
+          { label: 'created', value: fmt.num(o.created) }, { label: 'destroyed', value: fmt.num(o.destroyed) },
+          { label: 'net', value: (o.net > 0 ? '+' : '') + fmt.num(o.net) },
+          { label: 'live (start → end)', value: `${fmt.num(o.live_at_start)} → ${fmt.num(o.live_at_end)}` },
+          { label: 'GC cycles started', value: fmt.num(r.gc.cycles) }, { label: 'GC time (start → end of sweep)', value: fmt.num(r.gc.total_ms, 1) + ' ms' },
+          { label: 'CPU samples', value: fmt.num(r.cpu_samples) },
+        ]),
+        table([{ key: 'class', label: 'Class' }, { key: 'created', label: 'Created', numeric: true }, { key: 'destroyed', label: 'Destroyed', numeric: true }],
+          r.by_class, { csvName: 'rbkit-range-classes.csv', caption: 'Classes in the range, most active first', sort: { key: 'created', desc: true } }));
+    }, (e) => box.replaceChildren(el('p', { class: 'muted', text: 'The selected range cannot be asked: ' + e.message })));
+  }
+
   function renderTimeline(container, report, ctx) {
     const { el } = ctx;
     const tl = report.timeline || {};
@@ -71,8 +113,11 @@
     }
     const per = tl.bin_s > 1 ? `per ${tl.bin_s} s` : 'per second';
     container.appendChild(el('p', { class: 'muted', text: `Time bins ${per}${tl.dense ? '' : ' (only seconds with events)'}. ` +
-      'Shaded bands: GC cycles (dark: start → end of marking, light: → end of sweep). The live curve counts objects created during the capture and not yet destroyed.' }));
+      'Shaded bands: GC cycles (dark: start → end of marking, light: → end of sweep). The live curve counts objects created during the capture and not yet destroyed. ' +
+      'Drag over a chart to see the figures of that range.' }));
+    const rangeBox = el('div', { class: 'rbkit-range' });
     const live = ctx.charts.line(container, {
+      onZoom: (t0, t1) => rangeFigures(rangeBox, ctx, t0, t1),
       title: `Objects created / destroyed ${per}, live objects`,
       x: tl.t, xTime: true, xLabel: 'time', yLabel: 'objects ' + per, y2Label: 'live objects', syncKey: 'rbkit', stateKey: 'rbkit.range',
       series: [
@@ -82,6 +127,7 @@
       ],
     });
     addGcBands(live, report.gc_cycles);
+    container.appendChild(rangeBox);
     const byClass = (key, title) => {
       const series = [];
       (tl.classes || []).forEach((name, i) => {
@@ -281,15 +327,12 @@
       if (warn.length) container.appendChild(el('ul', { class: 'warnings rbkit-warnings' }, warn.map((w) => el('li', { class: 'warning', text: w }))));
       const notes = (report.notes || []).filter((n) => !/INCOMPLETE|missing/.test(n));
       if (notes.length) container.appendChild(el('ul', { class: 'notes rbkit-notes' }, notes.map((n) => el('li', { class: 'muted', text: n }))));
-      if (hs) {
-        container.appendChild(section('Handshake', table([{ key: 0, label: 'Field' }, { key: 1, label: 'Value' }],
-          Object.entries(hs).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]), { filter: false, csvName: 'rbkit-handshake.csv' })));
-      }
-      const evRows = Object.entries(ev.by_type || {}).map(([k, v]) => [k, v, (ev.top_level || {})[k] || 0]);
-      container.appendChild(section('Events', table([{ key: 0, label: 'Event type' }, { key: 1, label: 'Count', numeric: true }, { key: 2, label: 'Top-level', numeric: true }],
-        evRows, { filter: false, csvName: 'rbkit-events.csv', sort: { key: 1, desc: true } })));
 
-      const tlBox = section('Timeline');
+      // First: live objects over time and what they say about leaks.
+      const tlBox = section('Live objects over time');
+      tlBox.classList.add('rbkit-timeline');
+      const verdict = leakVerdict(report, ctx);
+      if (verdict) tlBox.appendChild(verdict);
       container.appendChild(tlBox);
       renderTimeline(tlBox, report, ctx);
 
@@ -310,11 +353,22 @@
       const cpuBox = section('CPU samples');
       container.appendChild(cpuBox);
       renderCpu(cpuBox, report, ctx);
+      const evRows = Object.entries(ev.by_type || {}).map(([k, v]) => [k, v, (ev.top_level || {})[k] || 0]);
+      container.appendChild(section('Events', table([{ key: 0, label: 'Event type' }, { key: 1, label: 'Count', numeric: true }, { key: 2, label: 'Top-level', numeric: true }],
+        evRows, { filter: false, csvName: 'rbkit-events.csv', sort: { key: 1, desc: true } })));
 
       const snapBox = section('Heap snapshots (object_space_dump)');
       container.appendChild(snapBox);
       if (!(report.snapshots || []).length) snapBox.appendChild(el('p', { class: 'muted', text: 'No object_space_dump snapshot in this capture.' }));
       for (const s of report.snapshots || []) renderSnapshot(snapBox, s, report, ctx);
+      // The server's handshake (version, process, options): there when wanted, closed.
+      if (hs) {
+        const hsBox = section('Handshake', table([{ key: 0, label: 'Field' }, { key: 1, label: 'Value' }],
+          Object.entries(hs).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]), { filter: false, csvName: 'rbkit-handshake.csv' }));
+        hsBox.open = false;
+        hsBox.classList.add('rbkit-handshake');
+        container.appendChild(hsBox);
+      }
     },
   });
 })(typeof window !== 'undefined' ? window : globalThis);
