@@ -127,7 +127,7 @@ test('any object, looked up or clicked, shows its path to a root and its dominat
   const subRows = detail.locator('.heap-subtree tbody tr');
   await expect(subRows).toHaveCount(sub.nodes);
   await expect(subRows.first().locator('td').nth(1)).toHaveText(order);
-  // Clicking a step of the path (the orders array, held by the Registry module) shows that object.
+  // Clicking a step of the path (the object holding the order) shows that object.
   const holder = path.path_to_root[1].address;
   await steps.nth(path.path_to_root.length - 1).locator('a.heap-obj').click();
   await expect(detail.locator('h4')).toContainText(holder);
@@ -135,12 +135,22 @@ test('any object, looked up or clicked, shows its path to a root and its dominat
   await expect(detail.locator('ol.heap-path li')).toHaveCount(holderPath.path_to_root.length + 1);
   const holderSub = cliQuery([dump], 'heap.subtree', { address: holder, max_nodes: 60 });
   await expect(detail.locator('.heap-subtree tbody tr')).toHaveCount(holderSub.nodes);
-  // Classes and modules are named: the Registry module heads the orders' path.
-  await expect(detail.locator('ol.heap-path')).toContainText('Module Registry');
-  // Its referrers, from the engine, paged (tests/heap/test_heap_queries.cpp checks them against Ruby's).
-  const parents = cliQuery([dump], 'heap.parents', { address: holder });
+  const holderSteps = detail.locator('ol.heap-path li');
+  for (let k = 0; k < holderPath.path_to_root.length; k++) {
+    const o = holderPath.path_to_root[holderPath.path_to_root.length - 1 - k];
+    await expect(holderSteps.nth(k + 1)).toContainText(o.label + '  ' + o.address);
+  }
+  // The orders array's referrers, from the engine, paged (tests/heap/test_heap_queries.cpp checks
+  // them against Ruby's): the Registry module, whose constant holds it, is named as a module.
+  const orders = truth.targets.orders.address;
+  await report.locator('input.heap-find').fill(orders);
+  await report.locator('.heap-find-form button[type=submit]').click();
+  await expect(detail.locator('h4')).toContainText('Array  ' + orders);
+  const parents = cliQuery([dump], 'heap.parents', { address: orders });
+  expect(parents.total).toBeGreaterThan(1);
   await expect(detail.locator('.heap-parents > p')).toHaveText('Referenced by: ' + parents.total);
   await expect(detail.locator('.heap-parents li')).toHaveCount(Math.min(parents.total, 50));
+  await expect(detail.locator('.heap-parents')).toContainText('Module Registry  ' + truth.labels['Module Registry'][0]);
 });
 
 test('a Class object in the retainers and the icicle carries its name', async ({ page }) => {
