@@ -242,3 +242,22 @@ test('once opened, the SQL panel works offline', async ({ browser }) => {
     if (server.exitCode === null) server.kill();
   }
 });
+
+test('a TuneMyGC payload\'s examples run; its samples are the payload\'s own', async ({ page }) => {
+  const file = fixture('rubygc/rec31_leak.json');
+  const [header, ...samples] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+  for (const button of await panel.locator('.sql-example').all()) {
+    await button.click();
+    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+    await expect(panel.locator('.sql-error')).toHaveCount(0);
+  }
+  // The last example: every GC.stat key (header[7]) at the last sample, as the payload wrote it.
+  const last = samples[samples.length - 1][4];
+  const want = header[7].map((k, j) => ['rec31_leak.json', k, last[j].toLocaleString('en-US')]).sort((a, b) => (a[1] < b[1] ? -1 : 1));
+  expect(await cells(panel)).toEqual(want);
+  expect(await run(panel, 'SELECT count(*) AS n, max(peak_rss_bytes) AS peak FROM gc_samples'))
+    .toEqual([[String(samples.length), Math.max(...samples.map((s) => s[1])).toLocaleString('en-US')]]);
+});

@@ -69,6 +69,16 @@ class FleetAnalyzer final : public Analyzer {
     return analyzers_[process]->query(method, args);
   }
 
+  // Every payload's rows, one payload after the other (each row's input column names its payload).
+  std::vector<tables::Schema> tables() const override {
+    return analyzers_.empty() ? std::vector<tables::Schema>() : analyzers_.front()->tables();
+  }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    bool known = !analyzers_.empty();
+    for (auto& a : analyzers_) known = a->write_table(name, sink) && known;
+    return known;
+  }
+
  private:
   PayloadAnalyzerFactory make_;
   std::vector<FleetMember> members_;

@@ -9,6 +9,7 @@
 #include "rubygc/fleet.h"
 #include "rubygc/payload.h"
 #include "rubygc/queries.h"
+#include "rubygc/tables.h"
 #include "rubygc/tuner.h"
 
 namespace gcscope {
@@ -57,6 +58,10 @@ class TuneMyGcAnalyzer final : public Analyzer {
   }
 
   json query(const std::string& method, const json& args) override { return payload_query(payload_, method, args); }
+  std::vector<tables::Schema> tables() const override { return payload_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_payload_table(payload_, current_path(), name, sink);
+  }
 
  private:
   Verdict run(json& report) {

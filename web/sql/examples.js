@@ -11,7 +11,16 @@ FROM events GROUP BY probe ORDER BY calls DESC`],
     ['Heaviest leaf frames', 'SELECT leaf, sum(weight) AS weight, count(*) AS stacks FROM stacks GROUP BY leaf ORDER BY weight DESC LIMIT 20'],
     ['Map entries', 'SELECT map, kind, key, value, text, count, total FROM maps ORDER BY map, snapshot'],
   ];
+  const RUBYGC = [
+    ['Samples per event', 'SELECT input, event, count(*) AS samples FROM gc_samples GROUP BY ALL ORDER BY input, samples DESC'],
+    ['RSS and live slots over time', `SELECT t_s, rss_bytes / 1048576.0 AS rss_mib, heap_live_slots
+FROM gc_samples ORDER BY t_s`],
+    ['GC.stat at each payload\'s last sample', `SELECT input, key, value FROM gc_stat
+JOIN (SELECT input, max(sample) AS sample FROM gc_samples GROUP BY input) USING (input, sample)
+ORDER BY input, key`],
+  ];
   const BY_FORMAT = {
+    'tunemygc-payload': RUBYGC,
     'bpftrace-text': TRACING,
     'bpftrace-json': TRACING,
     'bcc-output': TRACING,
