@@ -101,6 +101,21 @@ test('the capture-recipe builder writes commands for what is typed', async ({ pa
   await expect(recipes.locator('[data-id="tracepoint"] pre')).toContainText('TracePoint.new');
 });
 
+test('a probe listing is recognized; a listed probe picked gives its capture commands', async ({ page }) => {
+  await page.goto('/');
+  // bpftrace -l 'usdt:*' -p PID over a ruby process (fixtures/tracing/make_listings.sh): 22 lines.
+  await chooseFiles(page, [fixture('tracing/bpftrace-l-usdt-pid.txt')]);
+  const job = await lastJob(page);
+  const report = job.locator('section.report[data-format="bpftrace-text"]');
+  await expect(report.locator('.gs-kpi', { hasText: 'probes listed' })).toContainText('22');
+  await expect(report.locator('table tbody tr', { hasText: 'ruby:method__entry' }).first()).toContainText('21393');
+  await report.locator('.tracing-recipe-pick').selectOption({ label: 'ruby:method__entry' });
+  await expect(report.locator('.tracing-recipe-probes')).toHaveValue('ruby:method__entry');
+  await expect(report.locator('.tracing-recipe-pid')).toHaveValue('21393');
+  await expect(report.locator('.tracing-recipes [data-id="tracepoint"] pre')).toContainText('TracePoint.new');
+  await expect(report.locator('.tracing-recipes')).toContainText('-p 21393');
+});
+
 test('two captures dropped together are compared probe by probe', async ({ page }) => {
   await page.goto('/');
   // the same Rails app traced twice: count/avg/stats maps, then hist() of the latencies

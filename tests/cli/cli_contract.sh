@@ -104,5 +104,12 @@ import json,sys; d=json.load(open(sys.argv[1])); assert d[\"profiles\"][0][\"end
 "$G" export "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" --to pprof -o "$tmp/agg.pb.gz" 2> "$tmp/agg.err"; rc=$?
 check "export of a dump without raw samples: exit 3 with stackprof's reason" '[ $rc -eq 3 ] && grep -q "raw samples" "$tmp/agg.err"'
 
+# Probe listings (fixtures/tracing/make_listings.sh): bpftrace -l and tplist over one libruby, 22 lines each.
+"$G" analyze "$ROOT/fixtures/tracing/bpftrace-l-usdt-libruby.txt" "$ROOT/fixtures/tracing/tplist-l-libruby.txt" > "$tmp/listing.json"; rc=$?
+check "probe listings: bpftrace-text and bcc-output list the same 22 provider:name probes" '[ $rc -eq 0 ] && python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r={x[\"format\"]: x for x in d[\"reports\"]}
+a=[p[\"probe\"] for p in r[\"bpftrace-text\"][\"probes\"]]; b=[p[\"probe\"] for p in r[\"bcc-output\"][\"probes\"]]
+assert len(a)==22 and sorted(a)==sorted(b) and \"ruby:method__entry\" in a, (a, b)" "$tmp/listing.json"'
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "text_scan.h"
+#include "tracing/probe_listing.h"
 
 namespace gcscope {
 namespace {
@@ -599,6 +600,13 @@ Identification identify(std::string_view head, bool complete) {
     return out;
   }
   if (probe_jvm(text_head, lines, out)) return out;
+  // `bpftrace -l` and `tplist` listings: every line a probe, read by the tools' output analyzers.
+  if (tracing::looks_like_probe_listing(text_head, "bpftrace"))
+    return make(format_id::kBpftraceText, "probe listing of bpftrace -l (one probe per line)",
+                {{"tool", "bpftrace"}, {"listing", true}});
+  if (tracing::looks_like_probe_listing(text_head, "tplist"))
+    return make(format_id::kBccOutput, "probe listing of BCC's tplist (one probe per line)",
+                {{"tool", "tplist"}, {"listing", true}});
   if (probe_tracing(lines, out)) return out;
   out = Identification{};
   if (first < text_head.size() && (text_head[first] == '{' || text_head[first] == '['))

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analyzers.h"
+#include "probe_listing.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
@@ -75,6 +76,12 @@ class BccAnalyzer : public Analyzer {
 
   void finish(nlohmann::json& report) override {
     d_.tool = tool_.empty() ? "bcc" : tool_;
+    if (!listing_.empty() && tables_seen_ == 0 && d_.stacks.unique() == 0 && log2_.empty()) {
+      d_.tool = "tplist";  // `tplist` lists probes: no table, histogram or stack
+      d_.finish(report, options_);
+      listing_.write(report, "tplist");
+      return;
+    }
     if (!method_order_.empty()) {
       // maps named for the latency table: calls and total ns per method (ucalls -L)
       MapBlock calls{"@calls", "map", {}, -1, false}, total{"@total_ns", "map", {}, -1, false};
@@ -410,6 +417,7 @@ class BccAnalyzer : public Analyzer {
       block_comm_.clear();
       return;
     }
+    if (tables_seen_ == 0 && log2_.empty() && listing_.take_tplist_line(line, n)) return;
     if (header(t, ln)) return;
     if (starts_with(t, "avg = ") && contains(t, "count: ")) {
       size_t c = t.rfind("count: ");
@@ -453,6 +461,7 @@ class BccAnalyzer : public Analyzer {
   AnalyzeOptions options_;
   LineSplitter lines_;
   TraceData d_;
+  ProbeListing listing_;
   std::unordered_map<std::string, MethodTotal> method_totals_;
   std::vector<std::string> method_order_;
   std::string tool_, language_, label_;

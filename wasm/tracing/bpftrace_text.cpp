@@ -10,6 +10,8 @@
 //   @h[k]:  (trailing space <= 0.23)  then rows  "[lo, hi)   count |@@@@   |", "[0]", "(..., 0)", "[x, ...)"
 //   @t:  then a tseries chart ("hh:mm:ss" axis, "*" marker, value in the last column)  (>= 0.24)
 //   anything else: printf output (or stderr noise: ERROR:, WARNING:, open(...), ...)
+// `bpftrace -l` prints no maps but a probe per line ("usdt:/path:provider:name"): a file that starts
+// with such lines is a listing, reported as "probes" (probe_listing.h).
 // A map printed every interval appears as several blocks ("snapshots").
 #include <algorithm>
 #include <cctype>
@@ -20,6 +22,7 @@
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "hist_label.h"
+#include "probe_listing.h"
 #include "trace_model.h"
 #include "tracing/tables.h"
 
@@ -71,6 +74,11 @@ class BpftraceTextAnalyzer : public Analyzer {
 
   void finish(nlohmann::json& report) override {
     if (saw_dtrace_) d_.tool = "dtrace";
+    if (!listing_.empty() && d_.maps.empty() && d_.printf_count == 0) {
+      d_.finish(report, options_);
+      listing_.write(report, "bpftrace");
+      return;
+    }
     if (d_.maps.empty() && foreign_line_ > 0)
       error(foreign_line_, -1, "no bpftrace maps found: this line looks like " + foreign_what_ + ", not bpftrace output");
     else if (d_.maps.empty() && d_.attached_probes < 0 && d_.printf_count > 0)
@@ -89,6 +97,12 @@ class BpftraceTextAnalyzer : public Analyzer {
   }
 
  private:
+  // Listing lines count only before any map, printf line or "Attaching" header: later, a line
+  // such as "kprobe:x" is printf output.
+  bool listing_possible() const {
+    return d_.maps.empty() && d_.printf_count == 0 && d_.attached_probes < 0 && d_.stderr_lines == 0;
+  }
+
   // ---- blocks ----
   MapBlock& block_for(std::string_view name, bool has_key, const std::string& key, const char* kind, int64_t line) {
     bool reuse = cur_ >= 0 && !block_broken_ && d_.maps[static_cast<size_t>(cur_)].name == name;
@@ -509,6 +523,7 @@ class BpftraceTextAnalyzer : public Analyzer {
       block_broken_ = true;
       return;
     }
+    if (listing_possible() && listing_.take_bpftrace_line(t, n)) return;
     if (line[0] == '@' && on_map_line(line, ln)) return;
     if ((line[0] == '[' || line[0] == '(') && line.find('|') != std::string_view::npos && on_hist_row(line, ln)) return;
     if (tseries_ || (hist_block_ >= 0 && hist_rows_ == 0 && !dtrace_hist_)) {
@@ -554,6 +569,7 @@ class BpftraceTextAnalyzer : public Analyzer {
 
   AnalyzeOptions options_;
   LineSplitter lines_;
+  ProbeListing listing_;
   TraceData d_;
   int cur_ = -1;
   bool block_broken_ = true;

@@ -400,6 +400,16 @@
     const { table } = ctx.ui;
     const probes = report.probes || [];
     if (!probes.length) return null;
+    if (report.listing) {
+      return table([
+        { key: 'probe', label: 'probe' },
+        { key: 'type', label: 'type' },
+        { key: 'binary', label: 'binary' },
+        { key: 'pid', label: 'pid', numeric: true },
+        { key: 'locations', label: 'locations', numeric: true },
+        { key: 'arguments', label: 'arguments', numeric: true },
+      ], probes, { csvName: 'probes.csv', pageSize: 50 });
+    }
     return table([
       { key: 'provider', label: 'provider' },
       { key: 'name', label: 'probe' },
@@ -439,7 +449,9 @@
     const { el, copyBlock } = ctx.ui;
     const R = GCSCOPE.recipes;
     if (!R) return null;
-    const seed = (report.probes || []).map((p) => p.provider + ':' + p.name).filter((v, i, a) => a.indexOf(v) === i).join('\n');
+    // A listing names every probe a binary has: the user picks; a capture's probes seed the form.
+    const named = (report.probes || []).map((p) => p.provider + ':' + p.name).filter((v, i, a) => a.indexOf(v) === i);
+    const seed = report.listing ? '' : named.join('\n');
     const probes = el('textarea', { rows: 3, class: 'tracing-recipe-probes', placeholder: 'my_controller:index\nMyController#show\nruby:method__entry', 'aria-label': 'providers and tracepoints' });
     probes.value = seed;
     const pid = el('input', { type: 'text', class: 'tracing-recipe-pid', placeholder: 'PID', size: 8, 'aria-label': 'process id' });
@@ -457,8 +469,23 @@
     };
     for (const i of [probes, pid, version]) i.addEventListener('input', draw);
     version.addEventListener('change', draw);
+    const pick = report.listing ? listedProbePicker(report, ctx, (p) => {
+      probes.value = p.provider + ':' + p.name;
+      if (p.pid !== undefined) pid.value = String(p.pid);
+      draw();
+    }) : null;
     draw();
-    return el('div', {}, el('div', { class: 'tracing-recipe-form' }, el('label', {}, 'providers / tracepoints ', probes), ' ', el('label', {}, 'pid ', pid), ' ', version), out);
+    return el('div', {}, pick, el('div', { class: 'tracing-recipe-form' }, el('label', {}, 'providers / tracepoints ', probes), ' ', el('label', {}, 'pid ', pid), ' ', version), out);
+  }
+
+  // A choice among a listing's probes that fills the recipe form.
+  function listedProbePicker(report, ctx, onPick) {
+    const { el } = ctx.ui;
+    const list = report.probes;
+    const select = el('select', { class: 'tracing-recipe-pick' },
+      [el('option', { value: '', text: 'pick a listed probe…' })].concat(list.map((p, i) => el('option', { value: String(i), text: p.probe }))));
+    select.addEventListener('change', () => { if (select.value !== '') onPick(list[Number(select.value)]); });
+    return el('p', {}, el('label', {}, 'Trace a listed probe ', select));
   }
 
   function render(container, report, ctx) {
@@ -467,7 +494,7 @@
     const s = report.stacks || {};
     const tiles = [
       { label: 'tool', value: report.tool + (report.tool_version ? ' ' + report.tool_version : '') },
-      { label: 'probes named', value: fmt.num((report.probes || []).length) },
+      { label: report.listing ? 'probes listed' : 'probes named', value: fmt.num((report.probes || []).length) },
       { label: 'events', value: fmt.num(report.events), hint: 'what the probes printed; the tool\'s own records are counted apart' },
       { label: 'maps', value: fmt.num((report.maps || []).length) },
       { label: 'histograms', value: fmt.num((report.histograms || []).length) },
