@@ -405,7 +405,7 @@
         { key: 'probe', label: 'probe' },
         { key: 'type', label: 'type' },
         { key: 'binary', label: 'binary' },
-        { key: 'pid', label: 'pid', numeric: true },
+        { key: 'pid', label: 'pid', numeric: true, format: (v) => (v === undefined ? '' : String(v)) },
         { key: 'locations', label: 'locations', numeric: true },
         { key: 'arguments', label: 'arguments', numeric: true },
       ], probes, { csvName: 'probes.csv', pageSize: 50 });
