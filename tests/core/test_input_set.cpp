@@ -46,7 +46,7 @@ TEST_CASE("input set: every input rejected gives exit status 3 and one error per
   CHECK(InputSet::exit_status(doc) == 3);
 }
 
-TEST_CASE("input set: members of one multi-member format share one report; others get their own") {
+TEST_CASE("input set: members of one multi-member format share one report, payloads form a fleet") {
   const std::string log = read_file(fixture("jvm/jdk17-g1.log"));
   const std::string payload = read_file(fixture("rubygc/rt16_rack_app_tiny_seed.json"));
   auto doc = analyze_bytes({{"gc.log.0", log}, {"gc.log.1", log}, {"a.json", payload}, {"b.json", payload}});
@@ -56,10 +56,14 @@ TEST_CASE("input set: members of one multi-member format share one report; other
       ++jvm;
       CHECK(r["inputs"].size() == 2);  // rotating logs form one analysis
     }
-    if (r["format"] == "tunemygc-payload") ++tuner;
+    if (r["format"] == "tunemygc-payload") {
+      ++tuner;
+      CHECK(r["inputs"].size() == 2);
+      CHECK(r["fleet"]["processes"].size() == 2);  // each payload is its own process of the fleet
+    }
   }
   CHECK(jvm == 1);
-  CHECK(tuner == 2);  // each payload is its own run
+  CHECK(tuner == 1);
 }
 
 TEST_CASE("input set: a forced format overrides identification and says so") {

@@ -168,7 +168,7 @@ TEST_CASE("a 300000-object chain needs no recursion", "[heap]") {
   CHECK(r.at("top_retainers").at(0).at("retained_bytes") == 40 * n);
 }
 
-TEST_CASE("class names given directly (rbkit snapshots) are kept; IMEMO never counts as its class", "[heap]") {
+TEST_CASE("class names given directly (rbkit snapshots) are kept, IMEMO never counts as its class", "[heap]") {
   HeapModel m;
   ObjectInfo o;
   o.address = 0x10;

@@ -98,7 +98,7 @@ TEST_CASE("malformed heap: wrong value types are coerced by the stated rules", "
   CHECK(count_messages(doc, "not a plausible integer") == 2);
 }
 
-TEST_CASE("malformed heap: HTML in fields stays data; the anonymous class counts 1", "[heap]") {
+TEST_CASE("malformed heap: HTML in fields stays data, the anonymous class counts 1", "[heap]") {
   json doc = doc_of("heap_xss_fields.heap.json");
   const json& r = report_of(doc, kFormat);
   CHECK(r.at("objects") == 5);

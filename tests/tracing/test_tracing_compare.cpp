@@ -151,7 +151,7 @@ TEST_CASE("tracing compare: per-stack weight deltas between two foldings of the 
   CHECK(cut["stacks"]["rows_omitted"] == 12);
 }
 
-TEST_CASE("tracing compare: exact event streams give exact percentile deltas; probes on one side only", "[tracing]") {
+TEST_CASE("tracing compare: exact event streams give exact percentile deltas, probes on one side only", "[tracing]") {
   // Two printf streams (the capture recipe's exact stream) built here:
   //   A: index = 1000, 2000, ..., 10000 ns (10 calls, total 55000, mean 5500, p50 5th = 5000,
   //      p90 9th = 9000, p99 10th = 10000); show = 7000 ns once
