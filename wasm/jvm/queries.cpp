@@ -98,22 +98,32 @@ void GcAggregator::RangeTotals::add_event(const EventFigures& f) {
   }
 }
 
+namespace {
+// Durations in a hostile log can be near INT64_MAX: sums saturate instead of overflowing.
+int64_t saturating_add(int64_t a, int64_t b) {
+  int64_t out;
+  if (!__builtin_add_overflow(a, b, &out)) return out;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
+}  // namespace
+
 void GcAggregator::RangeTotals::add_phase(int64_t name, int64_t ns) {
   Totals& p = grown(phases, name);
   ++p.count;
-  if (ns != kNull) p.total += ns, p.max = std::max(p.max, ns);
+  if (ns != kNull) p.total = saturating_add(p.total, ns), p.max = std::max(p.max, ns);
 }
 
 void GcAggregator::RangeTotals::add_pause(int64_t name, int64_t ns) {
   ++pauses;
-  pause_total += ns;
-  for (Totals* k : {&grown(kinds, name), &grown(phases, name)}) ++k->count, k->total += ns, k->max = std::max(k->max, ns);
+  pause_total = saturating_add(pause_total, ns);
+  for (Totals* k : {&grown(kinds, name), &grown(phases, name)})
+    ++k->count, k->total = saturating_add(k->total, ns), k->max = std::max(k->max, ns);
 }
 
 void GcAggregator::RangeTotals::add_safepoint(int64_t stopped, int64_t reaching) {
   if (stopped == kNull) return;
   ++safepoints;
-  sp_total += stopped;
+  sp_total = saturating_add(sp_total, stopped);
   sp_max = std::max(sp_max, stopped);
   if (reaching != kNull) reach_max = std::max(reach_max, reaching);
 }
