@@ -79,25 +79,6 @@ std::pair<double, double> GcAggregator::log_time_range() const {
 
 // ---- summary ----
 
-void GcAggregator::RangeTotals::add_event(const EventFigures& f) {
-  ++events;
-  ++grown(by_type, f.type);
-  if (f.cause >= 0) {
-    Totals& c = grown(causes, f.cause);
-    ++c.count, c.total += f.paused;
-  }
-  max_into(max_before, f.before);
-  max_into(max_after, f.after);
-  max_into(max_committed, f.committed);
-  max_into(max_meta, f.meta_before);
-  max_into(max_meta, f.meta_after);
-  allocated_kb += f.allocated;
-  if (is_young_type(f.type) && f.old_before != kNull && f.old_after != kNull) {
-    any_old = true;
-    if (f.old_after > f.old_before) promoted_kb += f.old_after - f.old_before;
-  }
-}
-
 namespace {
 // Durations in a hostile log can be near INT64_MAX: sums saturate instead of overflowing.
 int64_t saturating_add(int64_t a, int64_t b) {
@@ -106,6 +87,25 @@ int64_t saturating_add(int64_t a, int64_t b) {
   return b > 0 ? INT64_MAX : INT64_MIN;
 }
 }  // namespace
+
+void GcAggregator::RangeTotals::add_event(const EventFigures& f) {
+  ++events;
+  ++grown(by_type, f.type);
+  if (f.cause >= 0) {
+    Totals& c = grown(causes, f.cause);
+    ++c.count, c.total = saturating_add(c.total, f.paused);
+  }
+  max_into(max_before, f.before);
+  max_into(max_after, f.after);
+  max_into(max_committed, f.committed);
+  max_into(max_meta, f.meta_before);
+  max_into(max_meta, f.meta_after);
+  allocated_kb = saturating_add(allocated_kb, f.allocated);
+  if (is_young_type(f.type) && f.old_before != kNull && f.old_after != kNull) {
+    any_old = true;
+    if (f.old_after > f.old_before) promoted_kb = saturating_add(promoted_kb, f.old_after - f.old_before);
+  }
+}
 
 void GcAggregator::RangeTotals::add_phase(int64_t name, int64_t ns) {
   Totals& p = grown(phases, name);
