@@ -4,7 +4,7 @@
 // at most one piece whatever the table's size. Shared by `gcscope tables` and the page's exports.
 //
 // Cells: null is an empty CSV field / JSON null; float64 always has a '.' or an exponent (a column of
-// whole seconds still reads as DOUBLE); a timestamp is ISO 8601 UTC, "2024-05-01T12:00:00.123Z".
+// whole seconds still reads as DOUBLE); a timestamp is ISO 8601 UTC with milliseconds, YYYY-MM-DDTHH:MM:SS.sssZ.
 #pragma once
 #include <functional>
 #include <nlohmann/json.hpp>

@@ -85,7 +85,7 @@ const Schema& stacks_schema() {
 }
 
 double epoch_ms_of(uint64_t ts_ns, double boot_epoch_s) {
-  constexpr uint64_t kEpochNsFloor = 1000000000000000000ULL;  // 2001-09-09 in Unix-epoch nanoseconds
+  constexpr uint64_t kEpochNsFloor = 1000000000000000000ULL;  // 10^18 ns: later than any monotonic clock reading of a running machine
   if (ts_ns >= kEpochNsFloor) return static_cast<double>(ts_ns) / 1e6;
   if (std::isfinite(boot_epoch_s)) return boot_epoch_s * 1e3 + static_cast<double>(ts_ns) / 1e6;
   return std::numeric_limits<double>::quiet_NaN();
