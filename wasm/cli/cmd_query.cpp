@@ -1,7 +1,7 @@
 // `gcscope query PATH... --method NAME [--args JSON] [--format ID] [--set KEY=VALUE] [--pretty]`: forms
 // the input set exactly as `analyze` does, then asks it one question of the query protocol (the one
 // the page asks its worker) and prints {"result": ...} (exit 0) or {"error": "..."} (exit 3).
-// `gcscope formats`: the registered formats as JSON.
+// `gcscope formats`: the registered formats as JSON (FormatRegistry::describe).
 #include <iostream>
 
 #include "commands.h"
@@ -74,14 +74,7 @@ int run_query(const std::vector<std::string>& args) {
 
 int run_formats(const std::vector<std::string>& args) {
   if (!args.empty()) return usage_error("formats takes no arguments");
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& h : FormatRegistry::builtin().handlers())
-    out.push_back({{"id", h.id},
-                   {"title", h.title},
-                   {"accepts_many_members", h.accepts_many_members},
-                   {"methods", h.methods},
-                   {"compare_family", h.compare_family}});
-  print(out, true);
+  print(FormatRegistry::builtin().describe(), true);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 #include "input_loader.h"
 
-#include "core/identify.h"
+#include "core/analyzer.h"
 #include "file_walk.h"
 
 namespace gcscope::cli {
@@ -33,13 +33,6 @@ bool parse_set_option(const std::string& key_value, nlohmann::json& options) {
   return true;
 }
 
-std::string check_format_id(const std::string& id) {
-  if (is_known_format(id)) return "";
-  std::string ids;
-  size_t n = 0;
-  const char* const* all = all_format_ids(&n);
-  for (size_t k = 0; k < n; ++k) ids += std::string(k ? ", " : "") + all[k];
-  return "unknown format '" + id + "'; known formats: " + ids;
-}
+std::string check_format_id(const std::string& id) { return FormatRegistry::builtin().unknown_format_message(id); }
 
 }  // namespace gcscope::cli

@@ -12,6 +12,7 @@
 
 #include "diagnostics.h"
 #include "tables.h"
+#include "identify.h"
 
 namespace gcscope {
 
@@ -21,6 +22,7 @@ class Analyzer {
 
   // One member (a file, or a file inside an archive) starts. Formats that accept several members
   // (rotating logs, several profiles to sum, dumps to diff) see several begin/end pairs.
+  // identification() already holds what core's identification found in this member.
   virtual void begin_member(const std::string& path) { current_path_ = path; }
   // Decoded bytes of the current member, in order, cut at arbitrary places.
   virtual void feed(const char* data, size_t len) = 0;
@@ -46,8 +48,15 @@ class Analyzer {
   virtual bool rejected() const { return false; }
 
   void attach(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
+  // Called by the core before each begin_member().
+  void set_identification(const Identification& identification) { identification_ = identification; }
 
  protected:
+  // The current member's identification: its probe's evidence and details (e.g. {"unified": true}
+  // for a JVM log, {"encoding": "marshal"} for stackprof), so analyzers never sniff the head again.
+  // With a forced format (--format) the details are what that format's own probes found, possibly
+  // nothing.
+  const Identification& identification() const { return identification_; }
   Diagnostics& diagnostics() { return *diagnostics_; }
   const std::string& current_path() const { return current_path_; }
   void error(int64_t line, int64_t offset, std::string message) {
@@ -60,6 +69,7 @@ class Analyzer {
  private:
   Diagnostics* diagnostics_ = nullptr;
   std::string current_path_;
+  Identification identification_;
 };
 
 // Options of one analysis (CLI flags / page settings), passed to every factory.
@@ -69,45 +79,72 @@ using AnalyzeOptions = nlohmann::json;
 // `gcscope compare` and of the page's compare (one implementation for both).
 using CompareFunction = std::function<nlohmann::json(const nlohmann::json& side_a, const nlohmann::json& side_b)>;
 
+// One format, registered by its domain folder (wasm/<domain>/register.cpp): everything the
+// product knows about it outside that folder comes from here.
 struct FormatHandler {
   std::string id;
   bool accepts_many_members = false;  // one analyzer for all members of this format in the set
   std::function<std::unique_ptr<Analyzer>(const AnalyzeOptions&)> make;
   std::string title;                  // what the page and `gcscope formats` call it
-  std::vector<std::string> methods;   // the query methods its analyzer answers (besides compare.side)
+  std::vector<std::string> methods = {};  // the query methods its analyzer answers (besides compare.side)
   // Formats of one compare family compare with each other (all tracing formats are one); empty when
   // the format has no comparison.
-  std::string compare_family;
-  CompareFunction compare;
+  std::string compare_family = {};
+  CompareFunction compare = {};
   // Peak memory per byte of input (measured; BENCHMARKS.md): the page refuses up front an input
   // that cannot fit in WebAssembly's 4 GB instead of failing after reading it. `lighter`, when the
   // format has a cheaper mode: {"options": {...}, "memory_per_input_byte": x, "what": "..."}.
   double memory_per_input_byte = 0;
-  nlohmann::json lighter;
+  nlohmann::json lighter = {};
+  std::vector<Probe> probes = {};     // how identification recognizes it (core/identify.h)
+  std::string domain = {};            // set by the registry: the folder that registered it
 };
 
 class FormatRegistry {
  public:
+  FormatRegistry();  // with core's own probes only (empty input, binary and JSON gates)
   void add(FormatHandler handler);
+  // Runs register_fn, marking what it adds as the formats of domain `name`.
+  void add_domain(const std::string& name, void (*register_fn)(FormatRegistry&));
   const FormatHandler* find(std::string_view id) const;
   const std::vector<FormatHandler>& handlers() const { return handlers_; }
-  // The product's registry: every domain's register_*() below, called once.
+
+  // What the head is: the first probe, by rank, that decides; unrecognized with a reason otherwise.
+  Identification identify(std::string_view head, bool complete) const;
+  // What `format`'s own probes find in the head (for a forced format): their details, or an
+  // identification with no details when none decides.
+  Identification identify_as(const FormatHandler& format, std::string_view head, bool complete) const;
+
+  // [{id, title, domain, accepts_many_members, methods, compare_family}]: `gcscope formats`, Embind.
+  nlohmann::json describe() const;
+  // "" when `id` is registered, else the message that names the registered formats.
+  std::string unknown_format_message(std::string_view id) const;
+
+  // The product's registry: every domain folder's register.cpp, found by the build.
   static const FormatRegistry& builtin();
 
  private:
+  // Core's own probes refuse what no format may take; they read the registry for their reasons.
+  struct CoreProbe {
+    int rank;
+    bool (*decide)(const FormatRegistry&, const Head&, Identification&);
+  };
+  struct RankedProbe {
+    int rank;
+    size_t handler;  // index into handlers_, or kCoreProbe for core_probes_
+    size_t probe;    // index into that one's probes
+  };
+  static constexpr size_t kCoreProbe = static_cast<size_t>(-1);
+  void rank_probes();
+  bool run(const RankedProbe& p, const Head& head, Identification& out) const;
   std::vector<FormatHandler> handlers_;
+  std::vector<CoreProbe> core_probes_;
+  std::vector<RankedProbe> ranked_;
+  std::string domain_;
 };
 
-// The analyzer used for a format whose domain has no parser yet: the report carries only the
-// identification.
-std::unique_ptr<Analyzer> make_identification_only_analyzer(const AnalyzeOptions&);
-
-// One per domain folder (wasm/<domain>/register.cpp).
-void register_jvm(FormatRegistry&);
-void register_rubygc(FormatRegistry&);
-void register_stackprof(FormatRegistry&);
-void register_heap(FormatRegistry&);
-void register_rbkit(FormatRegistry&);
-void register_tracing(FormatRegistry&);
+// Calls add_domain for every wasm/<domain>/register.cpp, which defines register_<domain>(); the
+// build writes this function from the folders it finds.
+void register_builtin_domains(FormatRegistry&);
 
 }  // namespace gcscope

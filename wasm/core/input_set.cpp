@@ -188,8 +188,8 @@ void InputSet::feed_member_decoded(Member& m, const char* data, size_t len) {
     data += take;
     len -= take;
     if (m.head.size() < kIdentifyHeadBytes) return;
-    m.identification = identify(m.head, false);
-    route(m);
+    m.identification = registry_.identify(m.head, false);
+    route(m, false);
   }
   if (len == 0 || !m.group || m.group->broken) return;
   try {
@@ -200,12 +200,20 @@ void InputSet::feed_member_decoded(Member& m, const char* data, size_t len) {
   }
 }
 
-void InputSet::route(Member& m) {
+void InputSet::route(Member& m, bool complete) {
   m.routed = true;
   std::string format = m.identification.format;
   if (options_.contains("format") && options_["format"].is_string()) {
     std::string forced = options_["format"].get<std::string>();
-    if (forced != format) {
+    const FormatHandler* handler = registry_.find(forced);
+    if (forced != format && handler) {
+      // The forced format's analyzer gets what that format's own probes find in the head.
+      Identification as = registry_.identify_as(*handler, m.head, complete);
+      as.reason = "format forced to " + forced + " (identification said: " +
+                  (m.identification.recognized() ? format : std::string("unrecognized")) + ", " + m.identification.reason + ")";
+      m.identification = std::move(as);
+      format = forced;
+    } else if (forced != format) {
       m.identification.reason = "format forced to " + forced + " (identification said: " +
                                 (m.identification.recognized() ? format : std::string("unrecognized")) + ", " +
                                 m.identification.reason + ")";
@@ -244,6 +252,7 @@ void InputSet::route(Member& m) {
   head.swap(m.head);
   if (group->broken) return;
   try {
+    group->analyzer->set_identification(m.identification);
     group->analyzer->begin_member(m.path);
     if (!head.empty()) group->analyzer->feed(head.data(), head.size());
   } catch (const std::exception& e) {
@@ -294,10 +303,10 @@ void InputSet::close_member(Member& m) {
     diagnostics_.error(m.path, -1, static_cast<int64_t>(m.gzip->error_offset()), m.gzip->error());
   }
   if (!m.routed) {
-    m.identification = identify(m.head, true);
+    m.identification = registry_.identify(m.head, true);
     if (m.identification.format == format_id::kUnrecognized && m.decoded == 0 && m.gzip_failed)
       m.identification.reason = "nothing could be decompressed";
-    route(m);
+    route(m, true);
   }
   if (m.group && !m.group->broken) {
     try {

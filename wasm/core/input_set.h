@@ -70,7 +70,7 @@ class InputSet {
   struct File;
   struct Group;
   void open_member(Member& m);
-  void route(Member& m);
+  void route(Member& m, bool complete);  // complete: the head is the whole member
   void feed_member(Member& m, const char* data, size_t len);
   void feed_member_decoded(Member& m, const char* data, size_t len);
   void close_member(Member& m);

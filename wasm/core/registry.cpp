@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "analyzer.h"
 #include "query.h"
 
@@ -8,12 +10,26 @@ nlohmann::json Analyzer::query(const std::string& method, const nlohmann::json&)
 }
 
 void FormatRegistry::add(FormatHandler handler) {
-  for (auto& h : handlers_)
-    if (h.id == handler.id) {
-      h = std::move(handler);
-      return;
-    }
-  handlers_.push_back(std::move(handler));
+  handler.domain = domain_;
+  auto same = std::find_if(handlers_.begin(), handlers_.end(), [&](const FormatHandler& h) { return h.id == handler.id; });
+  if (same != handlers_.end()) *same = std::move(handler);
+  else handlers_.push_back(std::move(handler));
+  rank_probes();
+}
+
+void FormatRegistry::add_domain(const std::string& name, void (*register_fn)(FormatRegistry&)) {
+  domain_ = name;
+  register_fn(*this);
+  domain_.clear();
+}
+
+// Every probe in the order identification runs them: by rank, equal ranks in registration order.
+void FormatRegistry::rank_probes() {
+  ranked_.clear();
+  for (size_t k = 0; k < core_probes_.size(); ++k) ranked_.push_back({core_probes_[k].rank, kCoreProbe, k});
+  for (size_t h = 0; h < handlers_.size(); ++h)
+    for (size_t k = 0; k < handlers_[h].probes.size(); ++k) ranked_.push_back({handlers_[h].probes[k].rank, h, k});
+  std::stable_sort(ranked_.begin(), ranked_.end(), [](const RankedProbe& a, const RankedProbe& b) { return a.rank < b.rank; });
 }
 
 const FormatHandler* FormatRegistry::find(std::string_view id) const {
@@ -22,30 +38,32 @@ const FormatHandler* FormatRegistry::find(std::string_view id) const {
   return nullptr;
 }
 
+nlohmann::json FormatRegistry::describe() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : handlers_)
+    out.push_back({{"id", h.id},
+                   {"title", h.title},
+                   {"domain", h.domain},
+                   {"accepts_many_members", h.accepts_many_members},
+                   {"methods", h.methods},
+                   {"compare_family", h.compare_family}});
+  return out;
+}
+
+std::string FormatRegistry::unknown_format_message(std::string_view id) const {
+  if (find(id)) return "";
+  std::string ids;
+  for (const auto& h : handlers_) ids += (ids.empty() ? "" : ", ") + h.id;
+  return "unknown format '" + std::string(id) + "'; known formats: " + ids;
+}
+
 const FormatRegistry& FormatRegistry::builtin() {
   static const FormatRegistry registry = [] {
     FormatRegistry r;
-    register_jvm(r);
-    register_rubygc(r);
-    register_stackprof(r);
-    register_heap(r);
-    register_rbkit(r);
-    register_tracing(r);
+    register_builtin_domains(r);
     return r;
   }();
   return registry;
-}
-
-namespace {
-class IdentificationOnlyAnalyzer final : public Analyzer {
- public:
-  void feed(const char*, size_t) override {}
-  void finish(nlohmann::json&) override {}
-};
-}  // namespace
-
-std::unique_ptr<Analyzer> make_identification_only_analyzer(const AnalyzeOptions&) {
-  return std::make_unique<IdentificationOnlyAnalyzer>();
 }
 
 }  // namespace gcscope

@@ -12,13 +12,13 @@
 #include <memory>
 
 #include "core/analyzer.h"
-#include "core/identify.h"
 #include "core/line_splitter.h"
 #include "core/query.h"
 #include "heap/dump_parser.h"
 #include "heap/heap_analysis.h"
 #include "heap/heap_diff.h"
 #include "heap/heap_query.h"
+#include "heap/probe.h"
 
 namespace gcscope {
 
@@ -248,7 +248,7 @@ class HeapDumpAnalyzer : public Analyzer {
 
 void register_heap(FormatRegistry& registry) {
   FormatHandler h;
-  h.id = format_id::kRubyHeapDump;
+  h.id = "ruby-heap-dump";
   h.title = "Ruby heap dump (ObjectSpace.dump_all)";
   h.accepts_many_members = true;  // 2-3 dumps of one process are diffed
   h.make = [](const AnalyzeOptions& o) { return std::make_unique<HeapDumpAnalyzer>(o); };
@@ -257,6 +257,7 @@ void register_heap(FormatRegistry& registry) {
                {"memory_per_input_byte", 0.5},
                {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
   h.methods = heap::HeapQueries::methods();
+  h.probes = {{probe_rank::kJson + 20, heap::probe_dump}};
   registry.add(std::move(h));
 }
 

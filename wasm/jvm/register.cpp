@@ -1,8 +1,8 @@
 // Registers the JVM GC log analyzer (unified and legacy logs, one analyzer per input set so the
 // members of a rotating set are analysed together).
 #include "core/analyzer.h"
-#include "core/identify.h"
 #include "jvm/compare.h"
+#include "jvm/probe.h"
 
 namespace gcscope {
 namespace jvm {
@@ -11,7 +11,7 @@ std::unique_ptr<Analyzer> make_jvm_analyzer(const AnalyzeOptions& options);
 
 void register_jvm(FormatRegistry& registry) {
   FormatHandler h;
-  h.id = format_id::kJvmGcLog;
+  h.id = "jvm-gc-log";
   h.title = "JVM GC log";
   h.accepts_many_members = true;  // the files of a rotating set are one log
   h.make = jvm::make_jvm_analyzer;
@@ -19,6 +19,7 @@ void register_jvm(FormatRegistry& registry) {
   h.compare_family = "jvm";
   h.compare = [](const nlohmann::json& a, const nlohmann::json& b) { return jvm::compare_reports(a, b); };
   h.memory_per_input_byte = 0.15;
+  h.probes = {{probe_rank::kLog, jvm::probe_gc_log}, {probe_rank::kNearMiss, jvm::probe_application_output}};
   registry.add(std::move(h));
 }
 

@@ -4,6 +4,7 @@
 #include "core/identify.h"
 #include "core/query.h"
 #include "rbkit/capture.h"
+#include "rbkit/probe.h"
 
 namespace gcscope {
 namespace {
@@ -72,11 +73,12 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
 
 void register_rbkit(FormatRegistry& registry) {
   FormatHandler h;
-  h.id = format_id::kRbkit;
+  h.id = "rbkit-capture";
   h.title = "rbkit capture";
   h.methods = {"rbkit.range"};
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
   h.memory_per_input_byte = 0.3;
+  h.probes = {{probe_rank::kBinary + 10, rbkit::probe_capture}};
   registry.add(std::move(h));
 }
 

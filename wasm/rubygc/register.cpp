@@ -9,6 +9,7 @@
 #include "rubygc/fleet.h"
 #include "rubygc/payload.h"
 #include "rubygc/queries.h"
+#include "rubygc/probe.h"
 #include "rubygc/tables.h"
 #include "rubygc/tuner.h"
 
@@ -191,7 +192,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
 
 void register_rubygc(FormatRegistry& registry) {
   FormatHandler h;
-  h.id = format_id::kTuneMyGc;
+  h.id = "tunemygc-payload";
   h.title = "Ruby GC tuner (TuneMyGC payload)";
   h.accepts_many_members = true;  // a drop of payloads is a fleet (rubygc/fleet.h)
   h.make = [](const AnalyzeOptions& options) {
@@ -201,6 +202,7 @@ void register_rubygc(FormatRegistry& registry) {
   h.methods = payload_query_methods();
   h.compare_family = "rubygc";
   h.compare = compare_runs;
+  h.probes = {{probe_rank::kJson, rubygc::probe_payload}, {probe_rank::kJson + 40, rubygc::probe_wrapped_payload}};
   registry.add(std::move(h));
 }
 
