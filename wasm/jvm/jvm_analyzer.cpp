@@ -1,12 +1,12 @@
 // The Analyzer for `jvm-gc-log`: one per input set (rotating logs are several members). For each
-// member it buffers the first 64 KiB, decides unified vs legacy from those lines, creates the
-// matching LogParser and then streams whole lines to it; both parsers emit into one GcAggregator.
+// member it buffers the first 64 KiB, creates the LogParser of the dialect identification found
+// (details "unified") and then streams whole lines to it; both parsers emit into one GcAggregator.
 //
 // Rotating sets: members arrive in any order (zip order, directory order, streaming) and which of
 // them belong to the latest JVM run is only known once every member's head has been seen. Design:
 // each member's parser emits into that member's own GcAggregator (+ LegacyFindingsAccumulator for
 // legacy members); finish() plans the rotation from the members' heads (scan_segment_head on the
-// 64 KiB head already buffered for dialect detection, plan_rotation) and merges the selected
+// 64 KiB head the analyzer buffers, plan_rotation) and merges the selected
 // members' aggregators in plan order into the first selected one. The aggregators hold compact
 // columns, so memory is what a single aggregator over all members would hold; the common
 // single-member case is exactly one aggregator and no merge/copy at all, and a dropped run costs
@@ -28,65 +28,6 @@
 #include "jvm/rotation.h"
 
 namespace gcscope::jvm {
-
-namespace {
-
-// A unified line starts with decorations "[0.003s]", "[2020-…]", "[info]", "[gc…]", or has none
-// and starts with "GC(n) " / "Using "; a legacy one with "[GC", "[Full GC", "1.234: [GC",
-// "2020-…: 1.234: [GC", or the JDK 8 banner lines.
-LogDialect classify_line(std::string_view l) {
-  using text::starts_with;
-  if (l.empty()) return LogDialect::kUnknown;
-  if (l[0] == '[') {
-    if (starts_with(l, "[GC") || starts_with(l, "[Full GC") || starts_with(l, "[ParNew") ||
-        starts_with(l, "[CMS") || starts_with(l, "[PSYoungGen") || starts_with(l, "[DefNew") ||
-        starts_with(l, "[Times:") || starts_with(l, "[Eden:") || starts_with(l, "[YG occupancy") ||
-        starts_with(l, "[Parallel Time") || starts_with(l, "[1 CMS") || starts_with(l, "[Heap"))
-      return LogDialect::kLegacy;
-    size_t close = l.find(']');
-    if (close == std::string_view::npos) return LogDialect::kUnknown;
-    std::string_view tok = l.substr(1, close - 1);
-    if (tok.empty()) return LogDialect::kUnknown;
-    // "[0.003s]", "[12ms]", "[info]", "[gc,start ]", "[2020-01-01T…]", "[1234]" followed by "[" or " "
-    bool next_ok = close + 1 >= l.size() || l[close + 1] == '[' || l[close + 1] == ' ';
-    if (!next_ok) return LogDialect::kUnknown;
-    char c = tok[0];
-    if (text::is_digit(c) || (c >= 'a' && c <= 'z')) return LogDialect::kUnified;
-    return LogDialect::kUnknown;
-  }
-  if (starts_with(l, "GC(") || starts_with(l, "Using ")) return LogDialect::kUnified;
-  if (text::is_digit(l[0])) {
-    // "1.234: [GC" / "2020-01-01T00:00:00.000+0000: 1.234: [GC"
-    if (l.find(": [") != std::string_view::npos) return LogDialect::kLegacy;
-    return LogDialect::kUnknown;
-  }
-  if (starts_with(l, "Java HotSpot(TM)") || starts_with(l, "OpenJDK ") || starts_with(l, "Memory: ") ||
-      starts_with(l, "CommandLine flags: ") || starts_with(l, "{Heap before") || starts_with(l, "Total time for which") ||
-      starts_with(l, "Application time:") || starts_with(l, " par new generation") || starts_with(l, "Heap"))
-    return LogDialect::kLegacy;
-  return LogDialect::kUnknown;
-}
-
-}  // namespace
-
-LogDialect detect_dialect(std::string_view head) {
-  size_t unified = 0, legacy = 0, p = 0, lines = 0;
-  while (p < head.size() && lines < 400) {
-    size_t nl = head.find('\n', p);
-    std::string_view l = head.substr(p, nl == std::string_view::npos ? head.size() - p : nl - p);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    switch (classify_line(l)) {
-      case LogDialect::kUnified: ++unified; break;
-      case LogDialect::kLegacy: ++legacy; break;
-      default: break;
-    }
-    ++lines;
-    if (nl == std::string_view::npos) break;
-    p = nl + 1;
-  }
-  if (unified == 0 && legacy == 0) return LogDialect::kUnknown;
-  return unified >= legacy ? LogDialect::kUnified : LogDialect::kLegacy;
-}
 
 namespace {
 
@@ -154,7 +95,6 @@ class JvmAnalyzer final : public Analyzer {
     heads_.emplace_back();
     heads_.back().name = path;
     dialects_.push_back("unknown");
-    parsed_.push_back(true);
   }
 
   void feed(const char* data, size_t len) override {
@@ -225,7 +165,7 @@ class JvmAnalyzer final : public Analyzer {
         into.legacy_findings.merge(m.legacy_findings);
         sinks_[merge_order[k]].reset();  // its columns are in `into` now
       }
-      if (dialects_[merge_order[k]] == std::string("legacy") && parsed_[merge_order[k]]) {
+      if (dialects_[merge_order[k]] == std::string("legacy")) {
         any_legacy = true;
         merge_legacy_diary(legacy_diary, diaries_[merge_order[k]]);
       }
@@ -242,7 +182,6 @@ class JvmAnalyzer final : public Analyzer {
     for (size_t i = 0; i < heads_.size(); ++i)
       members.push_back({{"path", heads_[i].name},
                          {"dialect", dialects_[i]},
-                         {"parsed", static_cast<bool>(parsed_[i])},
                          {"lines", heads_[i].lines},
                          {"rank", rank[i]},
                          {"selected", static_cast<bool>(selected[i])}});
@@ -260,10 +199,6 @@ class JvmAnalyzer final : public Analyzer {
     session_->legacy_findings = LegacyFindingsAccumulator();
     sinks_.clear();
     sinks_.shrink_to_fit();
-    if (legacy_unparsed_) {
-      report["legacy_not_parsed"] = true;
-      report["notes"] = {"pre-unified (JDK <= 8) GC log members were identified, but legacy parsing is not available yet"};
-    }
     keep_compare_side(report);
   }
 
@@ -351,19 +286,17 @@ class JvmAnalyzer final : public Analyzer {
 
   void decide() {
     decided_ = true;
-    dialect_ = detect_dialect(head_);
+    // Identification's JVM probe decided unified vs legacy; a forced format whose head the probe
+    // did not recognize has no dialect (kUnknown).
+    const auto unified = identification().details.find("unified");
+    dialect_ = unified == identification().details.end() || !unified->is_boolean() ? LogDialect::kUnknown
+               : unified->get<bool>()                                               ? LogDialect::kUnified
+                                                                                    : LogDialect::kLegacy;
     scan_segment_head(head_, heads_.back());
     MemberSink& sink = *sinks_.back();
     if (dialect_ == LogDialect::kLegacy) {
       dialects_.back() = "legacy";
       parser_ = make_legacy_parser(sink, member_);
-      if (!parser_) {
-        legacy_unparsed_ = true;
-        parsed_.back() = false;
-        // Said in the report (members[].parsed=false, legacy_not_parsed), not as an input error:
-        // the input is fine, this build just cannot read it yet.
-        return;
-      }
       sink.legacy = true;
       sink.aggregator.set_live_diary(&parser_->diary());
       return;
@@ -389,14 +322,12 @@ class JvmAnalyzer final : public Analyzer {
   std::vector<std::unique_ptr<MemberSink>> sinks_;  // one per member, in arrival order
   std::vector<SegmentHead> heads_;                  // one per member: name, first stamps, lines
   std::vector<const char*> dialects_;
-  std::vector<uint8_t> parsed_;
   std::vector<Diary> diaries_;
   std::unique_ptr<LogParser> parser_;
   LineSplitter splitter_;
   std::string head_;
   std::string path_;
   bool decided_ = false;
-  bool legacy_unparsed_ = false;
   bool with_series_ = true;
   bool all_runs_ = false;
   std::unique_ptr<MemberSink> session_;  // after finish(): the merged aggregator the questions read

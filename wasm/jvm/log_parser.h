@@ -33,12 +33,10 @@ class LogParser {
 
 // Unified logging (-Xlog:gc*, any decorations), wasm/jvm/unified/.
 std::unique_ptr<LogParser> make_unified_parser(GcEventSink& sink, uint32_t member);
-// Legacy (-XX:+PrintGC*), wasm/jvm/legacy/. Returns nullptr while no legacy parser is linked in
-// (the analyzer then reports the member as identified but not parsed).
+// Legacy (-XX:+PrintGC*), wasm/jvm/legacy/.
 std::unique_ptr<LogParser> make_legacy_parser(GcEventSink& sink, uint32_t member);
 
-// Dialect of a member, decided from its first lines (the analyzer buffers up to 64 KiB of them).
+// Dialect of a member, as identification found it (jvm/probe.cpp).
 enum class LogDialect : uint8_t { kUnknown, kUnified, kLegacy };
-LogDialect detect_dialect(std::string_view head);
 
 }  // namespace gcscope::jvm

@@ -537,18 +537,24 @@ struct DumpLoader::Impl {
   std::unique_ptr<JsonReader> json;
   uint64_t total = 0;
 
+  // Without an encoding from identification (a forced format): the first byte tells.
   void decide(bool final) {
     // Skip whitespace for JSON; Marshal starts at byte 0.
     const auto* b = reinterpret_cast<const unsigned char*>(head.data());
     if (head.size() >= 1 && (b[0] == 4 || b[0] == 3)) {
       if (head.size() < 2 && !final) return;
-      kind = Kind::Marshal;
+      start(Kind::Marshal);
     } else {
       size_t i = 0;
       while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
       if (i == head.size() && !final) return;
-      kind = (i < head.size() && (head[i] == '{' || head[i] == '[')) ? Kind::Json : Kind::Other;
+      start((i < head.size() && (head[i] == '{' || head[i] == '[')) ? Kind::Json : Kind::Other);
     }
+  }
+
+  // Creates the reader of `k` and gives it the bytes held so far.
+  void start(Kind k) {
+    kind = k;
     if (kind == Kind::Marshal) {
       builder = std::make_unique<ProfileBuilder>(profile, false);
       marshal = std::make_unique<MarshalReader>(*builder);
@@ -568,6 +574,10 @@ struct DumpLoader::Impl {
 
 DumpLoader::DumpLoader() : impl_(new Impl) {}
 DumpLoader::~DumpLoader() { delete impl_; }
+
+void DumpLoader::expect(Encoding encoding) {
+  if (impl_->kind == Impl::Kind::Unknown) impl_->start(encoding == Encoding::Marshal ? Impl::Kind::Marshal : Impl::Kind::Json);
+}
 
 void DumpLoader::feed(const char* data, size_t len) {
   Impl& m = *impl_;

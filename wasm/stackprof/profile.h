@@ -115,6 +115,9 @@ class DumpLoader {
   ~DumpLoader();
   DumpLoader(const DumpLoader&) = delete;
   DumpLoader& operator=(const DumpLoader&) = delete;
+  // The dump's encoding, as identification found it; without this call, before the first feed(),
+  // the loader tells it from the first byte.
+  void expect(Encoding encoding);
   void feed(const char* data, size_t len);
   // Completes the profile: checks required keys, resolves edges and raw stacks. Problems (errors
   // and warnings with byte offsets) are appended; the profile keeps whatever was read. Returns

@@ -40,6 +40,9 @@ class StackprofAnalyzer final : public Analyzer {
   void begin_member(const std::string& path) override {
     Analyzer::begin_member(path);
     loader_ = std::make_unique<DumpLoader>();
+    const std::string encoding = identification().details.value("encoding", "");
+    if (encoding == "marshal") loader_->expect(Encoding::Marshal);
+    else if (encoding == "json") loader_->expect(Encoding::Json);
   }
   void feed(const char* data, size_t len) override {
     if (loader_) loader_->feed(data, len);

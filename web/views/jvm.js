@@ -60,9 +60,6 @@
   }
 
   function renderNotes(container, report) {
-    if (report.legacy_not_parsed) {
-      container.appendChild(el('p', { class: 'warning', text: 'This log is pre-unified (JDK 8 or older): it was identified, but legacy parsing is not available in this build yet.' }));
-    }
     // Rotating set: how the members were ordered and which JVM run is shown.
     const rot = report.rotation;
     if (rot && rot.order && rot.order.length > 1) {

@@ -1,8 +1,4 @@
-// The legacy parser behind the JVM analyzer's LogParser seam (wasm/jvm/log_parser.h, written on the
-// jvm-unified branch). Compiled only once that header exists, so this branch builds on its own.
-// MERGE NOTE: when both branches are merged, delete wasm/jvm/legacy_parser_pending.cpp (its
-// make_legacy_parser() placeholder returns nullptr); this file defines the real one.
-#if __has_include("jvm/log_parser.h")
+// The legacy parser behind the JVM analyzer's LogParser seam (wasm/jvm/log_parser.h).
 #include "jvm/legacy/legacy_parser.h"
 #include "jvm/log_parser.h"
 
@@ -29,4 +25,3 @@ std::unique_ptr<LogParser> make_legacy_parser(GcEventSink& sink, uint32_t member
 }
 
 }  // namespace gcscope::jvm
-#endif
