@@ -6,8 +6,6 @@
   const { el } = GCSCOPE.ui;
   const params = new URLSearchParams(location.search);
   GCSCOPE.params = params;
-  const KNOWN_FORMATS = ['jvm-gc-log', 'tunemygc-payload', 'stackprof', 'ruby-heap-dump', 'rbkit-capture',
-    'bpftrace-text', 'bpftrace-json', 'folded-stacks', 'perf-script', 'bcc-output'];
   const MAX_NAME = 1024;
 
   function notice(text, cls) {
@@ -42,7 +40,8 @@
   function validateOpen(m) {
     if (typeof m.name !== 'string' || m.name.length === 0 || m.name.length > MAX_NAME) return 'name must be a non-empty string of at most ' + MAX_NAME + ' characters';
     if (!(m.buffer instanceof ArrayBuffer)) return 'buffer must be an ArrayBuffer (transfer it: postMessage(msg, origin, [msg.buffer]))';
-    if (m.format !== undefined && !KNOWN_FORMATS.includes(m.format)) return 'format must be one of ' + KNOWN_FORMATS.join(', ');
+    // Whether the engine knows the format is for the engine to say: the job fails with its message.
+    if (m.format !== undefined && (typeof m.format !== 'string' || !m.format)) return 'format must be a format id (a non-empty string)';
     if (m.id !== undefined && typeof m.id !== 'string' && typeof m.id !== 'number') return 'id must be a string or a number';
     return null;
   }

@@ -185,6 +185,9 @@ async function analyze(msg) {
   const limits = msg.limits || {};
   if (Number.isFinite(limits.maxMemoryBytes) && limits.maxMemoryBytes > 0) memoryLimit = limits.maxMemoryBytes;
   const M = await loadModule(msg.module);
+  // A forced format must be one the engine registered; its message names them (as the CLI's does).
+  const forced = msg.options && msg.options.format;
+  if (forced !== undefined && M.unknownFormat(String(forced))) throw new Error(M.unknownFormat(String(forced)));
   const files = msg.files;
   const total = files.reduce((sum, f) => sum + f.blob.size, 0);
   let done = 0;

@@ -87,9 +87,3 @@ test('a corrupt gzip is an error with an offset; the other file is still analyze
   assert.strictEqual(typeof err.offset, 'number');
 });
 
-test('identifyHead answers for a bare buffer', async () => {
-  const M = await createGcscope();
-  const r = JSON.parse(M.identifyHead('[0.005s][info][gc] Using Serial\n', true));
-  assert.strictEqual(r.format, 'jvm-gc-log');
-  assert.strictEqual(r.collector, 'Serial');
-});

@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "core/identify.h"
 #include "core/input_set.h"
 #include "core/query.h"
 #include "core/raw_json.h"
@@ -139,26 +138,12 @@ uintptr_t allocBytes(size_t n) { return reinterpret_cast<uintptr_t>(std::malloc(
 void freeBytes(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 std::string version() { return gcscope::kVersion; }
 
-// The registered formats: [{id, title, methods, compare_family}] (the page's names for them).
-std::string formats() {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& h : gcscope::FormatRegistry::builtin().handlers())
-    out.push_back({{"id", h.id},
-                   {"title", h.title},
-                   {"methods", h.methods},
-                   {"compare_family", h.compare_family},
-                   {"memory_per_input_byte", h.memory_per_input_byte},
-                   {"lighter", h.lighter}});
-  return out.dump();
-}
+// The registered formats, as `gcscope formats` prints them (the page's names for them).
+std::string formats() { return gcscope::FormatRegistry::builtin().describe().dump(); }
 
-// Identification alone, for a quick answer before the full analysis.
-std::string identifyHead(const std::string& head, bool complete) {
-  gcscope::Identification id = gcscope::identify(head, complete);
-  nlohmann::json j = {{"format", id.format}, {"reason", id.reason}};
-  for (auto& [k, v] : id.details.items()) j[k] = v;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+// "" when `id` names a registered format, else the message `gcscope --format` gives (the worker
+// refuses a job with a forced format the engine does not know).
+std::string unknownFormat(const std::string& id) { return gcscope::FormatRegistry::builtin().unknown_format_message(id); }
 
 }  // namespace
 
@@ -180,5 +165,5 @@ EMSCRIPTEN_BINDINGS(gcscope) {
   emscripten::function("freeBytes", &freeBytes);
   emscripten::function("version", &version);
   emscripten::function("formats", &formats);
-  emscripten::function("identifyHead", &identifyHead);
+  emscripten::function("unknownFormat", &unknownFormat);
 }

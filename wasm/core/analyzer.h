@@ -115,7 +115,8 @@ class FormatRegistry {
   // identification with no details when none decides.
   Identification identify_as(const FormatHandler& format, std::string_view head, bool complete) const;
 
-  // [{id, title, domain, accepts_many_members, methods, compare_family}]: `gcscope formats`, Embind.
+  // [{id, title, domain, accepts_many_members, methods, compare_family, memory_per_input_byte,
+  // lighter}]: what `gcscope formats` prints and Embind formats() gives the page.
   nlohmann::json describe() const;
   // "" when `id` is registered, else the message that names the registered formats.
   std::string unknown_format_message(std::string_view id) const;

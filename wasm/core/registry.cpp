@@ -46,7 +46,9 @@ nlohmann::json FormatRegistry::describe() const {
                    {"domain", h.domain},
                    {"accepts_many_members", h.accepts_many_members},
                    {"methods", h.methods},
-                   {"compare_family", h.compare_family}});
+                   {"compare_family", h.compare_family},
+                   {"memory_per_input_byte", h.memory_per_input_byte},
+                   {"lighter", h.lighter}});
   return out;
 }
 

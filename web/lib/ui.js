@@ -6,7 +6,8 @@
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
   const views = (GCSCOPE.views = GCSCOPE.views || {});
 
-  // Views register per format ID: render(container, report, ctx) builds the panel of one report.
+  // Views register per format ID: render(container, report, ctx) builds the panel of one report
+  // (the panel's title is the format's registered title, from the engine).
   GCSCOPE.registerView = function (format, view) {
     if (!format || !view || typeof view.render !== 'function') throw new Error('registerView needs (format, {render})');
     views[format] = view;

@@ -428,5 +428,5 @@
     if (GCSCOPE.state && GCSCOPE.state.get('heap.obj')) last.open = true;
   }
 
-  GCSCOPE.registerView('ruby-heap-dump', { title: 'Ruby heap dump', render });
+  GCSCOPE.registerView('ruby-heap-dump', { render });
 })();

@@ -381,5 +381,5 @@
     }
   }
 
-  GCSCOPE.registerView('jvm-gc-log', { title: 'JVM GC log', render });
+  GCSCOPE.registerView('jvm-gc-log', { render });
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -307,7 +307,6 @@
   }
 
   GCSCOPE.registerView('rbkit-capture', {
-    title: 'rbkit capture',
     render(container, report, ctx) {
       const { el, fmt, table, kpis, section } = ctx.ui;
       const hs = report.handshake;

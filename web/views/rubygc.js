@@ -432,5 +432,5 @@
     }
   }
 
-  GCSCOPE.registerView('tunemygc-payload', { title: 'Ruby GC tuner', render });
+  GCSCOPE.registerView('tunemygc-payload', { render });
 })();

@@ -468,6 +468,6 @@
     view.built = true;
   }
 
-  GCSCOPE.registerView('stackprof', { title: 'stackprof profile', render });
+  GCSCOPE.registerView('stackprof', { render });
   GCSCOPE.stackprofView = { flameProfile, matchSource };
 })();

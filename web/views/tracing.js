@@ -6,13 +6,7 @@
 (function (global) {
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
 
-  const TITLES = {
-    'bpftrace-text': 'bpftrace output',
-    'bpftrace-json': 'bpftrace JSON output',
-    'bcc-output': 'BCC tool output',
-    'folded-stacks': 'Folded stacks',
-    'perf-script': 'perf script output',
-  };
+  const FORMATS = ['bpftrace-text', 'bpftrace-json', 'bcc-output', 'folded-stacks', 'perf-script'];
 
   // 64-bit values arrive as strings: keep them as text, never through Number().
   const isNum = (v) => typeof v === 'number' && isFinite(v);
@@ -389,7 +383,7 @@
 
   function compareSection(report, ctx) {
     return ctx.ui.comparePicker({
-      self: report, ctx, accept: (r) => Boolean(TITLES[r.format]), cls: 'tracing-compare',
+      self: report, ctx, accept: (r) => FORMATS.includes(r.format), cls: 'tracing-compare',
       ariaLabel: 'tracing capture to compare with', prompt: 'Compare this capture (A) with (B): ',
       emptyText: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.',
       draw: (out, pick) => drawCompare(out, pick, ctx), showAtOnce: true,
@@ -524,5 +518,5 @@
     for (const [title, node] of parts) if (node) container.appendChild(section(title, node));
   }
 
-  if (GCSCOPE.registerView) for (const id of Object.keys(TITLES)) GCSCOPE.registerView(id, { title: TITLES[id], render });
+  if (GCSCOPE.registerView) for (const id of FORMATS) GCSCOPE.registerView(id, { render });
 })(typeof window !== 'undefined' ? window : globalThis);
