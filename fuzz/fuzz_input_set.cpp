@@ -1,18 +1,31 @@
-// libFuzzer target over the whole pipeline. Built once per parser with GCSCOPE_FUZZ_FORMAT set to a
-// format ID (the input is forced into that parser, whatever identification would say), and once
-// without (identification decides), so every parser and every byte source sees hostile bytes.
+// libFuzzer target over the whole pipeline. One binary, run under several names (links the build
+// makes from the registry, fuzz/targets.cmake): as fuzz_<format id> the input is forced into that
+// format's parser, whatever identification would say; as fuzz_any identification decides. So every
+// parser and every byte source sees hostile bytes.
 // The input is fed in uneven chunks taken from its own first byte, so chunk boundaries move too.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
+#include "core/analyzer.h"
 #include "core/input_set.h"
 #include "core/raw_json.h"
 
+namespace {
+std::string forced_format;  // empty: identification decides
+}
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  std::string name = *argc > 0 ? (*argv)[0] : "";
+  name = name.substr(name.find_last_of('/') + 1);
+  const std::string id = name.rfind("fuzz_", 0) == 0 ? name.substr(5) : name;
+  if (gcscope::FormatRegistry::builtin().find(id)) forced_format = id;
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nlohmann::json options = nlohmann::json::object();
-#ifdef GCSCOPE_FUZZ_FORMAT
-  options["format"] = GCSCOPE_FUZZ_FORMAT;
-#endif
+  if (!forced_format.empty()) options["format"] = forced_format;
   gcscope::InputSet set(options);
   set.begin_file("fuzz-input");
   size_t chunk = size ? 1 + data[0] % 97 : 1;

@@ -21,12 +21,10 @@ secs=${2:-600}
 [ "$mode" = smoke ] && secs=${FUZZ_SMOKE_SECONDS:-10}
 jobs=1; [ "$mode" = long ] && jobs=${JOBS:-1}
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DGCSCOPE_FUZZ=ON -DGCSCOPE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-targets="fuzz_any fuzz_byte_sources"
-for f in jvm-gc-log tunemygc-payload stackprof ruby-heap-dump rbkit-capture bpftrace-text bpftrace-json folded-stacks perf-script bcc-output; do
-  targets="$targets fuzz_$f"
-done
+# The targets and their domains come from the registry: the build writes them (fuzz/targets.cmake).
+cmake --build build/fuzz -j"${BUILD_JOBS:-2}" --target fuzz_targets >/dev/null
+targets=$(cut -d' ' -f1 build/fuzz/fuzz_targets.txt | tr '\n' ' ')
 targets=${FUZZ_TARGETS:-$targets}
-cmake --build build/fuzz -j"${BUILD_JOBS:-2}" --target $targets >/dev/null
 # ASan's defaults keep 256 MB of freed memory in quarantine and fill every new block: each input
 # here makes ~1,200 small allocations (the report), so those defaults cost ~390 MB RSS per target
 # and page faults on every run. Freed blocks wait in the quarantine (poisoned, so a use after free
@@ -75,11 +73,7 @@ run_target() {
   name=$(basename "$bin")
   work=build/fuzz/work/$name${RUN_ID:+-$RUN_ID}; mkdir -p "$work"
   # Seeds: the target's minimized corpus kept in the repo, plus the real fixtures of its domain.
-  case $name in
-    fuzz_jvm-gc-log) dom=jvm ;; fuzz_tunemygc-payload) dom=rubygc ;; fuzz_stackprof) dom=stackprof ;;
-    fuzz_ruby-heap-dump) dom=heap ;; fuzz_rbkit-capture) dom=rbkit ;; fuzz_bpftrace-*|fuzz_folded-stacks|fuzz_perf-script|fuzz_bcc-output) dom=tracing ;;
-    *) dom="" ;;
-  esac
+  dom=$(awk -v t="$name" '$1 == t && $2 != "-" { print $2 }' build/fuzz/fuzz_targets.txt)
   local seeds=(); for d in fuzz/corpus/$name ${dom:+fixtures/$dom}; do [ -d "$d" ] && seeds+=("$d"); done
   [ -z "$dom" ] && seeds+=(fixtures/jvm fixtures/stackprof fixtures/rbkit fixtures/tracing fixtures/rubygc)
   log=build/fuzz/$name${RUN_ID:+-$RUN_ID}.log
