@@ -81,6 +81,16 @@ test('invalid messages get a precise error; other windows are ignored', async ({
   expect(answer.id).toBe('x');
   expect(answer.message).toContain('buffer must be an ArrayBuffer');
 
+  // A format the engine has not registered: the engine's own refusal, naming the registered ones.
+  const unknown = await page.evaluate(async () => {
+    const frame = document.getElementById('gcscope');
+    const reply = new Promise((resolve) => window.addEventListener('message', (e) => { if (e.data && e.data.type === 'gcscope:error' && e.data.id === 'y') resolve(e.data); }));
+    const buffer = new TextEncoder().encode('[0.005s][info][gc] Using Serial\n').buffer;
+    frame.contentWindow.postMessage({ type: 'gcscope:open', id: 'y', name: 'a.log', buffer, format: 'jvm' }, new URL(frame.src).origin, [buffer]);
+    return reply;
+  });
+  expect(unknown.message).toMatch(/^unknown format 'jvm'; known formats: .*jvm-gc-log/);
+
   // The site opened as a top-level window by a page on another origin: that page is not its parent,
   // so its messages are ignored (no allow-list given).
   await page.goto(HOST);
