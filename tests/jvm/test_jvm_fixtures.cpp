@@ -271,6 +271,21 @@ TEST_CASE("jvm findings: each on a real log that triggers it and one that does n
   CHECK(find(jvm_path(F + "jdk17-parallel.log"), "rmi_hourly_system_gc") == nullptr);
 }
 
+TEST_CASE("jvm findings: ranked by severity, errors first, each group in written order", "[jvm]") {
+  // jdk17-serial-mixed-stdout.log triggers two errors (gc_overhead, heap_full_after_gc), one warning
+  // (pause_outliers) and two infos (missing_gc_details, missing_safepoint_logging); jdk17-g1-leak.log
+  // one error (heap_full_after_gc) and one warning (heap_after_gc_growing).
+  auto ids = [](const json& r) {
+    std::vector<std::string> out;
+    for (const auto& f : r["findings"]) out.push_back(f["id"]);
+    return out;
+  };
+  CHECK(ids(jvm_fixture("jdk17-serial-mixed-stdout.log")) ==
+        std::vector<std::string>{"gc_overhead", "heap_full_after_gc", "pause_outliers", "missing_gc_details",
+                                 "missing_safepoint_logging"});
+  CHECK(ids(jvm_fixture("jdk17-g1-leak.log")) == std::vector<std::string>{"heap_full_after_gc", "heap_after_gc_growing"});
+}
+
 TEST_CASE("jvm fixtures: Epsilon is recognized and has no collections", "[jvm]") {
   json r = jvm_fixture("jdk17-epsilon.log");
   CHECK(r["diary"]["collectors"] == json::array({"Epsilon"}));

@@ -89,6 +89,10 @@ inline const char* pool_name(int p) {
   return kNames[p];
 }
 
+// Orders a report's findings by severity: "error", then "warning", then "info" (any other after),
+// each group in the order it was written, so a reader meets the most serious first.
+void rank_findings(nlohmann::json& findings);
+
 // The stored flags of an event: GcEventFlag bits, and whether it stopped the world.
 constexpr int64_t kStwFlag = int64_t{1} << 31;
 

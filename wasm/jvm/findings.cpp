@@ -29,7 +29,20 @@ void add_finding(nlohmann::json& out, const char* id, const char* severity, std:
   out.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"first_line", first_line}});
 }
 
+int severity_rank(const nlohmann::json& finding) {
+  const auto it = finding.find("severity");
+  if (it == finding.end() || !it->is_string()) return 3;
+  const auto& s = it->get_ref<const std::string&>();
+  return s == "error" ? 0 : s == "warning" ? 1 : s == "info" ? 2 : 3;
+}
+
 }  // namespace
+
+void rank_findings(nlohmann::json& findings) {
+  if (!findings.is_array()) return;
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const nlohmann::json& a, const nlohmann::json& b) { return severity_rank(a) < severity_rank(b); });
+}
 
 Tri GcAggregator::diary_flag(const char* name) const {
   for (const auto& f : diary_.flags)

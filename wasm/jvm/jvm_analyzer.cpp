@@ -176,6 +176,7 @@ class JvmAnalyzer final : public Analyzer {
     into.aggregator.write_report(report);
 
     if (any_legacy) add_legacy_findings(report, into.legacy_findings.finish(legacy_diary));
+    if (report.contains("findings")) rank_findings(report["findings"]);
 
     // Members in the order given, with their place in the set.
     nlohmann::json members = nlohmann::json::array();
