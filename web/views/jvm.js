@@ -1,5 +1,6 @@
-// JVM GC log view: KPIs, heap over time with pauses marked, pause durations and their histogram,
-// causes, phases, findings (each opens its log line), the diary and the event table. The first
+// JVM GC log view: the findings first (ranked by severity, each opens its log line), then KPIs, heap
+// over time with pauses marked, pause durations and their histogram, causes, phases, the diary and
+// the event table. The first
 // screen is the report's (its whole-log summary, its decimated series, the first page of events);
 // zooming, resetting, paging and sorting ask the engine (ctx.query: jvm.summary, jvm.series,
 // jvm.events), and the compare panel asks the engines of both jobs (compare.side, compare.with).
@@ -190,6 +191,8 @@
     const fileFor = (m) => files.find((f) => f.path === memberPath(m)) || (files.length === 1 ? files[0] : null);
     const charts = GCSCOPE.charts;
     renderNotes(container, report);
+    // The verdict first (the engine ranks the findings by severity), then KPIs, charts, tables.
+    renderFindings(container, report, fileFor);
 
     // ---- range bar + KPIs, charts, tables ----
     const rangeLabel = el('span', { class: 'jvm-range', text: 'Whole log' });
@@ -255,7 +258,6 @@
     };
     resetBtn.addEventListener('click', () => onZoom(null, null));
 
-    renderFindings(container, report, fileFor);
     renderDiary(container, report);
     const table = eventTable(report, ctx, () => zoom);
     container.append(GCSCOPE.ui.section('Events', el('div', { class: 'jvm-events' }, table)));
