@@ -241,6 +241,36 @@
     return { fill, clip };
   }
 
+  // Zoom by keyboard on a focused line chart: + and - halve and double the visible x range around its
+  // middle, the left and right arrows move it by a quarter, 0 shows the whole range again. The range
+  // stays within the one first drawn (or the data now drawn, when wider); a change goes through
+  // setScale, so it is the same zoom as a drag (onZoom, the URL fragment, the synced charts' view).
+  const ZOOM_KEYS = '+ / - zoom in and out, left and right arrows move, 0 shows the whole range';
+  function zoomByKeys(f, plot, whole) {
+    f.body.tabIndex = 0;
+    f.body.setAttribute('aria-label', f.body.getAttribute('aria-label') + '; ' + ZOOM_KEYS);
+    f.body.addEventListener('keydown', (e) => {
+      if (e.ctrlKey || e.altKey || e.metaKey) return;
+      const xs = plot.data[0];
+      if (!xs.length || !whole) return;
+      const lo = Math.min(whole[0], xs[0]), hi = Math.max(whole[1], xs[xs.length - 1]);
+      const min = plot.scales.x.min, max = plot.scales.x.max, w = max - min, mid = (min + max) / 2;
+      let next = null;
+      if (e.key === '+' || e.key === '=') next = [mid - w / 4, mid + w / 4];
+      else if (e.key === '-' || e.key === '_') next = [mid - w, mid + w];
+      else if (e.key === 'ArrowLeft') next = [min - w / 4, max - w / 4];
+      else if (e.key === 'ArrowRight') next = [min + w / 4, max + w / 4];
+      else if (e.key === '0' || e.key === 'Home') next = [lo, hi];
+      if (!next) return;
+      e.preventDefault();
+      const span = Math.min(next[1] - next[0], hi - lo);
+      if (!(span > 0)) return;
+      // Within [lo, hi]: a move stops at an end, a zoom out ends at the whole range.
+      const a = Math.max(lo, Math.min(next[0], hi - span));
+      plot.setScale('x', { min: a, max: a + span });
+    });
+  }
+
   // line(container, {title, x: [...], series: [{label, values, color?, points?, dash?, scale?}],
   //                  xLabel, yLabel, height, xTime?, onZoom(min, max), stateKey?})
   // Drag to zoom on x; double-click resets. onZoom gets the visible x range (null, null on reset).
@@ -281,6 +311,7 @@
       if (r) u.setScale('x', { min: r[0], max: r[1] });
       else if (xs.length) u.setScale('x', { min: xs[0], max: xs[xs.length - 1] });
     };
+    const whole = opts.x.length ? [opts.x[0], opts.x[opts.x.length - 1]] : null;  // the range first drawn
     const plot = new uPlot({
       ...sizeOf(f.body, opts.height),
       series, axes: axes.map(themedAxis), scales,
@@ -292,7 +323,8 @@
         }],
         setScale: [(u, key) => {
           if (key !== 'x') return;
-          const full = u.data[0].length ? u.data[0][0] === u.scales.x.min && u.data[0][u.data[0].length - 1] === u.scales.x.max : true;
+          const full = u.data[0].length ? (u.data[0][0] === u.scales.x.min && u.data[0][u.data[0].length - 1] === u.scales.x.max) ||
+            (whole && u.scales.x.min <= whole[0] && u.scales.x.max >= whole[1]) : true;
           const range = full ? '' : `${+u.scales.x.min.toFixed(3)},${+u.scales.x.max.toFixed(3)}`;
           f.box.dataset.xRange = range;  // what is shown, for tests and tools
           if (deepLink && live) deepLink.set(opts.stateKey, range || null, { push: true });
@@ -301,6 +333,7 @@
       },
     }, data, f.body);
     if (deepLink) deepLink.watch(opts.stateKey, f.box, (v) => applyRange(plot, v));
+    zoomByKeys(f, plot, whole);
     track(plot, f.box);
     keepWidth(f.body, plot, opts.height);
     const base = (opts.title || 'chart').replace(/[^a-z0-9]+/gi, '-');

@@ -10,6 +10,7 @@
     ['?', 'Show or hide this list'],
     ['j / k', 'Next / previous result'],
     ['Esc', 'Close this list, or the section that holds the focus'],
+    ['+ / - / ← → / 0', 'On a focused chart: zoom in, zoom out, move, the whole range again'],
     ['Enter / Space', 'Open a focused row, button or section'],
     ['Ctrl+V / ⌘V', 'Analyze pasted text (a GC log excerpt, folded stacks, a payload)'],
   ];
