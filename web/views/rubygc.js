@@ -25,7 +25,7 @@
   function verdictBox(el, report) {
     const v = report.verdict || {};
     const cls = v.status === 200 ? 'ok' : v.status === 412 ? 'warn' : 'bad';
-    const box = el('div', { class: 'rubygc-verdict rubygc-' + cls, dataset: { status: String(v.status) } },
+    const box = el('div', { class: 'rubygc-verdict rubygc-' + cls, role: 'region', 'aria-label': 'Verdict', dataset: { status: String(v.status) } },
       el('strong', { class: 'rubygc-status', text: `${v.status} ${STATUS_TEXT[v.status] || ''}` }),
       el('span', { class: 'rubygc-message', text: ' ' + (v.message || '') }));
     for (const w of v.warnings || []) box.appendChild(el('div', { class: 'warning rubygc-warning', text: `${w.status}: ${w.message}` }));
