@@ -35,46 +35,31 @@ int severity_rank(const std::string& s) {
 int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](const char* flag) -> const std::string* {
+    auto value = [&]() -> const std::string* {
       if (i + 1 >= args.size()) return nullptr;
-      (void)flag;
       return &args[++i];
     };
-    if (a == "--format") {
-      const std::string* v = value("--format");
-      if (!v) return usage_error("--format needs a format ID");
-      if (std::string bad = check_format_id(*v); !bad.empty()) return usage_error(bad);
-      out.options["format"] = *v;
-    } else if (a == "--diff") {
+    if (a == "--diff") {
       // Ruby heap dumps: list objects allocated after the first dump and alive in the last (2 or 3 dumps).
       out.options["heap_diff"] = true;
     } else if (a == "--pretty") {
       out.pretty = true;
     } else if (a == "--html") {
-      const std::string* v = value("--html");
+      const std::string* v = value();
       if (!v) return usage_error("--html needs an output file name");
       out.html_out = *v;
     } else if (a == "--fail-on") {
-      const std::string* v = value("--fail-on");
+      const std::string* v = value();
       if (!v || severity_rank(*v) < 0) return usage_error("--fail-on needs a severity: info, warning, error or critical");
       out.fail_on = severity_rank(*v);
     } else if (a == "--max-p99-ms") {
-      const std::string* v = value("--max-p99-ms");
+      const std::string* v = value();
       char* end = nullptr;
       double ms = v ? std::strtod(v->c_str(), &end) : -1;
       if (!v || end == v->c_str() || *end || ms < 0) return usage_error("--max-p99-ms needs a number of milliseconds");
       out.max_p99_ms = ms;
-    } else if (a == "--set") {
-      // Domain options as key=value (value parsed as JSON when it is valid JSON, else a string).
-      const std::string* v = value("--set");
-      if (!v || !parse_set_option(*v, out.options)) return usage_error("--set needs KEY=VALUE");
-    } else if (a == "--") {
-      out.paths.insert(out.paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      out.paths.push_back(a);
+    } else if (int rc = take_input_arg(args, i, out.options, out.paths)) {
+      return rc;
     }
   }
   if (out.paths.empty()) return usage_error("analyze needs at least one PATH");

@@ -59,19 +59,8 @@ int run_compare(const std::vector<std::string>& args) {
       char* end = nullptr;
       fail_points = std::strtod(args[++i].c_str(), &end);
       if (!end || *end || !(fail_points >= 0)) return usage_error("--fail-on-regression needs a number of percentage points >= 0");
-    } else if (a == "--format" || a == "--set") {
-      if (i + 1 >= args.size()) return usage_error(a + " needs a value");
-      const std::string& v = args[++i];
-      if (a == "--format") {
-        if (std::string bad = check_format_id(v); !bad.empty()) return usage_error(bad);
-        options["format"] = v;
-      } else if (!parse_set_option(v, options)) {
-        return usage_error("--set needs KEY=VALUE");
-      }
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      paths.push_back(a);
+    } else if (int rc = take_input_arg(args, i, options, paths)) {
+      return rc;
     }
   }
   if (paths.size() != 2) return usage_error("compare needs exactly two PATHs (A and B)");

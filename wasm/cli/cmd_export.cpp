@@ -24,7 +24,7 @@ struct ExportArgs {
 int parse_export_args(const std::vector<std::string>& args, ExportArgs& e) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    bool takes_value = a == "--to" || a == "--transforms" || a == "-o" || a == "--format" || a == "--set";
+    bool takes_value = a == "--to" || a == "--transforms" || a == "-o";
     if (takes_value && i + 1 >= args.size()) return usage_error(a + " needs a value");
     if (a == "--to") {
       e.args["to"] = args[++i];
@@ -34,15 +34,8 @@ int parse_export_args(const std::vector<std::string>& args, ExportArgs& e) {
         return usage_error("--transforms needs a JSON list, e.g. '[{\"focus_function\": \"Foo#bar\"}]'");
     } else if (a == "-o") {
       e.out = args[++i];
-    } else if (a == "--format") {
-      if (std::string bad = check_format_id(args[++i]); !bad.empty()) return usage_error(bad);
-      e.options["format"] = args[i];
-    } else if (a == "--set") {
-      if (!parse_set_option(args[++i], e.options)) return usage_error("--set needs KEY=VALUE");
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      e.paths.push_back(a);
+    } else if (int rc = take_input_arg(args, i, e.options, e.paths)) {
+      return rc;
     }
   }
   if (e.paths.empty()) return usage_error("export needs at least one PATH");

@@ -25,27 +25,17 @@ struct QueryArgs {
 int parse_query_args(const std::vector<std::string>& args, QueryArgs& out) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    bool takes_value = a == "--method" || a == "--args" || a == "--format" || a == "--set";
+    bool takes_value = a == "--method" || a == "--args";
     if (takes_value && i + 1 >= args.size()) return usage_error(a + " needs a value");
     if (a == "--method") {
       out.method = args[++i];
     } else if (a == "--args") {
       out.args = nlohmann::json::parse(args[++i], nullptr, false);
       if (!out.args.is_object()) return usage_error("--args needs a JSON object, e.g. '{\"t0\": 5, \"t1\": 10}'");
-    } else if (a == "--format") {
-      if (std::string bad = check_format_id(args[++i]); !bad.empty()) return usage_error(bad);
-      out.options["format"] = args[i];
-    } else if (a == "--set") {
-      if (!parse_set_option(args[++i], out.options)) return usage_error("--set needs KEY=VALUE");
     } else if (a == "--pretty") {
       out.pretty = true;
-    } else if (a == "--") {
-      out.paths.insert(out.paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      out.paths.push_back(a);
+    } else if (int rc = take_input_arg(args, i, out.options, out.paths)) {
+      return rc;
     }
   }
   if (out.paths.empty()) return usage_error("query needs at least one PATH");

@@ -53,7 +53,7 @@ int parse_tables_args(const std::vector<std::string>& given, TablesArgs& out) {
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    bool takes_value = a == "--out" || a == "--as" || a == "-j" || a == "--from" || a == "--format" || a == "--set";
+    bool takes_value = a == "--out" || a == "--as" || a == "-j" || a == "--from";
     if (takes_value && i + 1 >= args.size()) return usage_error(a + " needs a value");
     if (a == "--out") {
       out.out_dir = args[++i];
@@ -76,18 +76,8 @@ int parse_tables_args(const std::vector<std::string>& given, TablesArgs& out) {
       std::istream& in = args[++i] == "-" ? std::cin : file;
       for (std::string line; std::getline(in, line);)
         if (!line.empty()) out.paths.push_back(line);
-    } else if (a == "--format") {
-      if (std::string bad = check_format_id(args[++i]); !bad.empty()) return usage_error(bad);
-      out.options["format"] = args[i];
-    } else if (a == "--set") {
-      if (!parse_set_option(args[++i], out.options)) return usage_error("--set needs KEY=VALUE");
-    } else if (a == "--") {
-      out.paths.insert(out.paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
-      break;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'");
-    } else {
-      out.paths.push_back(a);
+    } else if (int rc = take_input_arg(args, i, out.options, out.paths)) {
+      return rc;
     }
   }
   if (out.out_dir.empty()) return usage_error("tables needs --out DIR");

@@ -1,5 +1,6 @@
 #include "input_loader.h"
 
+#include "commands.h"
 #include "core/analyzer.h"
 #include "file_walk.h"
 
@@ -34,5 +35,25 @@ bool parse_set_option(const std::string& key_value, nlohmann::json& options) {
 }
 
 std::string check_format_id(const std::string& id) { return FormatRegistry::builtin().unknown_format_message(id); }
+
+int take_input_arg(const std::vector<std::string>& args, size_t& i, nlohmann::json& options,
+                   std::vector<std::string>& paths) {
+  const std::string& a = args[i];
+  if (a == "--format" || a == "--set") {
+    if (i + 1 >= args.size()) return usage_error(a + " needs a value");
+    const std::string& value = args[++i];
+    if (a == "--set") return parse_set_option(value, options) ? 0 : usage_error("--set needs KEY=VALUE");
+    if (std::string bad = check_format_id(value); !bad.empty()) return usage_error(bad);
+    options["format"] = value;
+  } else if (a == "--") {
+    paths.insert(paths.end(), args.begin() + static_cast<long>(i) + 1, args.end());
+    i = args.size() - 1;
+  } else if (a.size() > 1 && a[0] == '-') {
+    return usage_error("unknown option '" + a + "'");
+  } else {
+    paths.push_back(a);
+  }
+  return 0;
+}
 
 }  // namespace gcscope::cli
