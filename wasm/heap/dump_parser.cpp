@@ -316,6 +316,259 @@ void DumpParser::finish() {
   pending_lines_ = 0;
 }
 
+// The record being read: the read position, the record's end, the key whose value is next, and
+// what parse_record reports.
+struct DumpParser::Cursor {
+  Cursor(const char* begin, const char* end, std::string& why_out) : p(begin), e(end), why(why_out) {}
+  const char* p;
+  const char* e;
+  std::string& why;
+  std::string_view key;
+  Parse r = Parse::kOk;  // a field reader's failure, when it returned false
+  std::string_view type;
+  bool type_seen = false;
+};
+
+DumpParser::Parse DumpParser::read_string(Cursor& c, std::string_view& out, std::string& scratch, bool raw_field) {
+  if (*c.p != '"') return Parse::kBad;
+  const char* open = c.p + 1;
+  const char* q = open;
+  json::StringStatus s = json::decode_string(q, c.e, out, scratch);
+  if (s == json::StringStatus::kOk) {
+    const char* after = skip_ws(q, c.e);
+    if (after >= c.e || *after == ',' || *after == '}') {
+      c.p = q;
+      return Parse::kOk;
+    }
+  }
+  if (!raw_field) {
+    bool bad_escape = s == json::StringStatus::kBadEscape || s == json::StringStatus::kBadUnicodeEscape;
+    c.why = bad_escape ? "invalid escape in the value of \"" + std::string(c.key) + "\""
+                       : "unterminated or malformed string in \"" + std::string(c.key) + "\"";
+    return s == json::StringStatus::kUnterminated ? Parse::kIncomplete : Parse::kBad;
+  }
+  // Ruby writes this field unescaped: take the raw bytes up to the next key.
+  const char* end = find_raw_end(open, c.e);
+  if (!end) {
+    c.why = "unescaped \"" + std::string(c.key) + "\" value without a following key";
+    return Parse::kIncomplete;
+  }
+  out = std::string_view(open, static_cast<size_t>(end - open));
+  c.p = end + 1;
+  recovered_ = true;
+  return Parse::kOk;
+}
+
+bool DumpParser::want_string(Cursor& c, std::string_view& dst, std::string& scratch, bool raw) {
+  if (*c.p != '"') {
+    const char* n = skip_value(c.p, c.e);
+    if (!n) {
+      c.why = "malformed value of \"" + std::string(c.key) + "\"";
+      c.r = Parse::kBad;
+      return false;
+    }
+    c.p = n;
+    warnings_.push_back("\"" + std::string(c.key) + "\" is not a string; ignored");
+    return false;
+  }
+  c.r = read_string(c, dst, scratch, raw);
+  return c.r == Parse::kOk;
+}
+
+bool DumpParser::want_uint(Cursor& c, uint64_t& dst, uint64_t limit) {
+  const char* before = c.p;
+  int k = parse_int(c.p, c.e, dst);
+  if (k == 1 && dst <= limit) return true;
+  const std::string key(c.key);
+  if (k == 0) {
+    const char* n = skip_value(before, c.e);
+    if (!n) {
+      c.why = "malformed value of \"" + key + "\"";
+      c.r = Parse::kBad;
+      return false;
+    }
+    c.p = n;
+    warnings_.push_back("\"" + key + "\" is not a number; counted as absent");
+  } else if (k == -1) {
+    warnings_.push_back("\"" + key + "\" is negative (" + std::string(before, static_cast<size_t>(c.p - before)) +
+                        "); counted as absent");
+  } else {
+    warnings_.push_back("\"" + key + "\" is not a plausible integer (" +
+                        std::string(before, static_cast<size_t>(std::min<std::ptrdiff_t>(c.p - before, 40))) +
+                        "); counted as absent");
+  }
+  dst = 0;
+  return false;
+}
+
+// A string field's value into dst: kOk also when the value is not a string (skipped with a warning).
+DumpParser::Parse DumpParser::string_field(Cursor& c, std::string_view& dst, std::string& scratch, bool raw) {
+  want_string(c, dst, scratch, raw);
+  return c.r;
+}
+
+// "references": an array of "0x…" address strings; other entries' addresses are dropped.
+DumpParser::Parse DumpParser::read_references(Cursor& c) {
+  if (*c.p != '[') {
+    const char* n = skip_value(c.p, c.e);
+    if (!n) {
+      c.why = "malformed \"references\"";
+      return Parse::kBad;
+    }
+    c.p = n;
+    warnings_.push_back("\"references\" is not an array; ignored");
+    return Parse::kOk;
+  }
+  ++c.p;
+  refs_ok_ = true;
+  for (;;) {
+    c.p = skip_ws(c.p, c.e);
+    if (c.p >= c.e) {
+      c.why = "the line ends inside \"references\"";
+      return Parse::kIncomplete;
+    }
+    if (*c.p == ']') {
+      ++c.p;
+      return Parse::kOk;
+    }
+    if (*c.p == ',') {
+      ++c.p;
+      continue;
+    }
+    if (*c.p != '"') {
+      c.why = "expected an address string in \"references\"";
+      return Parse::kBad;
+    }
+    const char* s = ++c.p;
+    while (c.p < c.e && *c.p != '"') ++c.p;
+    if (c.p >= c.e) {
+      c.why = "the line ends inside \"references\"";
+      return Parse::kIncomplete;
+    }
+    uint64_t a = 0;
+    if (parse_hex_address(std::string_view(s, static_cast<size_t>(c.p - s)), a)) refs_.push_back(a);
+    ++c.p;
+  }
+}
+
+// "flags": {"wb_protected":true, "old":true, ...}: only its booleans matter here.
+DumpParser::Parse DumpParser::read_flags(Cursor& c) {
+  if (const char* n = scan_flags(c.p, c.e, obj_.flags)) {
+    c.p = n;
+    return Parse::kOk;
+  }
+  const char* n = skip_value(c.p, c.e);
+  if (!n) {
+    c.why = "malformed \"flags\"";
+    return Parse::kIncomplete;
+  }
+  std::string_view f(c.p, static_cast<size_t>(n - c.p));
+  if (f.find("\"old\":true") != std::string_view::npos) obj_.flags |= kOld;
+  if (f.find("\"uncollectible\":true") != std::string_view::npos) obj_.flags |= kUncollectible;
+  if (f.find("\"wb_protected\":true") != std::string_view::npos) obj_.flags |= kWbProtected;
+  c.p = n;
+  return Parse::kOk;
+}
+
+// Reads the value of a key the model keeps. `handled` is false when the value is still to be
+// skipped: an unknown key, or a key whose value was only peeked at (a literal `true` flag).
+DumpParser::Parse DumpParser::read_known_field(Cursor& c, bool& handled) {
+  const std::string_view key = c.key;
+  const char* p = c.p;
+  const bool is_true = p + 4 <= c.e && std::memcmp(p, "true", 4) == 0;
+  std::string_view sv;
+  uint64_t v = 0;
+  handled = true;
+  switch (key.empty() ? 0 : key[0]) {
+    case 'a':
+      if (key != "address") break;
+      if (*p == '"') {
+        Parse ar = read_string(c, sv, scratch_[3], false);
+        if (ar != Parse::kOk) return ar;
+        address_ok_ = parse_hex_address(sv, obj_.address);
+        if (!address_ok_) warnings_.push_back("address \"" + std::string(sv.substr(0, 24)) + "\" is not a 0x… hex address");
+      } else {
+        want_string(c, sv, scratch_[3], false);
+        if (c.r != Parse::kOk) return c.r;
+        address_ok_ = false;
+      }
+      return Parse::kOk;
+    case 't':
+      if (key != "type") break;
+      if (c.type_seen) warnings_.push_back("\"type\" appears twice; the last one wins");
+      c.type_seen = true;
+      if (!want_string(c, c.type, scratch_[3], false)) {
+        if (c.r != Parse::kOk) return c.r;
+        c.type = {};
+      }
+      return Parse::kOk;
+    case 'c':
+      if (key != "class") break;
+      if (want_string(c, sv, scratch_[3], false)) {
+        uint64_t a = 0;
+        if (parse_hex_address(sv, a)) obj_.class_address = a;
+      }
+      return c.r;
+    case 'r':
+      if (key == "references") return read_references(c);
+      if (key == "root") {
+        want_string(c, root_category_, scratch_[2], false);
+        if (c.r == Parse::kOk) is_root_ = true;
+        return c.r;
+      }
+      // A singleton or anonymous class: the name of the class its instances really are.
+      if (key == "real_class_name") return string_field(c, obj_.detail, scratch_[4], false);
+      break;
+    case 'f':
+      if (key == "file") return string_field(c, obj_.file, scratch_[0], true);
+      if (key == "flags") return read_flags(c);
+      if (key == "frozen" && is_true) obj_.flags |= kFrozen;
+      if (key == "fstring" && is_true) obj_.flags |= kFstring;
+      break;
+    case 'l':
+      if (key != "line") break;
+      if (want_uint(c, v, 0xFFFFFFFEull)) obj_.line = static_cast<uint32_t>(v);
+      return c.r;
+    case 'g':
+      if (key != "generation") break;
+      if (want_uint(c, v, 0x7FFFFFFFull)) obj_.generation = static_cast<uint32_t>(v);
+      return c.r;
+    case 'm':
+      if (key == "memsize") {
+        if (want_uint(c, v, 1ull << 40)) obj_.memsize = v;
+        return c.r;
+      }
+      if (key == "method") return string_field(c, obj_.method, scratch_[2], false);
+      break;
+    case 'n':
+      if (key == "name") return string_field(c, obj_.name, scratch_[1], true);
+      break;
+    case 'v':
+      if (key != "value" || *p != '"') break;
+      if (Parse vr = read_string(c, obj_.value, scratch_[5], false); vr != Parse::kOk) return vr;
+      obj_.has_value = true;
+      return Parse::kOk;
+    case 'b':
+      if (key != "bytesize") break;
+      if (want_uint(c, v, 0xFFFFFFFFull)) obj_.bytesize = static_cast<uint32_t>(v);
+      return c.r;
+    case 'i':
+      if (key == "imemo_type") return string_field(c, obj_.detail, scratch_[4], false);
+      break;
+    case 's':
+      if (key == "struct") return string_field(c, obj_.detail, scratch_[4], false);
+      if (key == "shared" && is_true) obj_.flags |= kShared;
+      if (key == "singleton" && is_true) obj_.flags |= kSingleton;
+      if (key == "shape_id" || key == "slot_size") c_.has_shape_id = true;
+      break;
+    case 'e':
+      if (key == "embedded" && is_true) obj_.flags |= kEmbedded;
+      break;
+  }
+  handled = false;
+  return Parse::kOk;
+}
+
 DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, std::string& why) {
   obj_ = ObjectInfo{};
   refs_.clear();
@@ -325,10 +578,9 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
   recovered_ = joined;
   root_category_ = {};
   warnings_.clear();
-  bool type_seen = false;
-  std::string_view type_str;
-  const char* p = text.data();
-  const char* e = p + text.size();
+  Cursor c(text.data(), text.data() + text.size(), why);
+  const char*& p = c.p;
+  const char* const e = c.e;
   p = skip_ws(p, e);
   ++p;  // '{'
   for (;;) {
@@ -361,263 +613,10 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
       why = "the line ends before the value of \"" + std::string(key) + "\"";
       return Parse::kIncomplete;
     }
-    // Strings: the common keys.
-    auto read_string = [&](std::string_view& out, std::string& scratch, bool raw_field) -> Parse {
-      if (*p != '"') return Parse::kBad;
-      const char* open = p + 1;
-      const char* q = open;
-      json::StringStatus s = json::decode_string(q, e, out, scratch);
-      if (s == json::StringStatus::kOk) {
-        const char* after = skip_ws(q, e);
-        if (after >= e || *after == ',' || *after == '}') {
-          p = q;
-          return Parse::kOk;
-        }
-      }
-      if (!raw_field) {
-        bool bad_escape = s == json::StringStatus::kBadEscape || s == json::StringStatus::kBadUnicodeEscape;
-        why = bad_escape ? "invalid escape in the value of \"" + std::string(key) + "\""
-                         : "unterminated or malformed string in \"" + std::string(key) + "\"";
-        return s == json::StringStatus::kUnterminated ? Parse::kIncomplete : Parse::kBad;
-      }
-      // Ruby writes this field unescaped: take the raw bytes up to the next key.
-      const char* end = find_raw_end(open, e);
-      if (!end) {
-        why = "unescaped \"" + std::string(key) + "\" value without a following key";
-        return Parse::kIncomplete;
-      }
-      out = std::string_view(open, static_cast<size_t>(end - open));
-      p = end + 1;
-      recovered_ = true;
-      return Parse::kOk;
-    };
-    Parse r = Parse::kOk;
-    std::string_view sv;
-    auto want_string = [&](std::string_view& dst, std::string& scratch, bool raw) -> bool {
-      if (*p != '"') {
-        const char* n = skip_value(p, e);
-        if (!n) {
-          why = "malformed value of \"" + std::string(key) + "\"";
-          r = Parse::kBad;
-          return false;
-        }
-        p = n;
-        warnings_.push_back("\"" + std::string(key) + "\" is not a string; ignored");
-        return false;
-      }
-      r = read_string(dst, scratch, raw);
-      return r == Parse::kOk;
-    };
-    auto want_uint = [&](uint64_t& dst, uint64_t limit) -> bool {
-      const char* before = p;
-      int k = parse_int(p, e, dst);
-      if (k == 1 && dst <= limit) return true;
-      if (k == 0) {
-        const char* n = skip_value(before, e);
-        if (!n) {
-          why = "malformed value of \"" + std::string(key) + "\"";
-          r = Parse::kBad;
-          return false;
-        }
-        p = n;
-        warnings_.push_back("\"" + std::string(key) + "\" is not a number; counted as absent");
-      } else if (k == -1) {
-        warnings_.push_back("\"" + std::string(key) + "\" is negative (" + std::string(before, static_cast<size_t>(p - before)) +
-                            "); counted as absent");
-      } else {
-        warnings_.push_back("\"" + std::string(key) + "\" is not a plausible integer (" +
-                            std::string(before, static_cast<size_t>(std::min<std::ptrdiff_t>(p - before, 40))) + "); counted as absent");
-      }
-      dst = 0;
-      return false;
-    };
-    const char k0 = key.empty() ? 0 : key[0];
+    c.key = key;
+    c.r = Parse::kOk;
     bool handled = true;
-    switch (k0) {
-      case 'a':
-        if (key == "address") {
-          if (*p == '"') {
-            Parse ar = read_string(sv, scratch_[3], false);
-            if (ar != Parse::kOk) return ar;
-            address_ok_ = parse_hex_address(sv, obj_.address);
-            if (!address_ok_) warnings_.push_back("address \"" + std::string(sv.substr(0, 24)) + "\" is not a 0x… hex address");
-          } else {
-            want_string(sv, scratch_[3], false);
-            if (r != Parse::kOk) return r;
-            address_ok_ = false;
-          }
-        } else handled = false;
-        break;
-      case 't':
-        if (key == "type") {
-          if (type_seen) warnings_.push_back("\"type\" appears twice; the last one wins");
-          type_seen = true;
-          if (!want_string(type_str, scratch_[3], false)) {
-            if (r != Parse::kOk) return r;
-            type_str = {};
-          }
-        } else handled = false;
-        break;
-      case 'c':
-        if (key == "class") {
-          if (want_string(sv, scratch_[3], false)) {
-            uint64_t a = 0;
-            if (parse_hex_address(sv, a)) obj_.class_address = a;
-          } else if (r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'r':
-        if (key == "references") {
-          if (*p != '[') {
-            const char* n = skip_value(p, e);
-            if (!n) {
-              why = "malformed \"references\"";
-              return Parse::kBad;
-            }
-            p = n;
-            warnings_.push_back("\"references\" is not an array; ignored");
-            break;
-          }
-          ++p;
-          refs_ok_ = true;
-          for (;;) {
-            p = skip_ws(p, e);
-            if (p >= e) {
-              why = "the line ends inside \"references\"";
-              return Parse::kIncomplete;
-            }
-            if (*p == ']') {
-              ++p;
-              break;
-            }
-            if (*p == ',') {
-              ++p;
-              continue;
-            }
-            if (*p != '"') {
-              why = "expected an address string in \"references\"";
-              return Parse::kBad;
-            }
-            const char* s = ++p;
-            while (p < e && *p != '"') ++p;
-            if (p >= e) {
-              why = "the line ends inside \"references\"";
-              return Parse::kIncomplete;
-            }
-            uint64_t a = 0;
-            if (parse_hex_address(std::string_view(s, static_cast<size_t>(p - s)), a)) refs_.push_back(a);
-            ++p;
-          }
-        } else if (key == "root") {
-          if (!want_string(root_category_, scratch_[2], false) && r != Parse::kOk) return r;
-          is_root_ = true;
-        } else if (key == "real_class_name") {
-          // A singleton or anonymous class: the name of the class its instances really are.
-          if (!want_string(obj_.detail, scratch_[4], false) && r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'f':
-        if (key == "file") {
-          if (!want_string(obj_.file, scratch_[0], true) && r != Parse::kOk) return r;
-        } else if (key == "frozen") {
-          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kFrozen;
-          handled = false;
-        } else if (key == "fstring") {
-          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kFstring;
-          handled = false;
-        } else if (key == "flags") {
-          // {"wb_protected":true, "old":true, ...}: only booleans matter here
-          if (const char* n = scan_flags(p, e, obj_.flags)) {
-            p = n;
-            break;
-          }
-          const char* n = skip_value(p, e);
-          if (!n) {
-            why = "malformed \"flags\"";
-            return Parse::kIncomplete;
-          }
-          std::string_view f(p, static_cast<size_t>(n - p));
-          if (f.find("\"old\":true") != std::string_view::npos) obj_.flags |= kOld;
-          if (f.find("\"uncollectible\":true") != std::string_view::npos) obj_.flags |= kUncollectible;
-          if (f.find("\"wb_protected\":true") != std::string_view::npos) obj_.flags |= kWbProtected;
-          p = n;
-        } else handled = false;
-        break;
-      case 'l':
-        if (key == "line") {
-          uint64_t v = 0;
-          if (want_uint(v, 0xFFFFFFFEull)) obj_.line = static_cast<uint32_t>(v);
-          else if (r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'g':
-        if (key == "generation") {
-          uint64_t v = 0;
-          if (want_uint(v, 0x7FFFFFFFull)) {
-            obj_.generation = static_cast<uint32_t>(v);
-          } else if (r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'm':
-        if (key == "memsize") {
-          uint64_t v = 0;
-          if (want_uint(v, 1ull << 40)) obj_.memsize = v;
-          else if (r != Parse::kOk) return r;
-        } else if (key == "method") {
-          if (!want_string(obj_.method, scratch_[2], false) && r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'n':
-        if (key == "name") {
-          if (!want_string(obj_.name, scratch_[1], true) && r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'v':
-        if (key == "value") {
-          if (*p == '"') {
-            Parse vr = read_string(obj_.value, scratch_[5], false);
-            if (vr != Parse::kOk) return vr;
-            obj_.has_value = true;
-          } else {
-            handled = false;
-          }
-        } else handled = false;
-        break;
-      case 'b':
-        if (key == "bytesize") {
-          uint64_t v = 0;
-          if (want_uint(v, 0xFFFFFFFFull)) obj_.bytesize = static_cast<uint32_t>(v);
-          else if (r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 'i':
-        if (key == "imemo_type") {
-          if (!want_string(obj_.detail, scratch_[4], false) && r != Parse::kOk) return r;
-        } else handled = false;
-        break;
-      case 's':
-        if (key == "struct") {
-          if (!want_string(obj_.detail, scratch_[4], false) && r != Parse::kOk) return r;
-        } else if (key == "shared") {
-          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kShared;
-          handled = false;
-        } else if (key == "singleton") {
-          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kSingleton;
-          handled = false;
-        } else if (key == "shape_id" || key == "slot_size") {
-          c_.has_shape_id = true;
-          handled = false;
-        } else handled = false;
-        break;
-      case 'e':
-        if (key == "embedded") {
-          if (p + 4 <= e && std::memcmp(p, "true", 4) == 0) obj_.flags |= kEmbedded;
-        }
-        handled = false;
-        break;
-      default:
-        handled = false;
-    }
+    if (Parse r = read_known_field(c, handled); r != Parse::kOk) return r;
     if (!handled) {
       const char* n = skip_value(p, e);
       if (!n) {
@@ -646,17 +645,22 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
     why = "text after the record's closing '}'";
     return Parse::kBad;
   }
-  if (type_str.empty()) {
+  set_record_type(c.type);
+  return Parse::kOk;
+}
+
+// The record's "type" (empty when absent or not a string): a ROOT record or an object's type.
+void DumpParser::set_record_type(std::string_view type) {
+  if (type.empty()) {
     obj_.type = kUnknownType;
     if (!is_root_) warnings_.push_back("record without \"type\"");
-  } else if (type_str == "ROOT") {
+  } else if (type == "ROOT") {
     is_root_ = true;
   } else {
-    obj_.type = type_from_name(type_str);
-    if (obj_.type == kUnknownType && type_str != "UNKNOWN")
-      warnings_.push_back("unknown type \"" + std::string(type_str.substr(0, 40)) + "\"; kept as UNKNOWN");
+    obj_.type = type_from_name(type);
+    if (obj_.type == kUnknownType && type != "UNKNOWN")
+      warnings_.push_back("unknown type \"" + std::string(type.substr(0, 40)) + "\"; kept as UNKNOWN");
   }
-  return Parse::kOk;
 }
 
 void DumpParser::commit() {

@@ -58,7 +58,18 @@ class DumpParser {
 
  private:
   enum class Parse { kOk, kIncomplete, kBad };
+  struct Cursor;
   Parse parse_record(std::string_view text, bool joined, std::string& why);
+  Parse read_known_field(Cursor& c, bool& handled);
+  Parse read_string(Cursor& c, std::string_view& out, std::string& scratch, bool raw_field);
+  // A string (an integer at most `limit`) into dst: false when the value is not one, with c.r kOk
+  // when it was skipped with a warning, else the failure.
+  bool want_string(Cursor& c, std::string_view& dst, std::string& scratch, bool raw);
+  bool want_uint(Cursor& c, uint64_t& dst, uint64_t limit);
+  Parse string_field(Cursor& c, std::string_view& dst, std::string& scratch, bool raw);
+  Parse read_references(Cursor& c);
+  Parse read_flags(Cursor& c);
+  void set_record_type(std::string_view type);
   void commit();
   void complain(bool is_error, int kind, uint64_t line, uint64_t offset, std::string message);
 
