@@ -89,74 +89,92 @@ void put_location(const HeapModel& m, uint64_t key, json& row) {
 
 // ---- Dominators ------------------------------------------------------------------------------
 
-Dominators compute_dominators(const HeapModel& m) {
-  Dominators d;
-  const uint32_t n = static_cast<uint32_t>(m.size());
-  d.root = n;
-  if (m.root_targets.empty()) return d;
-  const uint32_t N = n + 1;
-  auto succ_begin = [&](uint32_t v) -> const uint32_t* {
+namespace {
+
+// The object graph with a virtual root, index n, whose successors are the roots' targets.
+struct RootedGraph {
+  const HeapModel& m;
+  uint32_t n;
+  const uint32_t* succ_begin(uint32_t v) const {
     return v == n ? m.root_targets.data() : m.ref_targets.data() + m.ref_begin[v];
-  };
-  auto succ_end = [&](uint32_t v) -> const uint32_t* {
+  }
+  const uint32_t* succ_end(uint32_t v) const {
     return v == n ? m.root_targets.data() + m.root_targets.size() : m.ref_targets.data() + m.ref_begin[v + 1];
-  };
+  }
+};
 
-  // 1. Iterative DFS from the virtual root: preorder numbers and DFS-tree parents.
-  std::vector<uint32_t> dfnum(N, kNoIndex), vertex, parent;
-  vertex.reserve(N);
-  parent.reserve(N);
-  {
-    std::vector<uint32_t> stack_node, stack_pos;
-    dfnum[n] = 0;
-    vertex.push_back(n);
-    parent.push_back(kNoIndex);
-    stack_node.push_back(n);
-    stack_pos.push_back(0);
-    while (!stack_node.empty()) {
-      uint32_t v = stack_node.back();
-      const uint32_t* b = succ_begin(v);
-      const uint32_t* e = succ_end(v);
-      uint32_t& pos = stack_pos.back();
-      bool descended = false;
-      while (b + pos < e) {
-        uint32_t w = b[pos++];
-        if (dfnum[w] != kNoIndex) continue;
-        dfnum[w] = static_cast<uint32_t>(vertex.size());
-        vertex.push_back(w);
-        parent.push_back(dfnum[v]);
-        stack_node.push_back(w);
-        stack_pos.push_back(0);
-        descended = true;
-        break;
-      }
-      if (!descended) {
-        stack_node.pop_back();
-        stack_pos.pop_back();
-      }
+// The depth-first tree from the virtual root: every reachable vertex's preorder number (dfnum,
+// kNoIndex when unreachable), the vertex of each number, and each number's tree parent's number.
+struct DfsTree {
+  std::vector<uint32_t> dfnum, vertex, parent;
+};
+
+// Iterative, so that a deep chain of references cannot overflow the stack.
+DfsTree depth_first_tree(const RootedGraph& g) {
+  const uint32_t n = g.n;
+  DfsTree t;
+  t.dfnum.assign(n + 1, kNoIndex);
+  t.vertex.reserve(n + 1);
+  t.parent.reserve(n + 1);
+  std::vector<uint32_t> stack_node, stack_pos;
+  t.dfnum[n] = 0;
+  t.vertex.push_back(n);
+  t.parent.push_back(kNoIndex);
+  stack_node.push_back(n);
+  stack_pos.push_back(0);
+  while (!stack_node.empty()) {
+    uint32_t v = stack_node.back();
+    const uint32_t* b = g.succ_begin(v);
+    const uint32_t* e = g.succ_end(v);
+    uint32_t& pos = stack_pos.back();
+    bool descended = false;
+    while (b + pos < e) {
+      uint32_t w = b[pos++];
+      if (t.dfnum[w] != kNoIndex) continue;
+      t.dfnum[w] = static_cast<uint32_t>(t.vertex.size());
+      t.vertex.push_back(w);
+      t.parent.push_back(t.dfnum[v]);
+      stack_node.push_back(w);
+      stack_pos.push_back(0);
+      descended = true;
+      break;
+    }
+    if (!descended) {
+      stack_node.pop_back();
+      stack_pos.pop_back();
     }
   }
-  const uint32_t R = static_cast<uint32_t>(vertex.size());
+  return t;
+}
 
-  // 2. Predecessors in DFS-number space (CSR). The edges are mapped to DFS numbers once (one pass of
-  // random reads into dfnum); counting and filling then read that list in order.
-  std::vector<uint32_t> pred_begin(R + 1, 0), preds;
-  {
-    std::vector<uint32_t> edge_to, edge_begin(R + 1, 0);
-    edge_to.reserve(m.ref_targets.size() + m.root_targets.size());
-    for (uint32_t dv = 0; dv < R; ++dv) {
-      for (const uint32_t* p = succ_begin(vertex[dv]); p != succ_end(vertex[dv]); ++p) edge_to.push_back(dfnum[*p]);
-      edge_begin[dv + 1] = static_cast<uint32_t>(edge_to.size());
-    }
-    for (uint32_t to : edge_to) ++pred_begin[to + 1];
-    for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
-    preds.resize(pred_begin[R]);
-    std::vector<uint32_t> fill(pred_begin.begin(), pred_begin.end() - 1);
-    for (uint32_t dv = 0; dv < R; ++dv)
-      for (uint32_t k = edge_begin[dv]; k < edge_begin[dv + 1]; ++k) preds[fill[edge_to[k]]++] = dv;
+// Predecessors in DFS-number space (CSR: preds[pred_begin[w] .. pred_begin[w + 1])). The edges are
+// mapped to DFS numbers once (one pass of random reads into dfnum); counting and filling then read
+// that list in order.
+void dfs_predecessors(const RootedGraph& g, const DfsTree& t, std::vector<uint32_t>& pred_begin,
+                      std::vector<uint32_t>& preds) {
+  const uint32_t R = static_cast<uint32_t>(t.vertex.size());
+  pred_begin.assign(R + 1, 0);
+  std::vector<uint32_t> edge_to, edge_begin(R + 1, 0);
+  edge_to.reserve(g.m.ref_targets.size() + g.m.root_targets.size());
+  for (uint32_t dv = 0; dv < R; ++dv) {
+    for (const uint32_t* p = g.succ_begin(t.vertex[dv]); p != g.succ_end(t.vertex[dv]); ++p)
+      edge_to.push_back(t.dfnum[*p]);
+    edge_begin[dv + 1] = static_cast<uint32_t>(edge_to.size());
   }
+  for (uint32_t to : edge_to) ++pred_begin[to + 1];
+  for (uint32_t i = 0; i < R; ++i) pred_begin[i + 1] += pred_begin[i];
+  preds.resize(pred_begin[R]);
+  std::vector<uint32_t> fill(pred_begin.begin(), pred_begin.end() - 1);
+  for (uint32_t dv = 0; dv < R; ++dv)
+    for (uint32_t k = edge_begin[dv]; k < edge_begin[dv + 1]; ++k) preds[fill[edge_to[k]]++] = dv;
+}
 
-  // 3. Lengauer–Tarjan (simple version: path compression, no balancing).
+// Lengauer–Tarjan (simple version: path compression, no balancing): each DFS number's immediate
+// dominator's DFS number (kNoIndex for the root, 0). Its working arrays are freed on return.
+std::vector<uint32_t> immediate_dominators(const RootedGraph& g, const DfsTree& t) {
+  const uint32_t R = static_cast<uint32_t>(t.vertex.size());
+  std::vector<uint32_t> pred_begin, preds;
+  dfs_predecessors(g, t, pred_begin, preds);
   std::vector<uint32_t> semi(R), idom(R, kNoIndex), ancestor(R, kNoIndex), label(R), bucket_head(R, kNoIndex),
       bucket_next(R, kNoIndex), path;
   for (uint32_t i = 0; i < R; ++i) semi[i] = label[i] = i;
@@ -184,7 +202,7 @@ Dominators compute_dominators(const HeapModel& m) {
     }
     bucket_next[w] = bucket_head[semi[w]];
     bucket_head[semi[w]] = w;
-    uint32_t p = parent[w];
+    uint32_t p = t.parent[w];
     ancestor[w] = p;
     for (uint32_t v = bucket_head[p]; v != kNoIndex; v = bucket_next[v]) {
       uint32_t u = eval(v);
@@ -194,55 +212,65 @@ Dominators compute_dominators(const HeapModel& m) {
   }
   for (uint32_t w = 1; w < R; ++w)
     if (idom[w] != semi[w]) idom[w] = idom[idom[w]];
-  std::vector<uint32_t>().swap(preds);
-  std::vector<uint32_t>().swap(pred_begin);
-  std::vector<uint32_t>().swap(ancestor);
-  std::vector<uint32_t>().swap(label);
-  std::vector<uint32_t>().swap(bucket_head);
-  std::vector<uint32_t>().swap(bucket_next);
-  std::vector<uint32_t>().swap(semi);
+  return idom;
+}
 
-  // 4. Retained sizes: children have larger DFS numbers than their immediate dominator.
+// Shortest paths from the roots (BFS), and which root category reaches each object first.
+void shortest_paths_from_roots(const RootedGraph& g, size_t reachable, Dominators& d) {
+  const HeapModel& m = g.m;
+  const uint32_t n = g.n;
+  d.bfs_parent.assign(n, kNoIndex);
+  d.root_edge.assign(n, kNoIndex);
+  std::vector<uint32_t> queue;
+  queue.reserve(reachable);
+  std::vector<uint8_t> seen(n, 0);
+  for (size_t k = 0; k < m.root_targets.size(); ++k) {
+    uint32_t t = m.root_targets[k];
+    if (seen[t]) continue;
+    seen[t] = 1;
+    d.bfs_parent[t] = n;
+    uint32_t cat = 0;
+    while (cat < m.root_categories.size() && m.root_categories[cat] != m.root_category[k]) ++cat;
+    d.root_edge[t] = cat;
+    queue.push_back(t);
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    uint32_t v = queue[head];
+    for (const uint32_t* p = g.succ_begin(v); p != g.succ_end(v); ++p)
+      if (!seen[*p]) {
+        seen[*p] = 1;
+        d.bfs_parent[*p] = v;
+        queue.push_back(*p);
+      }
+  }
+}
+
+}  // namespace
+
+Dominators compute_dominators(const HeapModel& m) {
+  Dominators d;
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  d.root = n;
+  if (m.root_targets.empty()) return d;
+  const RootedGraph g{m, n};
+  const DfsTree t = depth_first_tree(g);
+  const uint32_t R = static_cast<uint32_t>(t.vertex.size());
+  const std::vector<uint32_t> idom = immediate_dominators(g, t);
+
+  // Retained sizes: children have larger DFS numbers than their immediate dominator.
   std::vector<uint64_t> ret(R, 0);
-  for (uint32_t w = 1; w < R; ++w) ret[w] = m.memsize[vertex[w]];
+  for (uint32_t w = 1; w < R; ++w) ret[w] = m.memsize[t.vertex[w]];
   for (uint32_t w = R - 1; w >= 1; --w) ret[idom[w]] += ret[w];
   d.idom.assign(n, kNoIndex);
-  d.retained.assign(N, 0);
+  d.retained.assign(n + 1, 0);
   for (uint32_t w = 1; w < R; ++w) {
-    d.idom[vertex[w]] = vertex[idom[w]];
-    d.retained[vertex[w]] = ret[w];
+    d.idom[t.vertex[w]] = t.vertex[idom[w]];
+    d.retained[t.vertex[w]] = ret[w];
   }
   d.retained[n] = ret[0];
   d.reachable = R - 1;
   d.reachable_bytes = ret[0];
-
-  // 5. Shortest paths from the roots (BFS), and which root category reaches each object first.
-  d.bfs_parent.assign(n, kNoIndex);
-  d.root_edge.assign(n, kNoIndex);
-  {
-    std::vector<uint32_t> queue;
-    queue.reserve(R);
-    std::vector<uint8_t> seen(n, 0);
-    for (size_t k = 0; k < m.root_targets.size(); ++k) {
-      uint32_t t = m.root_targets[k];
-      if (seen[t]) continue;
-      seen[t] = 1;
-      d.bfs_parent[t] = n;
-      uint32_t cat = 0;
-      while (cat < m.root_categories.size() && m.root_categories[cat] != m.root_category[k]) ++cat;
-      d.root_edge[t] = cat;
-      queue.push_back(t);
-    }
-    for (size_t head = 0; head < queue.size(); ++head) {
-      uint32_t v = queue[head];
-      for (const uint32_t* p = succ_begin(v); p != succ_end(v); ++p)
-        if (!seen[*p]) {
-          seen[*p] = 1;
-          d.bfs_parent[*p] = v;
-          queue.push_back(*p);
-        }
-    }
-  }
+  shortest_paths_from_roots(g, R, d);
   return d;
 }
 
@@ -468,105 +496,109 @@ nlohmann::json object_brief(const HeapModel& m, const ObjectLabels& labels, uint
 
 // ---- Retention -------------------------------------------------------------------------------
 
-void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits& lim, json& out) {
-  const uint32_t n = static_cast<uint32_t>(m.size());
-  const ObjectLabels labels(m);
-  uint64_t unreachable = 0, unreachable_bytes = 0;
-  std::vector<uint32_t> reach;
-  reach.reserve(static_cast<size_t>(d.reachable));
-  for (uint32_t i = 0; i < n; ++i) {
-    if (d.idom[i] == kNoIndex) {
-      ++unreachable;
-      unreachable_bytes += m.memsize[i];
-    } else {
-      reach.push_back(i);
-    }
-  }
-  out["reachable"] = {{"objects", d.reachable}, {"bytes", d.reachable_bytes}};
-  out["unreachable"] = {{"objects", unreachable}, {"bytes", unreachable_bytes}};
+namespace {
 
-  // Dominator tree children (CSR), for the grouped retained sizes and the bounded tree.
-  std::vector<uint32_t> child_begin(n + 2, 0), children;
-  for (uint32_t i : reach) ++child_begin[d.idom[i] + 1];
-  for (uint32_t i = 0; i <= n; ++i) child_begin[i + 1] += child_begin[i];
-  children.resize(child_begin[n + 1]);
-  {
+// The dominator tree's children of every node, the virtual root (index n) included, as CSR:
+// children[child_begin[v] .. child_begin[v + 1]).
+struct DominatorChildren {
+  std::vector<uint32_t> child_begin, children;
+  DominatorChildren(uint32_t n, const Dominators& d, const std::vector<uint32_t>& reach) : child_begin(n + 2, 0) {
+    for (uint32_t i : reach) ++child_begin[d.idom[i] + 1];
+    for (uint32_t i = 0; i <= n; ++i) child_begin[i + 1] += child_begin[i];
+    children.resize(child_begin[n + 1]);
     std::vector<uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
     for (uint32_t i : reach) children[fill[d.idom[i]]++] = i;
   }
+};
 
-  // Retained by class / by location without double counting: an object counts only when no
-  // dominator above it has the same class (location), so nested instances are not summed twice.
-  auto grouped = [&](auto key_of, size_t key_space) {
-    std::vector<uint32_t> active(key_space, 0);
-    std::vector<uint64_t> total(key_space, 0);
-    std::vector<uint32_t> count(key_space, 0);
-    std::vector<uint32_t> stack_node{n}, stack_pos{0};
-    while (!stack_node.empty()) {
-      uint32_t v = stack_node.back();
-      uint32_t& pos = stack_pos.back();
-      if (pos == 0 && v != n) {
-        uint32_t k = key_of(v);
-        if (k != kNoIndex) {
-          if (!active[k]++) total[k] += d.retained[v];
-          count[k]++;
-        }
-      }
-      if (child_begin[v] + pos < child_begin[v + 1]) {
-        uint32_t c = children[child_begin[v] + pos++];
-        stack_node.push_back(c);
-        stack_pos.push_back(0);
-      } else {
-        if (v != n) {
-          uint32_t k = key_of(v);
-          if (k != kNoIndex) --active[k];
-        }
-        stack_node.pop_back();
-        stack_pos.pop_back();
-      }
-    }
-    return std::make_pair(total, count);
-  };
-  // Rows of retained_by_class / retained_by_location: the groups retaining most, labelled by `label`.
-  auto retained_rows = [&](auto key_of, size_t key_space, auto label) {
-    auto grouped_result = grouped(key_of, key_space);
-    const auto& total = grouped_result.first;
-    const auto& count = grouped_result.second;
-    std::vector<uint32_t> ids;
-    for (uint32_t id = 0; id < key_space; ++id)
-      if (count[id]) ids.push_back(id);
-    auto top = top_n(ids, lim.retained_groups, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
-    json rows = json::array();
-    for (uint32_t id : top) {
-      json row = json::object();
-      label(id, row);
-      row["count"] = count[id];
-      row["retained_bytes"] = total[id];
-      rows.push_back(std::move(row));
-    }
-    return rows;
-  };
-  out["retained_by_class"] = retained_rows([&](uint32_t v) { return m.class_id[v]; }, m.strings.size(),
-                                           [&](uint32_t id, json& row) { row["class"] = utf8(m.strings.get(id)); });
-  {
-    U64Map loc_index(std::min<size_t>(n, 1024));
-    std::vector<uint64_t> loc_keys;
-    std::vector<uint32_t> loc_of(n, kNoIndex);
-    for (uint32_t i = 0; i < n; ++i)
-      if (m.file_id[i]) {
-        uint64_t key = static_cast<uint64_t>(m.file_id[i]) << 32 | m.line[i];
-        bool inserted = false;
-        uint32_t& g = loc_index.find_or_insert(key, static_cast<uint32_t>(loc_keys.size()), &inserted);
-        if (inserted) loc_keys.push_back(key);
-        loc_of[i] = g;
-      }
-    out["retained_by_location"] = retained_rows([&](uint32_t v) { return loc_of[v]; }, loc_keys.size(),
-                                                [&](uint32_t g, json& row) { put_location(m, loc_keys[g], row); });
+// Orders objects by retained size, largest first, then by index.
+struct ByRetained {
+  const Dominators& d;
+  bool operator()(uint32_t a, uint32_t b) const {
+    return d.retained[a] != d.retained[b] ? d.retained[a] > d.retained[b] : a < b;
   }
+};
 
-  // Top retainers with parents and a path to a root.
-  auto by_retained = [&](uint32_t a, uint32_t b) { return d.retained[a] != d.retained[b] ? d.retained[a] > d.retained[b] : a < b; };
-  std::vector<uint32_t> top = top_n(reach, lim.top_retainers, by_retained);
+// Retained bytes and object count per group (group_of[object], kNoIndex = none) without double
+// counting: an object's retained size counts only when no dominator above it is in the same group,
+// so nested instances are not summed twice.
+void retained_by_group(uint32_t n, const Dominators& d, const DominatorChildren& tree,
+                       const std::vector<uint32_t>& group_of, size_t groups, std::vector<uint64_t>& total,
+                       std::vector<uint32_t>& count) {
+  std::vector<uint32_t> active(groups, 0);
+  total.assign(groups, 0);
+  count.assign(groups, 0);
+  std::vector<uint32_t> stack_node{n}, stack_pos{0};
+  while (!stack_node.empty()) {
+    uint32_t v = stack_node.back();
+    uint32_t& pos = stack_pos.back();
+    if (pos == 0 && v != n) {
+      uint32_t k = group_of[v];
+      if (k != kNoIndex) {
+        if (!active[k]++) total[k] += d.retained[v];
+        count[k]++;
+      }
+    }
+    if (tree.child_begin[v] + pos < tree.child_begin[v + 1]) {
+      uint32_t c = tree.children[tree.child_begin[v] + pos++];
+      stack_node.push_back(c);
+      stack_pos.push_back(0);
+    } else {
+      if (v != n && group_of[v] != kNoIndex) --active[group_of[v]];
+      stack_node.pop_back();
+      stack_pos.pop_back();
+    }
+  }
+}
+
+// Rows of retained_by_class / retained_by_location: the groups retaining most, labelled by `label`.
+template <typename Label>
+json retained_rows(uint32_t n, const Dominators& d, const DominatorChildren& tree, const std::vector<uint32_t>& group_of,
+                   size_t groups, size_t limit, Label label) {
+  std::vector<uint64_t> total;
+  std::vector<uint32_t> count;
+  retained_by_group(n, d, tree, group_of, groups, total, count);
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 0; id < groups; ++id)
+    if (count[id]) ids.push_back(id);
+  auto top = top_n(ids, limit, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
+  json rows = json::array();
+  for (uint32_t id : top) {
+    json row = json::object();
+    label(id, row);
+    row["count"] = count[id];
+    row["retained_bytes"] = total[id];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void write_retained_groups(const HeapModel& m, const Dominators& d, const DominatorChildren& tree,
+                           const ReportLimits& lim, json& out) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  out["retained_by_class"] = retained_rows(n, d, tree, m.class_id, m.strings.size(), lim.retained_groups,
+                                           [&](uint32_t id, json& row) { row["class"] = utf8(m.strings.get(id)); });
+  U64Map loc_index(std::min<size_t>(n, 1024));
+  std::vector<uint64_t> loc_keys;
+  std::vector<uint32_t> loc_of(n, kNoIndex);
+  for (uint32_t i = 0; i < n; ++i)
+    if (m.file_id[i]) {
+      uint64_t key = static_cast<uint64_t>(m.file_id[i]) << 32 | m.line[i];
+      bool inserted = false;
+      uint32_t& g = loc_index.find_or_insert(key, static_cast<uint32_t>(loc_keys.size()), &inserted);
+      if (inserted) loc_keys.push_back(key);
+      loc_of[i] = g;
+    }
+  out["retained_by_location"] = retained_rows(n, d, tree, loc_of, loc_keys.size(), lim.retained_groups,
+                                              [&](uint32_t g, json& row) { put_location(m, loc_keys[g], row); });
+}
+
+// Top retainers with their referrers (the first lim.parents) and, for the first lim.paths, a
+// shortest path to a root.
+void write_top_retainers(const HeapModel& m, const Dominators& d, const ObjectLabels& labels,
+                         const std::vector<uint32_t>& reach, const ReportLimits& lim, json& out) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  std::vector<uint32_t> top = top_n(reach, lim.top_retainers, ByRetained{d});
   std::vector<uint32_t> slot(n, kNoIndex);
   for (uint32_t k = 0; k < top.size(); ++k) slot[top[k]] = k;
   std::vector<std::vector<uint32_t>> parents(top.size());
@@ -601,92 +633,130 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
     rows.push_back(o);
   }
   out["top_retainers"] = rows;
+}
 
-  // Bounded dominator tree (icicle): the top nodes by retained size plus their dominators, in
-  // dominator-tree preorder so that every parent precedes its children. Node 0 = the GC roots.
-  {
-    std::vector<uint32_t> chosen = top_n(reach, lim.tree_nodes, by_retained);
-    std::vector<uint8_t> in(n + 1, 0);
-    in[n] = 1;
-    for (uint32_t v : chosen) in[v] = 1;
-    for (uint32_t v : chosen)
-      for (uint32_t a = d.idom[v]; a != kNoIndex && a != n && !in[a]; a = d.idom[a]) in[a] = 1;
-    json addr = json::array(), cls = json::array(), lab = json::array(), ret = json::array(), self = json::array(),
-         par = json::array(), loc = json::array();
-    std::vector<uint32_t> pos(n + 1, kNoIndex);
-    std::vector<uint32_t> stack{n};
-    while (!stack.empty()) {
-      uint32_t v = stack.back();
-      stack.pop_back();
-      pos[v] = static_cast<uint32_t>(addr.size());
-      if (v == n) {
-        addr.push_back(nullptr);
-        cls.push_back("(GC roots)");
-        lab.push_back("(GC roots)");
-        ret.push_back(d.retained[n]);
-        self.push_back(0);
-        par.push_back(-1);
-        loc.push_back(nullptr);
-      } else {
-        addr.push_back(format_address(m.address[v]));
-        cls.push_back(utf8(m.strings.get(m.class_id[v])));
-        lab.push_back(labels(v));
-        ret.push_back(d.retained[v]);
-        self.push_back(m.memsize[v]);
-        par.push_back(pos[d.idom[v]]);
-        loc.push_back(m.file_id[v] ? json(utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
-      }
-      // Children in decreasing retained order (pushed reversed so the biggest comes first).
-      std::vector<uint32_t> kids;
-      for (uint32_t c = child_begin[v]; c < child_begin[v + 1]; ++c)
-        if (in[children[c]]) kids.push_back(children[c]);
-      std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return by_retained(b, a); });
-      for (uint32_t c : kids) stack.push_back(c);
+// The bounded dominator tree (icicle): the top nodes by retained size plus their dominators, in
+// dominator-tree preorder so that every parent precedes its children. Node 0 = the GC roots.
+// `pos` gets each object's node (kNoIndex when not in the tree).
+json bounded_dominator_tree(const HeapModel& m, const Dominators& d, const ObjectLabels& labels,
+                            const DominatorChildren& tree, const std::vector<uint32_t>& reach, size_t tree_nodes,
+                            std::vector<uint32_t>& pos) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  const ByRetained by_retained{d};
+  std::vector<uint32_t> chosen = top_n(reach, tree_nodes, by_retained);
+  std::vector<uint8_t> in(n + 1, 0);
+  in[n] = 1;
+  for (uint32_t v : chosen) in[v] = 1;
+  for (uint32_t v : chosen)
+    for (uint32_t a = d.idom[v]; a != kNoIndex && a != n && !in[a]; a = d.idom[a]) in[a] = 1;
+  json addr = json::array(), cls = json::array(), lab = json::array(), ret = json::array(), self = json::array(),
+       par = json::array(), loc = json::array();
+  pos.assign(n + 1, kNoIndex);
+  std::vector<uint32_t> stack{n};
+  while (!stack.empty()) {
+    uint32_t v = stack.back();
+    stack.pop_back();
+    pos[v] = static_cast<uint32_t>(addr.size());
+    if (v == n) {
+      addr.push_back(nullptr);
+      cls.push_back("(GC roots)");
+      lab.push_back("(GC roots)");
+      ret.push_back(d.retained[n]);
+      self.push_back(0);
+      par.push_back(-1);
+      loc.push_back(nullptr);
+    } else {
+      addr.push_back(format_address(m.address[v]));
+      cls.push_back(utf8(m.strings.get(m.class_id[v])));
+      lab.push_back(labels(v));
+      ret.push_back(d.retained[v]);
+      self.push_back(m.memsize[v]);
+      par.push_back(pos[d.idom[v]]);
+      loc.push_back(m.file_id[v] ? json(utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
     }
-    // Shortest paths to a root for every tree node, shared as one forest (paths share prefixes):
-    // path_tree rows {address, class, parent (-1 = held by a root), root}; dominator_tree.path[i] is
-    // the row of node i (-1 when the forest's bound was reached).
-    json paddr = json::array(), pcls = json::array(), plab = json::array(), ppar = json::array(), proot = json::array(), path_col = json::array();
-    U64Map prow(std::min<size_t>(n, 4096));  // keys are objects: at most n of them
-    std::vector<uint32_t> chain;
-    const size_t max_rows = lim.tree_nodes * 12;
-    for (size_t k = 0; k < addr.size(); ++k) path_col.push_back(-1);
-    for (uint32_t v = 0; v < n; ++v) {
-      if (pos[v] == kNoIndex) continue;
-      chain.clear();
-      uint32_t x = v;
-      uint32_t known = kNoIndex;
-      while (x != kNoIndex && x != n) {
-        uint32_t row = prow.find(static_cast<uint64_t>(x) + 1);
-        if (row != kNoIndex) {
-          known = row;
-          break;
-        }
-        chain.push_back(x);
-        x = d.bfs_parent[x];
-      }
-      if (paddr.size() + chain.size() > max_rows) continue;
-      uint32_t parent_row = known;
-      for (size_t c = chain.size(); c-- > 0;) {
-        uint32_t o = chain[c];
-        uint32_t row = static_cast<uint32_t>(paddr.size());
-        prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
-        paddr.push_back(format_address(m.address[o]));
-        pcls.push_back(utf8(m.strings.get(m.class_id[o])));
-        plab.push_back(labels(o));
-        ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
-        proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
-                            ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
-                            : json(nullptr));
-        parent_row = row;
-      }
-      path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
-    }
-    out["dominator_tree"] = {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"label", lab}, {"retained", ret},
-                             {"self", self}, {"parent", par}, {"location", loc}, {"path", path_col}};
-    out["path_tree"] = {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"label", plab}, {"parent", ppar},
-                        {"root", proot}};
+    // Children in decreasing retained order (pushed reversed so the biggest comes first).
+    std::vector<uint32_t> kids;
+    for (uint32_t c = tree.child_begin[v]; c < tree.child_begin[v + 1]; ++c)
+      if (in[tree.children[c]]) kids.push_back(tree.children[c]);
+    std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return by_retained(b, a); });
+    for (uint32_t c : kids) stack.push_back(c);
   }
+  return {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"label", lab}, {"retained", ret},
+          {"self", self}, {"parent", par}, {"location", loc}};
+}
+
+// Shortest paths to a root for every node of the bounded tree, shared as one forest (paths share
+// prefixes): path_tree rows {address, class, parent (-1 = held by a root), root}; the tree's
+// column path[i] is the row of node i (-1 when the forest's bound was reached).
+json shortest_path_forest(const HeapModel& m, const Dominators& d, const ObjectLabels& labels,
+                          const std::vector<uint32_t>& pos, size_t tree_nodes, json& path_col) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  json paddr = json::array(), pcls = json::array(), plab = json::array(), ppar = json::array(), proot = json::array();
+  U64Map prow(std::min<size_t>(n, 4096));  // keys are objects: at most n of them
+  std::vector<uint32_t> chain;
+  const size_t max_rows = tree_nodes * 12;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (pos[v] == kNoIndex) continue;
+    chain.clear();
+    uint32_t x = v;
+    uint32_t known = kNoIndex;
+    while (x != kNoIndex && x != n) {
+      uint32_t row = prow.find(static_cast<uint64_t>(x) + 1);
+      if (row != kNoIndex) {
+        known = row;
+        break;
+      }
+      chain.push_back(x);
+      x = d.bfs_parent[x];
+    }
+    if (paddr.size() + chain.size() > max_rows) continue;
+    uint32_t parent_row = known;
+    for (size_t c = chain.size(); c-- > 0;) {
+      uint32_t o = chain[c];
+      uint32_t row = static_cast<uint32_t>(paddr.size());
+      prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
+      paddr.push_back(format_address(m.address[o]));
+      pcls.push_back(utf8(m.strings.get(m.class_id[o])));
+      plab.push_back(labels(o));
+      ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
+      proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
+                          ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
+                          : json(nullptr));
+      parent_row = row;
+    }
+    path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
+  }
+  return {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"label", plab}, {"parent", ppar}, {"root", proot}};
+}
+
+}  // namespace
+
+void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits& lim, json& out) {
+  const uint32_t n = static_cast<uint32_t>(m.size());
+  const ObjectLabels labels(m);
+  uint64_t unreachable = 0, unreachable_bytes = 0;
+  std::vector<uint32_t> reach;
+  reach.reserve(static_cast<size_t>(d.reachable));
+  for (uint32_t i = 0; i < n; ++i) {
+    if (d.idom[i] == kNoIndex) {
+      ++unreachable;
+      unreachable_bytes += m.memsize[i];
+    } else {
+      reach.push_back(i);
+    }
+  }
+  out["reachable"] = {{"objects", d.reachable}, {"bytes", d.reachable_bytes}};
+  out["unreachable"] = {{"objects", unreachable}, {"bytes", unreachable_bytes}};
+  const DominatorChildren tree(n, d, reach);
+  write_retained_groups(m, d, tree, lim, out);
+  write_top_retainers(m, d, labels, reach, lim, out);
+  std::vector<uint32_t> pos;
+  json dominator_tree = bounded_dominator_tree(m, d, labels, tree, reach, lim.tree_nodes, pos);
+  json path_col = json::array();
+  for (size_t k = 0; k < dominator_tree["nodes"].get<size_t>(); ++k) path_col.push_back(-1);
+  out["path_tree"] = shortest_path_forest(m, d, labels, pos, lim.tree_nodes, path_col);
+  dominator_tree["path"] = std::move(path_col);
+  out["dominator_tree"] = std::move(dominator_tree);
 }
 
 void write_report(const HeapModel& m, const ReportLimits& lim, json& out, Dominators* keep) {
