@@ -511,6 +511,248 @@ Agg classify_map_name(std::string_view name) {
   return Agg::kNone;
 }
 
+// The latency table: one row per probe display name, in the order probes are first met.
+struct LatencyTable {
+  std::vector<LatencyRow> rows;
+  std::unordered_map<std::string, size_t> row_of;
+
+  LatencyRow& row_for(const std::string& key) {
+    std::string dk = probe_display_name(key);
+    auto it = row_of.find(dk);
+    if (it != row_of.end()) return rows[it->second];
+    row_of[dk] = rows.size();
+    rows.push_back({dk, {{"probe", dk}}, {}});
+    if (dk != key) rows.back().row["raw"] = key;
+    return rows.back();
+  }
+};
+
+void add_source(LatencyRow& r, const std::string& s) {
+  if (std::find(r.sources.begin(), r.sources.end(), s) == r.sources.end()) r.sources.push_back(s);
+}
+
+// ruby-static-tracing names a provider after its class (Helpers.underscore): my_controller ->
+// MyController. The mapping is not one to one (A::BFoo and ABFoo both give a_b_foo): a guess.
+std::string class_guess(const std::string& provider) {
+  std::string cls;
+  bool up = true;
+  for (char c : provider) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    cls.push_back(up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c);
+    up = false;
+  }
+  return cls;
+}
+
+// One row per stats() entry of every printout.
+nlohmann::json stats_rows(const std::vector<MapBlock>& maps) {
+  nlohmann::json stats = nlohmann::json::array();
+  std::map<std::string, int> snap;
+  for (const auto& m : maps) {
+    int s = snap[m.name]++;
+    for (const auto& e : m.entries)
+      if (e.value.kind == MapValue::kStats)
+        stats.push_back({{"name", m.name},
+                         {"key", e.has_key ? nlohmann::json(e.key) : nlohmann::json()},
+                         {"snapshot", s},
+                         {"count", int_json(e.value.stats.count)},
+                         {"average", int_json(e.value.stats.average)},
+                         {"total", int_json(e.value.stats.total)}});
+  }
+  return stats;
+}
+
+// The events of every series: how many fired, and the first and last timestamps.
+struct EventSpan {
+  uint64_t fires = 0, ts_min = UINT64_MAX, ts_max = 0;
+  void add(const EventSeries& s) {
+    fires += s.values.size();
+    for (uint64_t t : s.timestamps) {
+      ts_min = std::min(ts_min, t);
+      ts_max = std::max(ts_max, t);
+    }
+  }
+  bool has_duration() const { return ts_max > ts_min && ts_min != UINT64_MAX; }
+};
+
+// An event series' exact statistics into its latency row, and its log2 histogram (for the chart,
+// with exact percentile markers) into hists.
+void add_series_row(const EventSeries& s, LatencyRow& r, nlohmann::json& hists) {
+  // one pass: min, max, sum and the log2 bucket counts (for the chart)
+  // The sum is an exact 128-bit integer: long double is a software-emulated 128-bit float in wasm,
+  // too slow to add every value of a large capture in.
+  uint64_t mn = UINT64_MAX, mx = 0;
+  unsigned __int128 sum = 0;
+  std::vector<uint64_t> counts(65, 0);
+  for (uint64_t v : s.values) {
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+    counts[static_cast<size_t>(v == 0 ? 0 : 64 - __builtin_clzll(v))]++;  // 0 -> [0], 1 -> [1], 2..3 -> k=2
+  }
+  r.row["calls"] = s.values.size();
+  r.row["total"] = static_cast<double>(sum);
+  const auto n = static_cast<unsigned __int128>(s.values.size());
+  r.row["mean"] = static_cast<double>(sum / n) + static_cast<double>(sum % n) / static_cast<double>(s.values.size());
+  r.row["min"] = u64_json(mn);
+  r.row["max"] = u64_json(mx);
+  int first = 0, last = 64;
+  while (first < 64 && counts[static_cast<size_t>(first)] == 0) ++first;
+  while (last > first && counts[static_cast<size_t>(last)] == 0) --last;
+  nlohmann::json buckets = nlohmann::json::array();
+  for (int k = first; k <= last; ++k) {
+    uint64_t lo = k == 0 ? 0 : (1ULL << (k - 1));
+    uint64_t hi = k == 0 ? 0 : (k == 64 ? UINT64_MAX : (1ULL << k) - 1);
+    buckets.push_back({{"lo", u64_json(lo)}, {"hi", u64_json(hi)}, {"count", counts[static_cast<size_t>(k)]}});
+  }
+  // nearest-rank percentiles; each selection leaves larger values to its right, so the next one
+  // searches only there
+  // on a copy: the values stay in the capture's order for the events table (tracing/tables.cpp)
+  uint64_t p50 = 0, p90 = 0, p99 = 0;
+  std::vector<uint64_t> selected(s.values);
+  select_percentiles(selected, p50, p90, p99);
+  r.row["p50"] = u64_json(p50);
+  r.row["p90"] = u64_json(p90);
+  r.row["p99"] = u64_json(p99);
+  r.row["exact"] = true;
+  add_source(r, "events");
+  hists.push_back({{"name", "events"},
+                   {"key", r.key},
+                   {"snapshot", 0},
+                   {"buckets", buckets},
+                   {"total", s.values.size()},
+                   {"p50", {u64_json(p50), u64_json(p50)}},
+                   {"p90", {u64_json(p90), u64_json(p90)}},
+                   {"p99", {u64_json(p99), u64_json(p99)}},
+                   {"valid", true},
+                   {"exact", true},
+                   {"source", "events"}});
+}
+
+// What the last printout of each map adds to the latency rows: the fields events did not fill.
+// Returns the calls the count and stats maps counted.
+uint64_t add_map_rows(const std::vector<MapBlock>& maps, LatencyTable& table) {
+  std::map<std::string, size_t> last_block;
+  for (size_t i = 0; i < maps.size(); ++i) last_block[maps[i].name] = i;
+  uint64_t map_calls = 0;
+  for (const auto& [name, bi] : last_block) {
+    const MapBlock& m = maps[bi];
+    for (const auto& e : m.entries) {
+      if (!e.has_key) continue;
+      const MapValue& v = e.value;
+      if (v.kind == MapValue::kStats) {
+        LatencyRow& r = table.row_for(e.key);
+        if (!r.row.contains("calls")) r.row["calls"] = int_json(v.stats.count);
+        if (!r.row.contains("total")) r.row["total"] = int_json(v.stats.total);
+        if (!r.row.contains("mean")) r.row["mean"] = int_json(v.stats.average);
+        add_source(r, "stats " + name);
+        map_calls += v.stats.count.mag;
+      } else if (v.kind == MapValue::kHist && v.hist.valid && v.hist.total > 0) {
+        LatencyRow& r = table.row_for(e.key);
+        if (!r.row.contains("calls")) r.row["calls"] = u64_json(v.hist.total);
+        for (int pct : {50, 90, 99}) {
+          std::string k = "p" + std::to_string(pct);
+          if (!r.row.contains(k)) r.row[k] = bucket_pair(v.hist, percentile_bucket(v.hist, pct));
+        }
+        if (!r.row.contains("exact")) r.row["exact"] = false;
+        add_source(r, "hist " + name);
+      } else if (v.kind == MapValue::kInt && m.kind == "map") {
+        Agg a = classify_map_name(name);
+        const char* field = a == Agg::kCount ? "calls" : a == Agg::kSum ? "total" : a == Agg::kAvg ? "mean"
+                          : a == Agg::kMin ? "min" : a == Agg::kMax ? "max" : nullptr;
+        if (!field) continue;
+        LatencyRow& r = table.row_for(e.key);
+        if (!r.row.contains(field)) r.row[field] = int_json(v.i);
+        add_source(r, std::string(field) + " " + name);
+        if (a == Agg::kCount && !v.i.neg) map_calls += v.i.mag;
+      }
+    }
+  }
+  return map_calls;
+}
+
+// Rates over time: each map's total per printout, and the events per time bin.
+nlohmann::json rates_json(const std::vector<MapBlock>& maps, const std::vector<EventSeries>& series,
+                          const EventSpan& span) {
+  nlohmann::json rates = nlohmann::json::object();
+  std::map<std::string, std::vector<size_t>> blocks;
+  for (size_t i = 0; i < maps.size(); ++i) blocks[maps[i].name].push_back(i);
+  nlohmann::json snaps = nlohmann::json::array();
+  for (const auto& [name, idx] : blocks) {
+    if (idx.size() < 2) continue;
+    nlohmann::json totals = nlohmann::json::array(), entries = nlohmann::json::array();
+    for (size_t i : idx) {
+      long double t = 0;
+      for (const auto& e : maps[i].entries) {
+        if (e.value.kind == MapValue::kInt) t += static_cast<long double>(e.value.i.as_double());
+        else if (e.value.kind == MapValue::kHist) t += static_cast<long double>(e.value.hist.total);
+        else if (e.value.kind == MapValue::kStats) t += static_cast<long double>(e.value.stats.count.as_double());
+      }
+      totals.push_back(static_cast<double>(t));
+      entries.push_back(maps[i].entries.size());
+    }
+    snaps.push_back({{"name", name},
+                     {"totals", totals},
+                     {"entries", entries},
+                     {"last_possibly_partial", true},
+                     {"note", "one value per printout; the last printout (at Ctrl-C) may cover a partial interval"}});
+  }
+  rates["snapshots"] = snaps;
+  if (span.has_duration()) {
+    uint64_t width = span.ts_max - span.ts_min;
+    uint64_t bin = 1000000000ULL;  // 1 s
+    while (width / bin > 2000) bin *= 10;
+    std::vector<uint64_t> counts(static_cast<size_t>(width / bin) + 1, 0);
+    for (const auto& s : series)
+      for (uint64_t t : s.timestamps) counts[static_cast<size_t>((t - span.ts_min) / bin)]++;
+    rates["events"] = {{"t0_ns", u64_json(span.ts_min)}, {"bin_s", static_cast<double>(bin) / 1e9}, {"count", counts}};
+  }
+  return rates;
+}
+
+// The tracer's overhead estimate: fires per second times the measured cost per traced call.
+nlohmann::json overhead_json(const EventSpan& span, uint64_t map_calls, const nlohmann::json& options) {
+  uint64_t fires = span.fires ? span.fires : map_calls;
+  double duration = 0;
+  std::string duration_source;
+  if (span.has_duration()) {
+    duration = static_cast<double>(span.ts_max - span.ts_min) / 1e9;
+    duration_source = "event timestamps";
+  }
+  if (options.is_object() && options.contains("duration_s")) {
+    const auto& d = options["duration_s"];
+    double v = d.is_number() ? d.get<double>() : (d.is_string() ? std::atof(d.get<std::string>().c_str()) : 0);
+    if (v > 0) {
+      duration = v;
+      duration_source = "option duration_s";
+    }
+  }
+  nlohmann::json o = {{"fires", fires},
+                      {"fires_source", span.fires ? "events" : (map_calls ? "count/stats maps" : "none")},
+                      {"cost_per_fire_us",
+                       {{"untraced", kUntracedCallUs},
+                        {"tracing_enabled_nothing_attached", kTracedNothingAttachedUs},
+                        {"bpftrace_attached", kTracedBpftraceAttachedUs}}},
+                      {"note", "measured cost per traced call (the gem's own latency figure under-reports it); "
+                               "percent of one core's wall time"}};
+  if (duration > 0) {
+    double rate = static_cast<double>(fires) / duration;
+    o["duration_s"] = duration;
+    o["duration_source"] = duration_source;
+    o["fires_per_s"] = rate;
+    o["overhead_pct"] = rate * kTracedBpftraceAttachedUs * 1e-6 * 100.0;
+    o["overhead_pct_unattached"] = rate * kTracedNothingAttachedUs * 1e-6 * 100.0;
+  } else {
+    o["duration_s"] = nullptr;
+    o["fires_per_s"] = nullptr;
+    o["overhead_pct"] = nullptr;
+  }
+  return o;
+}
+
 }  // namespace
 
 std::string probe_display_name(const std::string& key) {
@@ -535,241 +777,33 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   nlohmann::json probes = nlohmann::json::array();
   for (const auto& raw : probe_order_) {
     const auto& p = probes_.at(raw);
-    // ruby-static-tracing names a provider after its class (Helpers.underscore): my_controller ->
-    // MyController. The mapping is not one to one (A::BFoo and ABFoo both give a_b_foo): a guess.
-    std::string cls;
-    bool up = true;
-    for (char c : p.provider) {
-      if (c == '_') {
-        up = true;
-        continue;
-      }
-      cls.push_back(up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c);
-      up = false;
-    }
-    probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", cls}});
+    probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", class_guess(p.provider)}});
   }
   report["probes"] = std::move(probes);
 
   nlohmann::json maps_out = nlohmann::json::array();
   nlohmann::json hists = histograms_json(maps_out);
+  nlohmann::json stats = stats_rows(maps);
 
-  // stats: one row per stats() entry
-  nlohmann::json stats = nlohmann::json::array();
-  {
-    std::map<std::string, int> snap;
-    for (const auto& m : maps) {
-      int s = snap[m.name]++;
-      for (const auto& e : m.entries)
-        if (e.value.kind == MapValue::kStats)
-          stats.push_back({{"name", m.name},
-                           {"key", e.has_key ? nlohmann::json(e.key) : nlohmann::json()},
-                           {"snapshot", s},
-                           {"count", int_json(e.value.stats.count)},
-                           {"average", int_json(e.value.stats.average)},
-                           {"total", int_json(e.value.stats.total)}});
-    }
-  }
-
-  // ---- per-probe latency table ----
-  std::vector<LatencyRow> rows;
-  std::unordered_map<std::string, size_t> row_of;
-  auto row_for = [&](const std::string& key) -> LatencyRow& {
-    std::string dk = probe_display_name(key);
-    auto it = row_of.find(dk);
-    if (it != row_of.end()) return rows[it->second];
-    row_of[dk] = rows.size();
-    rows.push_back({dk, {{"probe", dk}}, {}});
-    if (dk != key) rows.back().row["raw"] = key;
-    return rows.back();
-  };
-  auto add_source = [](LatencyRow& r, const std::string& s) {
-    if (std::find(r.sources.begin(), r.sources.end(), s) == r.sources.end()) r.sources.push_back(s);
-  };
-  uint64_t event_fires = 0;
-  uint64_t ts_min = UINT64_MAX, ts_max = 0;
-  for (auto& s : series_) {
+  // The per-probe latency table: exact rows from the event series, then what the maps add.
+  LatencyTable table;
+  EventSpan span;
+  for (const auto& s : series_) {
     if (s.values.empty()) continue;
-    LatencyRow& r = row_for(s.name);
+    LatencyRow& r = table.row_for(s.name);
     series_by_probe_[r.key] = static_cast<size_t>(&s - series_.data());
-    // one pass: min, max, sum and the log2 bucket counts (for the chart)
-    // The sum is an exact 128-bit integer: long double is a software-emulated 128-bit float in wasm,
-    // and adding 800 000 values in it took a third of a second of the page's finish().
-    uint64_t mn = UINT64_MAX, mx = 0;
-    unsigned __int128 sum = 0;
-    std::vector<uint64_t> counts(65, 0);
-    for (uint64_t v : s.values) {
-      mn = std::min(mn, v);
-      mx = std::max(mx, v);
-      sum += v;
-      counts[static_cast<size_t>(v == 0 ? 0 : 64 - __builtin_clzll(v))]++;  // 0 -> [0], 1 -> [1], 2..3 -> k=2
-    }
-    event_fires += s.values.size();
-    for (uint64_t t : s.timestamps) {
-      ts_min = std::min(ts_min, t);
-      ts_max = std::max(ts_max, t);
-    }
-    r.row["calls"] = s.values.size();
-    r.row["total"] = static_cast<double>(sum);
-    {
-      const auto n = static_cast<unsigned __int128>(s.values.size());
-      r.row["mean"] = static_cast<double>(sum / n) + static_cast<double>(sum % n) / static_cast<double>(s.values.size());
-    }
-    r.row["min"] = u64_json(mn);
-    r.row["max"] = u64_json(mx);
-    // log2 histogram of the exact values, for the chart, with exact percentile markers
-    int first = 0, last = 64;
-    while (first < 64 && counts[static_cast<size_t>(first)] == 0) ++first;
-    while (last > first && counts[static_cast<size_t>(last)] == 0) --last;
-    nlohmann::json buckets = nlohmann::json::array();
-    for (int k = first; k <= last; ++k) {
-      uint64_t lo = k == 0 ? 0 : (1ULL << (k - 1));
-      uint64_t hi = k == 0 ? 0 : (k == 64 ? UINT64_MAX : (1ULL << k) - 1);
-      buckets.push_back({{"lo", u64_json(lo)}, {"hi", u64_json(hi)}, {"count", counts[static_cast<size_t>(k)]}});
-    }
-    // nearest-rank percentiles; each selection leaves larger values to its right, so the next one
-    // searches only there
-    // on a copy: the values stay in the capture's order for the events table (tracing/tables.cpp)
-    uint64_t p50 = 0, p90 = 0, p99 = 0;
-    std::vector<uint64_t> selected(s.values);
-    select_percentiles(selected, p50, p90, p99);
-    r.row["p50"] = u64_json(p50);
-    r.row["p90"] = u64_json(p90);
-    r.row["p99"] = u64_json(p99);
-    r.row["exact"] = true;
-    add_source(r, "events");
-    hists.push_back({{"name", "events"},
-                     {"key", r.key},
-                     {"snapshot", 0},
-                     {"buckets", buckets},
-                     {"total", s.values.size()},
-                     {"p50", {u64_json(p50), u64_json(p50)}},
-                     {"p90", {u64_json(p90), u64_json(p90)}},
-                     {"p99", {u64_json(p99), u64_json(p99)}},
-                     {"valid", true},
-                     {"exact", true},
-                     {"source", "events"}});
+    span.add(s);
+    add_series_row(s, r, hists);
   }
-  // maps: the last snapshot of each name
-  std::map<std::string, size_t> last_block;
-  for (size_t i = 0; i < maps.size(); ++i) last_block[maps[i].name] = i;
-  uint64_t map_calls = 0;
-  for (const auto& [name, bi] : last_block) {
-    const MapBlock& m = maps[bi];
-    for (const auto& e : m.entries) {
-      if (!e.has_key) continue;
-      const MapValue& v = e.value;
-      if (v.kind == MapValue::kStats) {
-        LatencyRow& r = row_for(e.key);
-        if (!r.row.contains("calls")) r.row["calls"] = int_json(v.stats.count);
-        if (!r.row.contains("total")) r.row["total"] = int_json(v.stats.total);
-        if (!r.row.contains("mean")) r.row["mean"] = int_json(v.stats.average);
-        add_source(r, "stats " + name);
-        map_calls += v.stats.count.mag;
-      } else if (v.kind == MapValue::kHist && v.hist.valid && v.hist.total > 0) {
-        LatencyRow& r = row_for(e.key);
-        if (!r.row.contains("calls")) r.row["calls"] = u64_json(v.hist.total);
-        for (int pct : {50, 90, 99}) {
-          std::string k = "p" + std::to_string(pct);
-          if (!r.row.contains(k)) r.row[k] = bucket_pair(v.hist, percentile_bucket(v.hist, pct));
-        }
-        if (!r.row.contains("exact")) r.row["exact"] = false;
-        add_source(r, "hist " + name);
-      } else if (v.kind == MapValue::kInt && m.kind == "map") {
-        Agg a = classify_map_name(name);
-        const char* field = a == Agg::kCount ? "calls" : a == Agg::kSum ? "total" : a == Agg::kAvg ? "mean"
-                          : a == Agg::kMin ? "min" : a == Agg::kMax ? "max" : nullptr;
-        if (!field) continue;
-        LatencyRow& r = row_for(e.key);
-        if (!r.row.contains(field)) r.row[field] = int_json(v.i);
-        add_source(r, std::string(field) + " " + name);
-        if (a == Agg::kCount && !v.i.neg) map_calls += v.i.mag;
-      }
-    }
-  }
+  const uint64_t map_calls = add_map_rows(maps, table);
   nlohmann::json latency = nlohmann::json::array();
-  for (auto& r : rows) {
+  for (auto& r : table.rows) {
     if (!r.row.contains("exact") && (r.row.contains("p50"))) r.row["exact"] = false;
     r.row["sources"] = r.sources;
     latency.push_back(r.row);
   }
-
-  // ---- rates over time ----
-  nlohmann::json rates = nlohmann::json::object();
-  {
-    std::map<std::string, std::vector<size_t>> blocks;
-    for (size_t i = 0; i < maps.size(); ++i) blocks[maps[i].name].push_back(i);
-    nlohmann::json snaps = nlohmann::json::array();
-    for (const auto& [name, idx] : blocks) {
-      if (idx.size() < 2) continue;
-      nlohmann::json totals = nlohmann::json::array(), entries = nlohmann::json::array();
-      for (size_t i : idx) {
-        long double t = 0;
-        for (const auto& e : maps[i].entries) {
-          if (e.value.kind == MapValue::kInt) t += static_cast<long double>(e.value.i.as_double());
-          else if (e.value.kind == MapValue::kHist) t += static_cast<long double>(e.value.hist.total);
-          else if (e.value.kind == MapValue::kStats) t += static_cast<long double>(e.value.stats.count.as_double());
-        }
-        totals.push_back(static_cast<double>(t));
-        entries.push_back(maps[i].entries.size());
-      }
-      snaps.push_back({{"name", name},
-                       {"totals", totals},
-                       {"entries", entries},
-                       {"last_possibly_partial", true},
-                       {"note", "one value per printout; the last printout (at Ctrl-C) may cover a partial interval"}});
-    }
-    rates["snapshots"] = snaps;
-    if (ts_max > ts_min && ts_min != UINT64_MAX) {
-      uint64_t span = ts_max - ts_min;
-      uint64_t bin = 1000000000ULL;  // 1 s
-      while (span / bin > 2000) bin *= 10;
-      std::vector<uint64_t> counts(static_cast<size_t>(span / bin) + 1, 0);
-      for (const auto& s : series_)
-        for (uint64_t t : s.timestamps) counts[static_cast<size_t>((t - ts_min) / bin)]++;
-      rates["events"] = {{"t0_ns", u64_json(ts_min)}, {"bin_s", static_cast<double>(bin) / 1e9}, {"count", counts}};
-    }
-  }
-
-  // ---- tracer overhead estimate ----
-  {
-    uint64_t fires = event_fires ? event_fires : map_calls;
-    double duration = 0;
-    std::string duration_source;
-    if (ts_max > ts_min && ts_min != UINT64_MAX) {
-      duration = static_cast<double>(ts_max - ts_min) / 1e9;
-      duration_source = "event timestamps";
-    }
-    if (options.is_object() && options.contains("duration_s")) {
-      const auto& d = options["duration_s"];
-      double v = d.is_number() ? d.get<double>() : (d.is_string() ? std::atof(d.get<std::string>().c_str()) : 0);
-      if (v > 0) {
-        duration = v;
-        duration_source = "option duration_s";
-      }
-    }
-    nlohmann::json o = {{"fires", fires},
-                        {"fires_source", event_fires ? "events" : (map_calls ? "count/stats maps" : "none")},
-                        {"cost_per_fire_us",
-                         {{"untraced", kUntracedCallUs},
-                          {"tracing_enabled_nothing_attached", kTracedNothingAttachedUs},
-                          {"bpftrace_attached", kTracedBpftraceAttachedUs}}},
-                        {"note", "measured cost per traced call (the gem's own latency figure under-reports it); "
-                                 "percent of one core's wall time"}};
-    if (duration > 0) {
-      double rate = static_cast<double>(fires) / duration;
-      o["duration_s"] = duration;
-      o["duration_source"] = duration_source;
-      o["fires_per_s"] = rate;
-      o["overhead_pct"] = rate * kTracedBpftraceAttachedUs * 1e-6 * 100.0;
-      o["overhead_pct_unattached"] = rate * kTracedNothingAttachedUs * 1e-6 * 100.0;
-    } else {
-      o["duration_s"] = nullptr;
-      o["fires_per_s"] = nullptr;
-      o["overhead_pct"] = nullptr;
-    }
-    report["overhead"] = std::move(o);
-  }
+  nlohmann::json rates = rates_json(maps, series_, span);
+  report["overhead"] = overhead_json(span, map_calls, options);
 
   if (stacks.truncated() > 0)
     hint("strlen", "Some stack strings were cut by bpftrace's string limit (64 bytes by default before 0.23, "
