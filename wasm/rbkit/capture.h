@@ -176,6 +176,17 @@ class CaptureDecoder {
   // Whether the live curve keeps growing once short-lived objects reached their steady state:
   // the report's `leak` (timeline_queries.cpp states the rule).
   nlohmann::json leak_reading(const std::vector<uint64_t>& live_by_class) const;
+  // The sections of write_report, in the order it writes them.
+  void write_protocol(nlohmann::json& r);
+  void write_event_counts(nlohmann::json& r);
+  void write_objects(nlohmann::json& r);
+  void write_timeline(nlohmann::json& r);
+  void write_gc_cycles(nlohmann::json& r);
+  void write_gc_stats(nlohmann::json& r);
+  void write_cpu_samples(nlohmann::json& r);
+  void write_snapshots(nlohmann::json& r);
+  void write_counter_gaps(nlohmann::json& r);
+  void write_notes(nlohmann::json& r);
 
   // Timeline
   // live_change: what the event being binned already did to live_ (+1 created, -1 destroyed, 0):

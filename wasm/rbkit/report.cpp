@@ -18,8 +18,8 @@ nlohmann::json u64_json(uint64_t v) {
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 }  // namespace
 
-void CaptureDecoder::write_report(nlohmann::json& r) {
-  // ---- Protocol
+// The protocol version and how it is known.
+void CaptureDecoder::write_protocol(nlohmann::json& r) {
   nlohmann::json version = nullptr;
   std::string evidence;
   if (handshake_.is_object() && handshake_.contains("rbkit_protocol_version") &&
@@ -44,8 +44,10 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   r["protocol_evidence"] = evidence;
   r["handshake"] = handshakes_ ? handshake_ : nlohmann::json();
   if (handshakes_ > 1) r["handshakes"] = handshakes_;
+}
 
-  // ---- Messages and events
+// Messages and events: counts by type, rejections, timestamps, resyncs.
+void CaptureDecoder::write_event_counts(nlohmann::json& r) {
   r["messages"] = messages_;
   r["rejected_messages"] = rejected_messages_;
   r["rejected_events"] = rejected_events_;
@@ -75,8 +77,10 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   r["timestamps_from_ext"] = ts_from_ext_;
   r["resync"] = {{"count", resyncs_}, {"skipped_bytes", skipped_bytes_}};
   r["truncated_at"] = truncated_at_ >= 0 ? nlohmann::json(truncated_at_) : nlohmann::json();
+}
 
-  // ---- Objects
+// Objects created and destroyed, by class, and the leak reading.
+void CaptureDecoder::write_objects(nlohmann::json& r) {
   r["objects_created"] = created_;
   r["objects_destroyed"] = destroyed_;
   std::vector<uint64_t> live_by_class(classes_.size(), 0);
@@ -108,187 +112,190 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
     r["classes"] = {{"class", cn}, {"created", cc}, {"destroyed", cd}, {"live_at_end", cl}, {"total_classes", order.size()}};
   }
   r["leak"] = leak_reading(live_by_class);
+}
 
-  // ---- Timeline: objects created/destroyed per second, by class; live objects after each second
-  {
-    std::vector<std::pair<int64_t, const TimeBin*>> bins;
-    for (const auto& [sec, b] : bins_) bins.emplace_back(sec, &b);
-    const int64_t stored = bin_width_;  // seconds per stored bin (1 unless the capture forced coarsening)
-    int64_t width = stored;
-    bool dense = false;
-    if (!bins.empty()) {
-      int64_t span = (bins.back().first - bins.front().first) / stored + 1;  // in stored bins
-      dense = span <= static_cast<int64_t>(kMaxTimelineBins);
-      if (!dense && bins.size() > kMaxTimelineBins) width = stored * ((span + kMaxTimelineBins - 1) / kMaxTimelineBins);
-    }
-    // Classes with their own series: the most active ones; the rest are summed into "other".
-    std::vector<uint64_t> activity(classes_.size(), 0);
-    for (uint32_t c = 0; c < classes_.size(); ++c) activity[c] = created_by_class_[c] + destroyed_by_class_[c];
-    std::vector<uint32_t> top_cls;
-    for (uint32_t c = 0; c < classes_.size(); ++c)
-      if (activity[c]) top_cls.push_back(c);
-    std::sort(top_cls.begin(), top_cls.end(),
-              [&](uint32_t a, uint32_t b) { return activity[a] != activity[b] ? activity[a] > activity[b] : a < b; });
-    if (top_cls.size() > kTimelineClasses) top_cls.resize(kTimelineClasses);
-    std::vector<int> series_of(classes_.size(), -1);
-    for (size_t i = 0; i < top_cls.size(); ++i) series_of[top_cls[i]] = static_cast<int>(i);
-    const size_t k = top_cls.size();
-    const size_t other = k, before = k + 1;  // extra series: other classes, destroyed-before-capture
-
-    std::vector<int64_t> t;
-    std::vector<uint64_t> created, destroyed, live;
-    std::vector<std::vector<uint64_t>> sc(k + 2), sd(k + 2);
-    auto open_bin = [&](int64_t start) {
-      t.push_back(start);
-      created.push_back(0);
-      destroyed.push_back(0);
-      live.push_back(live.empty() ? 0 : live.back());
-      for (auto& v : sc) v.push_back(0);
-      for (auto& v : sd) v.push_back(0);
-    };
-    for (const auto& [sec, b] : bins) {
-      int64_t start = dense ? sec : sec - ((sec % width) + width) % width;
-      if (dense) {
-        while (t.empty() ? false : t.back() + width < start) open_bin(t.back() + width);
-      }
-      if (t.empty() || t.back() != start) open_bin(start);
-      created.back() += b->created;
-      destroyed.back() += b->destroyed;
-      live.back() = b->live;
-      for (const auto& x : b->by_class) {
-        size_t s = x.cls == kBeforeCapture ? before : (series_of[x.cls] >= 0 ? static_cast<size_t>(series_of[x.cls]) : other);
-        sc[s].back() += x.created;
-        sd[s].back() += x.destroyed;
-      }
-    }
-    nlohmann::json names = nlohmann::json::array();
-    for (uint32_t c : top_cls) names.push_back(classes_.shown(c));
-    names.push_back("(other classes)");
-    names.push_back("(created before the capture)");
-    r["timeline"] = {{"bin_s", width},
-                     {"dense", dense},
-                     {"t", t},
-                     {"created", created},
-                     {"destroyed", destroyed},
-                     {"live", live},
-                     {"classes", names},
-                     {"created_by_class", sc},
-                     {"destroyed_by_class", sd}};
+// Timeline: objects created/destroyed per second, by class; live objects after each second. Reads
+// the per-class counts as write_objects sized them (one per class).
+void CaptureDecoder::write_timeline(nlohmann::json& r) {
+  std::vector<std::pair<int64_t, const TimeBin*>> bins;
+  for (const auto& [sec, b] : bins_) bins.emplace_back(sec, &b);
+  const int64_t stored = bin_width_;  // seconds per stored bin (1 unless the capture forced coarsening)
+  int64_t width = stored;
+  bool dense = false;
+  if (!bins.empty()) {
+    int64_t span = (bins.back().first - bins.front().first) / stored + 1;  // in stored bins
+    dense = span <= static_cast<int64_t>(kMaxTimelineBins);
+    if (!dense && bins.size() > kMaxTimelineBins) width = stored * ((span + kMaxTimelineBins - 1) / kMaxTimelineBins);
   }
+  // Classes with their own series: the most active ones; the rest are summed into "other".
+  std::vector<uint64_t> activity(classes_.size(), 0);
+  for (uint32_t c = 0; c < classes_.size(); ++c) activity[c] = created_by_class_[c] + destroyed_by_class_[c];
+  std::vector<uint32_t> top_cls;
+  for (uint32_t c = 0; c < classes_.size(); ++c)
+    if (activity[c]) top_cls.push_back(c);
+  std::sort(top_cls.begin(), top_cls.end(),
+            [&](uint32_t a, uint32_t b) { return activity[a] != activity[b] ? activity[a] > activity[b] : a < b; });
+  if (top_cls.size() > kTimelineClasses) top_cls.resize(kTimelineClasses);
+  std::vector<int> series_of(classes_.size(), -1);
+  for (size_t i = 0; i < top_cls.size(); ++i) series_of[top_cls[i]] = static_cast<int>(i);
+  const size_t k = top_cls.size();
+  const size_t other = k, before = k + 1;  // extra series: other classes, destroyed-before-capture
 
-  // ---- GC cycles
-  {
-    nlohmann::json start = nlohmann::json::array(), mark = nlohmann::json::array(), end = nlohmann::json::array(),
-                   dur = nlohmann::json::array();
-    for (const auto& c : cycles_) {
-      start.push_back(c.start_ms);
-      mark.push_back(c.mark_end_ms >= 0 ? nlohmann::json(c.mark_end_ms) : nlohmann::json());
-      end.push_back(c.end_ms);
-      dur.push_back(round3(c.end_ms - c.start_ms));
+  std::vector<int64_t> t;
+  std::vector<uint64_t> created, destroyed, live;
+  std::vector<std::vector<uint64_t>> sc(k + 2), sd(k + 2);
+  auto open_bin = [&](int64_t start) {
+    t.push_back(start);
+    created.push_back(0);
+    destroyed.push_back(0);
+    live.push_back(live.empty() ? 0 : live.back());
+    for (auto& v : sc) v.push_back(0);
+    for (auto& v : sd) v.push_back(0);
+  };
+  for (const auto& [sec, b] : bins) {
+    int64_t start = dense ? sec : sec - ((sec % width) + width) % width;
+    if (dense) {
+      while (t.empty() ? false : t.back() + width < start) open_bin(t.back() + width);
     }
-    r["gc_cycles"] = {{"count", cycles_.size()},
-                      {"gc_start", gc_start_},
-                      {"gc_end_m", gc_end_m_},
-                      {"gc_end_s", gc_end_s_},
-                      {"end_s_without_start", orphan_end_s_},
-                      {"end_m_without_start", orphan_end_m_},
-                      {"starts_never_closed", unclosed_starts_},
-                      {"out_of_order", negative_durations_},
-                      {"trailing_open", trailing_open_gc_},
-                      {"trailing_open_start_ms", trailing_open_gc_ ? nlohmann::json(open_.start_ms) : nlohmann::json()},
-                      {"unclosed_start_ms", unclosed_start_ms_},
-                      {"start_ms", start},
-                      {"mark_end_ms", mark},
-                      {"end_ms", end},
-                      {"duration_ms", dur}};
+    if (t.empty() || t.back() != start) open_bin(start);
+    created.back() += b->created;
+    destroyed.back() += b->destroyed;
+    live.back() = b->live;
+    for (const auto& x : b->by_class) {
+      size_t s = x.cls == kBeforeCapture ? before : (series_of[x.cls] >= 0 ? static_cast<size_t>(series_of[x.cls]) : other);
+      sc[s].back() += x.created;
+      sd[s].back() += x.destroyed;
+    }
   }
+  nlohmann::json names = nlohmann::json::array();
+  for (uint32_t c : top_cls) names.push_back(classes_.shown(c));
+  names.push_back("(other classes)");
+  names.push_back("(created before the capture)");
+  r["timeline"] = {{"bin_s", width},
+                   {"dense", dense},
+                   {"t", t},
+                   {"created", created},
+                   {"destroyed", destroyed},
+                   {"live", live},
+                   {"classes", names},
+                   {"created_by_class", sc},
+                   {"destroyed_by_class", sd}};
+}
 
-  // ---- gc_stats series
-  {
-    nlohmann::json keys = nlohmann::json::array(), t = nlohmann::json::array(), series = nlohmann::json::object(),
-                   non_numeric = nlohmann::json::object();
-    std::vector<nlohmann::json> cols(gc_keys_.size(), nlohmann::json::array());
-    for (size_t i = 0; i < gc_stats_.size(); ++i) {
-      t.push_back(gc_stats_[i].t_ms);
-      for (auto& c : cols) c.push_back(nullptr);
-      for (const auto& [key, v] : gc_stats_[i].values) cols[key][i] = v;
-    }
-    for (uint32_t k = 1; k < gc_keys_.size(); ++k) {
-      keys.push_back(gc_keys_.shown(k));
-      series[gc_keys_.shown(k)] = std::move(cols[k]);
-    }
-    for (const auto& [k, n] : gc_non_numeric_) non_numeric[gc_keys_.shown(k)] = n;
-    r["gc_stats"] = {{"count", gc_stats_.size()}, {"keys", keys}, {"t_ms", t}, {"series", series}, {"non_numeric_values", non_numeric}};
+// GC cycles: start, mark end, end and duration of each.
+void CaptureDecoder::write_gc_cycles(nlohmann::json& r) {
+  nlohmann::json start = nlohmann::json::array(), mark = nlohmann::json::array(), end = nlohmann::json::array(),
+                 dur = nlohmann::json::array();
+  for (const auto& c : cycles_) {
+    start.push_back(c.start_ms);
+    mark.push_back(c.mark_end_ms >= 0 ? nlohmann::json(c.mark_end_ms) : nlohmann::json());
+    end.push_back(c.end_ms);
+    dur.push_back(round3(c.end_ms - c.start_ms));
   }
+  r["gc_cycles"] = {{"count", cycles_.size()},
+                    {"gc_start", gc_start_},
+                    {"gc_end_m", gc_end_m_},
+                    {"gc_end_s", gc_end_s_},
+                    {"end_s_without_start", orphan_end_s_},
+                    {"end_m_without_start", orphan_end_m_},
+                    {"starts_never_closed", unclosed_starts_},
+                    {"out_of_order", negative_durations_},
+                    {"trailing_open", trailing_open_gc_},
+                    {"trailing_open_start_ms", trailing_open_gc_ ? nlohmann::json(open_.start_ms) : nlohmann::json()},
+                    {"unclosed_start_ms", unclosed_start_ms_},
+                    {"start_ms", start},
+                    {"mark_end_ms", mark},
+                    {"end_ms", end},
+                    {"duration_ms", dur}};
+}
 
-  // ---- CPU samples
-  {
-    nlohmann::json fl = nlohmann::json::array(), ff = nlohmann::json::array(), fline = nlohmann::json::array(),
-                   fm = nlohmann::json::array();
-    for (const auto& f : frames_) {
-      fl.push_back(labels_.shown(f.label));
-      ff.push_back(files_.shown(f.file));
-      fline.push_back(u64_json(f.line));
-      fm.push_back(labels_.shown(f.method));
-    }
-    std::map<uint32_t, uint64_t> leaf_counts;
-    for (int64_t l : cpu_leaf_)
-      if (l >= 0) ++leaf_counts[frames_[static_cast<size_t>(l)].label];
-    std::vector<std::pair<uint32_t, uint64_t>> leaves(leaf_counts.begin(), leaf_counts.end());
-    std::sort(leaves.begin(), leaves.end(),
-              [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
-    nlohmann::json ll = nlohmann::json::array(), lc = nlohmann::json::array();
-    for (size_t i = 0; i < leaves.size() && i < kTopRows; ++i) {
-      ll.push_back(labels_.shown(leaves[i].first));
-      lc.push_back(leaves[i].second);
-    }
-    nlohmann::json st = nlohmann::json::array(), sn = nlohmann::json::array();
-    for (const auto& [stack, n] : cpu_stacks_) {
-      st.push_back(stack);  // frame indexes, leaf first
-      sn.push_back(n);
-    }
-    r["cpu_samples"] = {{"count", cpu_t_.size()},
-                        {"t_ms", cpu_t_},
-                        {"leaf", cpu_leaf_},
-                        {"frames", {{"label", fl}, {"file", ff}, {"line", fline}, {"method", fm}}},
-                        {"top_leaf_labels", {{"label", ll}, {"count", lc}}},
-                        {"stacks", {{"frames", st}, {"count", sn}}}};
+// gc_stats series: one column per key, null where a message lacks it.
+void CaptureDecoder::write_gc_stats(nlohmann::json& r) {
+  nlohmann::json keys = nlohmann::json::array(), t = nlohmann::json::array(), series = nlohmann::json::object(),
+                 non_numeric = nlohmann::json::object();
+  std::vector<nlohmann::json> cols(gc_keys_.size(), nlohmann::json::array());
+  for (size_t i = 0; i < gc_stats_.size(); ++i) {
+    t.push_back(gc_stats_[i].t_ms);
+    for (auto& c : cols) c.push_back(nullptr);
+    for (const auto& [key, v] : gc_stats_[i].values) cols[key][i] = v;
   }
-
-  // ---- Snapshots
-  {
-    nlohmann::json snaps = nlohmann::json::array();
-    for (const auto& s : snapshots_) {
-      snaps.push_back(summarize_snapshot(s, classes_, files_, kTopRows));
-    }
-    r["snapshots"] = snaps;
-    r["snapshot_note"] =
-        "rbkit takes object_space_dump snapshots by walking the heap without running a GC first: they include "
-        "objects that are already unreachable but not yet swept, and carry no GC roots, so retained sizes and "
-        "dominators cannot be derived from them.";
+  for (uint32_t k = 1; k < gc_keys_.size(); ++k) {
+    keys.push_back(gc_keys_.shown(k));
+    series[gc_keys_.shown(k)] = std::move(cols[k]);
   }
+  for (const auto& [k, n] : gc_non_numeric_) non_numeric[gc_keys_.shown(k)] = n;
+  r["gc_stats"] = {{"count", gc_stats_.size()}, {"keys", keys}, {"t_ms", t}, {"series", series}, {"non_numeric_values", non_numeric}};
+}
 
-  // ---- Counter gaps
-  {
-    nlohmann::json ranges = nlohmann::json::array();
-    for (const auto& [a, b] : missing_ranges_) ranges.push_back({u64_json(a), u64_json(b)});
-    nlohmann::json dups = nlohmann::json::array();
-    for (size_t i = 0; i < duplicate_counters_.size() && i < 1000; ++i) dups.push_back(u64_json(duplicate_counters_[i]));
-    r["counter_gaps"] = {
-        {"collections", collections_with_counter_},
-        {"first", has_counter_ ? u64_json(counter_first_) : nlohmann::json()},
-        {"last", has_counter_ ? u64_json(counter_last_) : nlohmann::json()},
-        {"missing", counter_missing_},
-        {"missing_ranges", ranges},
-        {"duplicates", duplicate_counters_.size()},
-        {"duplicate_counters", dups},
-        {"backwards", counter_backwards_},
-        {"policy",
-         "events of a collection whose message_counter repeats or goes backwards are kept: rbkit's PUB socket "
-         "never re-sends, so a repeat means a restarted server or a second publisher, not a duplicate delivery"}};
+// CPU samples: frames, leaf counts and stacks.
+void CaptureDecoder::write_cpu_samples(nlohmann::json& r) {
+  nlohmann::json fl = nlohmann::json::array(), ff = nlohmann::json::array(), fline = nlohmann::json::array(),
+                 fm = nlohmann::json::array();
+  for (const auto& f : frames_) {
+    fl.push_back(labels_.shown(f.label));
+    ff.push_back(files_.shown(f.file));
+    fline.push_back(u64_json(f.line));
+    fm.push_back(labels_.shown(f.method));
   }
+  std::map<uint32_t, uint64_t> leaf_counts;
+  for (int64_t l : cpu_leaf_)
+    if (l >= 0) ++leaf_counts[frames_[static_cast<size_t>(l)].label];
+  std::vector<std::pair<uint32_t, uint64_t>> leaves(leaf_counts.begin(), leaf_counts.end());
+  std::sort(leaves.begin(), leaves.end(),
+            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  nlohmann::json ll = nlohmann::json::array(), lc = nlohmann::json::array();
+  for (size_t i = 0; i < leaves.size() && i < kTopRows; ++i) {
+    ll.push_back(labels_.shown(leaves[i].first));
+    lc.push_back(leaves[i].second);
+  }
+  nlohmann::json st = nlohmann::json::array(), sn = nlohmann::json::array();
+  for (const auto& [stack, n] : cpu_stacks_) {
+    st.push_back(stack);  // frame indexes, leaf first
+    sn.push_back(n);
+  }
+  r["cpu_samples"] = {{"count", cpu_t_.size()},
+                      {"t_ms", cpu_t_},
+                      {"leaf", cpu_leaf_},
+                      {"frames", {{"label", fl}, {"file", ff}, {"line", fline}, {"method", fm}}},
+                      {"top_leaf_labels", {{"label", ll}, {"count", lc}}},
+                      {"stacks", {{"frames", st}, {"count", sn}}}};
+}
 
-  // ---- What the user should know
+// Snapshots: a summary of each object_space_dump.
+void CaptureDecoder::write_snapshots(nlohmann::json& r) {
+  nlohmann::json snaps = nlohmann::json::array();
+  for (const auto& s : snapshots_) {
+    snaps.push_back(summarize_snapshot(s, classes_, files_, kTopRows));
+  }
+  r["snapshots"] = snaps;
+  r["snapshot_note"] =
+      "rbkit takes object_space_dump snapshots by walking the heap without running a GC first: they include "
+      "objects that are already unreachable but not yet swept, and carry no GC roots, so retained sizes and "
+      "dominators cannot be derived from them.";
+}
+
+// Counter gaps: missing, repeated and backwards message counters.
+void CaptureDecoder::write_counter_gaps(nlohmann::json& r) {
+  nlohmann::json ranges = nlohmann::json::array();
+  for (const auto& [a, b] : missing_ranges_) ranges.push_back({u64_json(a), u64_json(b)});
+  nlohmann::json dups = nlohmann::json::array();
+  for (size_t i = 0; i < duplicate_counters_.size() && i < 1000; ++i) dups.push_back(u64_json(duplicate_counters_[i]));
+  r["counter_gaps"] = {
+      {"collections", collections_with_counter_},
+      {"first", has_counter_ ? u64_json(counter_first_) : nlohmann::json()},
+      {"last", has_counter_ ? u64_json(counter_last_) : nlohmann::json()},
+      {"missing", counter_missing_},
+      {"missing_ranges", ranges},
+      {"duplicates", duplicate_counters_.size()},
+      {"duplicate_counters", dups},
+      {"backwards", counter_backwards_},
+      {"policy",
+       "events of a collection whose message_counter repeats or goes backwards are kept: rbkit's PUB socket "
+       "never re-sends, so a repeat means a restarted server or a second publisher, not a duplicate delivery"}};
+}
+
+// What the user should know (reads the snapshots already written).
+void CaptureDecoder::write_notes(nlohmann::json& r) {
   nlohmann::json notes = nlohmann::json::array();
   if (messages_ == 0 && bytes_seen_ == 0) notes.push_back("empty capture: no bytes");
   if (!created_ && !destroyed_) notes.push_back("no obj_created/obj_destroyed events (memory profiling was off)");
@@ -304,6 +311,19 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
   if (ts_in_seconds_)
     notes.push_back(std::to_string(ts_in_seconds_) + " timestamp(s) were in seconds, not milliseconds (scaled ×1000)");
   r["notes"] = notes;
+}
+
+void CaptureDecoder::write_report(nlohmann::json& r) {
+  write_protocol(r);
+  write_event_counts(r);
+  write_objects(r);
+  write_timeline(r);
+  write_gc_cycles(r);
+  write_gc_stats(r);
+  write_cpu_samples(r);
+  write_snapshots(r);
+  write_counter_gaps(r);
+  write_notes(r);
 }
 
 }  // namespace gcscope::rbkit
