@@ -127,6 +127,28 @@ int64_t Payload::heap_available(size_t i) const {
   return col.ruby21_names ? v * page_obj_limit : v;  // 2.1: heap_used pages
 }
 
+std::vector<CounterSeries> counter_series(const Payload& p) {
+  const StatColumns& c = p.col;
+  std::vector<CounterSeries> s;
+  auto stat = [&](const char* name, int col) {
+    if (col >= 0) s.push_back({name, [&p, col](size_t i) { return p.at(i, col); }});
+  };
+  if (c.heap_available >= 0) s.push_back({"heap_available_slots", [&p](size_t i) { return p.heap_available(i); }});
+  stat("heap_live_slots", c.heap_live);
+  stat("heap_free_slots", c.heap_free);
+  stat("old_objects", c.old_objects);
+  s.push_back({"rss_bytes", [&p](size_t i) { return p.rss[i]; }});
+  s.push_back({"peak_rss_bytes", [&p](size_t i) { return p.peak_rss[i]; }});
+  stat("gc_count", c.count);
+  stat("minor_gc_count", c.minor);
+  stat("major_gc_count", c.major);
+  stat("malloc_increase_bytes", c.malloc_increase);
+  stat("malloc_increase_bytes_limit", c.malloc_limit);
+  stat("oldmalloc_increase_bytes", c.oldmalloc_increase);
+  stat("oldmalloc_increase_bytes_limit", c.oldmalloc_limit);
+  return s;
+}
+
 Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset) {
   *byte_offset = -1;
   size_t deep_at = 0;

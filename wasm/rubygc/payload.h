@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -98,6 +99,15 @@ struct Payload {
   int64_t heap_available(size_t i) const;
   int64_t heap_live(size_t i) const { return at(i, col.heap_live); }
 };
+
+// A per-sample counter a timeline shows: its name and its value at sample i.
+struct CounterSeries {
+  const char* name;
+  std::function<int64_t(size_t)> value;
+};
+// The counters of the report's timeline and of rubygc.timeline: RSS always, each GC.stat counter
+// when the payload's header has its key. The values refer to `p`, which must outlive them.
+std::vector<CounterSeries> counter_series(const Payload& p);
 
 // Parses `bytes` as JSON and checks the top level and the header. On a verdict other than 200 the
 // payload keeps whatever was read before the problem so the report can still show it.

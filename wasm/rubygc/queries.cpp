@@ -26,33 +26,6 @@ std::pair<size_t, size_t> sample_range(const Payload& p, double t0, double t1) {
   return {lo, hi};
 }
 
-struct Series {
-  const char* name;
-  std::function<int64_t(size_t)> value;
-};
-
-std::vector<Series> series_of(const Payload& p) {
-  const StatColumns& c = p.col;
-  std::vector<Series> s;
-  auto stat = [&](const char* name, int col) {
-    if (col >= 0) s.push_back({name, [&p, col](size_t i) { return p.at(i, col); }});
-  };
-  if (c.heap_available >= 0) s.push_back({"heap_available_slots", [&p](size_t i) { return p.heap_available(i); }});
-  stat("heap_live_slots", c.heap_live);
-  stat("heap_free_slots", c.heap_free);
-  stat("old_objects", c.old_objects);
-  s.push_back({"rss_bytes", [&p](size_t i) { return p.rss[i]; }});
-  s.push_back({"peak_rss_bytes", [&p](size_t i) { return p.peak_rss[i]; }});
-  stat("gc_count", c.count);
-  stat("minor_gc_count", c.minor);
-  stat("major_gc_count", c.major);
-  stat("malloc_increase_bytes", c.malloc_increase);
-  stat("malloc_increase_bytes_limit", c.malloc_limit);
-  stat("oldmalloc_increase_bytes", c.oldmalloc_increase);
-  stat("oldmalloc_increase_bytes_limit", c.oldmalloc_limit);
-  return s;
-}
-
 double seconds(double v) { return std::round(v * 1e6) / 1e6; }
 
 // rubygc.timeline {t0?, t1?, width?}: every sample of the range, or for more than two per pixel, two
@@ -63,7 +36,7 @@ json timeline(const Payload& p, const json& args) {
   const int64_t width = query_args::integer(args, "width", 1000, 1, 100000);
   auto [lo, hi] = sample_range(p, t0, t1);
   const double base = p.n ? p.ts[0] : 0;
-  const auto series = series_of(p);
+  const auto series = counter_series(p);
   json t = json::array(), cols = json::object();
   for (auto& s : series) cols[s.name] = json::array();
   const size_t count = hi - lo;

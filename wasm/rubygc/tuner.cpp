@@ -168,7 +168,6 @@ void measure_units(Run& run, json& report) {
 
 void write_timeline(const Run& run, json& report) {
   const Payload& p = run.p;
-  const StatColumns& c = p.col;
   const size_t n = p.n;
   const double t0 = n ? p.ts[0] : 0;
   json tl = json::object();
@@ -186,28 +185,12 @@ void write_timeline(const Run& run, json& report) {
   json legend = json::array();
   for (int e = 0; e < kEventCount; ++e) legend.push_back(event_name(e));
   tl["event_names"] = legend;
-  auto column = [&](const char* name, auto get) {
+  for (const auto& s : counter_series(p)) {
     json::array_t a;
     a.reserve(n);
-    for (size_t i = 0; i < n; ++i) a.emplace_back(get(i));
-    tl[name] = json(std::move(a));
-  };
-  auto stat_column = [&](const char* name, int col) {
-    if (col >= 0) column(name, [&](size_t i) { return p.at(i, col); });
-  };
-  if (c.heap_available >= 0) column("heap_available_slots", [&](size_t i) { return p.heap_available(i); });
-  stat_column("heap_live_slots", c.heap_live);
-  stat_column("heap_free_slots", c.heap_free);
-  column("rss_bytes", [&](size_t i) { return p.rss[i]; });
-  column("peak_rss_bytes", [&](size_t i) { return p.peak_rss[i]; });
-  stat_column("gc_count", c.count);
-  stat_column("minor_gc_count", c.minor);
-  stat_column("major_gc_count", c.major);
-  stat_column("malloc_increase_bytes", c.malloc_increase);
-  stat_column("malloc_increase_bytes_limit", c.malloc_limit);
-  stat_column("oldmalloc_increase_bytes", c.oldmalloc_increase);
-  stat_column("oldmalloc_increase_bytes_limit", c.oldmalloc_limit);
-  stat_column("old_objects", c.old_objects);
+    for (size_t i = 0; i < n; ++i) a.emplace_back(s.value(i));
+    tl[s.name] = json(std::move(a));
+  }
   report["timeline"] = std::move(tl);
 }
 
