@@ -13,16 +13,19 @@ const site = process.env.GCSCOPE_SITE || path.join(__dirname, '../../build/wasm/
 const corpus = process.env.GCSCOPE_CORPUS_DIR || path.join(__dirname, '../../../shared/corpus');
 const createGcscope = require(path.join(site, 'gcscope.js'));
 
-async function session(file) {
+// One session over the files (one input set), finished; ask(method, args) answers its queries.
+async function session(...files) {
   const M = await createGcscope();
   const s = new M.Session('{}');
-  const bytes = fs.readFileSync(file);
-  const ptr = M.allocBytes(bytes.length) >>> 0;
-  M.HEAPU8.set(bytes, ptr);
-  s.beginFile(path.basename(file));
-  s.feed(ptr, bytes.length);
-  s.endFile();
-  M.freeBytes(ptr);
+  for (const file of files) {
+    const bytes = fs.readFileSync(file);
+    const ptr = M.allocBytes(bytes.length) >>> 0;
+    M.HEAPU8.set(bytes, ptr);
+    s.beginFile(path.basename(file));
+    s.feed(ptr, bytes.length);
+    s.endFile();
+    M.freeBytes(ptr);
+  }
   JSON.parse(s.finish());
   const ask = (method, args) => {
     const at = s.queryInPlace(method, JSON.stringify(args || {})) >>> 0;
@@ -93,20 +96,8 @@ test('pprof export: flat/cum per function equal stackprof --text, sample types a
 test('speedscope export: the schema\'s required fields, every raw sample, one profile per dump', async () => {
   const schema = JSON.parse(fs.readFileSync(require.resolve('speedscope/dist/release/file-format-schema.json'), 'utf8'));
   const a = path.join(corpus, 'prof/blocks-cpu-raw/blocks-cpu-raw.dump'), b = path.join(corpus, 'prof/gc-cpu-raw/gc-cpu-raw.dump');
-  const M = await createGcscope();
-  const s = new M.Session('{}');
-  for (const file of [a, b]) {
-    const bytes = fs.readFileSync(file);
-    const ptr = M.allocBytes(bytes.length) >>> 0;
-    M.HEAPU8.set(bytes, ptr);
-    s.beginFile(path.basename(file));
-    s.feed(ptr, bytes.length);
-    s.endFile();
-    M.freeBytes(ptr);
-  }
-  JSON.parse(s.finish());
-  const at = s.queryInPlace('stacks.export', JSON.stringify({ to: 'speedscope' })) >>> 0;
-  const file = JSON.parse(JSON.parse(new TextDecoder().decode(M.HEAPU8.subarray(at, at + s.resultLength()))).result);
+  const { s, ask } = await session(a, b);
+  const file = JSON.parse(ask('stacks.export', { to: 'speedscope' }));
   for (const key of schema.definitions['FileFormat.File'].required) assert.ok(key in file, 'required ' + key);
   for (const key of schema.definitions['FileFormat.SampledProfile'].required) assert.ok(key in file.profiles[0], 'profile requires ' + key);
   assert.strictEqual(file.$schema, 'https://www.speedscope.app/file-format-schema.json');
