@@ -484,6 +484,15 @@ void GcAggregator::merge_from(const GcAggregator& o) {
   for (const auto& m : o.members_) members_.push_back(m);
 }
 
+void GcAggregator::copy_from(const GcAggregator& o) {
+  *this = o;
+  cause_index_.clear();
+  for (size_t c = 0; c < causes_.size(); ++c) cause_index_.emplace(std::string_view(causes_[c]), static_cast<uint32_t>(c));
+  phase_index_.clear();
+  for (size_t p = 0; p < phases_.size(); ++p) phase_index_.emplace(std::string_view(phases_[p]), static_cast<uint32_t>(p));
+  live_diary_ = nullptr;
+}
+
 void GcAggregator::note_member(const std::string& path, const char* dialect, bool parsed) {
   members_.push_back({{"path", path}, {"dialect", dialect}, {"parsed", parsed}});
 }

@@ -162,6 +162,10 @@ class GcAggregator final : public GcEventSink {
   // re-interned, tallies added. Rotating sets: one aggregator per member, the selected members
   // merged at the end in rank order.
   void merge_from(const GcAggregator& other);
+  // Becomes a copy of `other` that reads on by itself: the same rows, tallies and records waiting
+  // for their time order, with name lookups over its own names and no live diary. A followed log's
+  // report is written from such a copy while the original takes more lines.
+  void copy_from(const GcAggregator& other);
 
   // The report: the whole-log summary, findings, diary and the first screen (a decimated series and
   // the first page of the event table; without them when set_with_series(false)).
@@ -250,6 +254,7 @@ class GcAggregator final : public GcEventSink {
     void rank_pauses(std::vector<int64_t>& durations);
   };
 
+  GcAggregator& operator=(const GcAggregator&) = default;  // copy_from() repairs the name lookups
   uint32_t intern_cause(std::string_view cause);
   uint32_t intern_phase(std::string_view name);
   uint32_t intern_phase_at(std::vector<uint32_t>& seen, size_t k, std::string_view name);

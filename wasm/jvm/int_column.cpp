@@ -5,6 +5,26 @@
 
 namespace gcscope::jvm {
 
+IntColumn& IntColumn::operator=(const IntColumn& o) {
+  if (this == &o) return *this;
+  blocks_ = o.blocks_;
+  head_ = o.head_;
+  chunks_.clear();
+  for (const auto& chunk : o.chunks_) {
+    chunks_.emplace_back(new uint64_t[kChunkWords]);
+    std::copy(chunk.get(), chunk.get() + kChunkWords, chunks_.back().get());
+  }
+  next_word_ = o.next_word_;
+  tail_.reset();
+  if (o.tail_) {
+    tail_.reset(new int64_t[kBlock]);
+    std::copy(o.tail_.get(), o.tail_.get() + o.size_ % kBlock, tail_.get());  // the values held
+  }
+  size_ = o.size_;
+  step_ = o.step_;
+  return *this;
+}
+
 namespace {
 
 unsigned bit_width(uint64_t v) { return v ? 64 - static_cast<unsigned>(__builtin_clzll(v)) : 0; }

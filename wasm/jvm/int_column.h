@@ -23,6 +23,13 @@ class IntColumn {
   static constexpr int64_t kNull = INT64_MIN;
   static constexpr size_t kBlock = 256;
 
+  IntColumn() = default;
+  IntColumn(IntColumn&&) noexcept = default;
+  IntColumn& operator=(IntColumn&&) noexcept = default;
+  // A copy holds the same values in words of its own.
+  IntColumn(const IntColumn& other) { *this = other; }
+  IntColumn& operator=(const IntColumn& other);
+
   void push(int64_t v) {
     if (!tail_) tail_.reset(new int64_t[kBlock]);
     tail_[size_ % kBlock] = v;

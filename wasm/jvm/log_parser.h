@@ -25,6 +25,9 @@ class LogParser {
   virtual void feed_line(std::string_view line, uint64_t line_no) = 0;
   virtual void finish() = 0;
   virtual Diary& diary() = 0;
+  // A parser in this one's state (records still open, what the header said) that emits into
+  // `sink`: a followed log's report finishes the copy while this parser reads on.
+  virtual std::unique_ptr<LogParser> clone(GcEventSink& sink) const = 0;
   // Optional: the member's first bytes (up to 64 KiB) before any line is fed, for facts that
   // appear late in a record but decide how earlier lines are typed (e.g. the collector of a log
   // without header, known from a "DefNew:" line that follows the pause it belongs to).

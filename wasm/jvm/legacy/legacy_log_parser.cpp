@@ -12,6 +12,11 @@ class LegacyLogParser final : public LogParser {
   void feed_line(std::string_view line, uint64_t line_no) override { parser_.feed_line(line, line_no); }
   void finish() override { parser_.finish(); }
   Diary& diary() override { return diary_; }
+  std::unique_ptr<LogParser> clone(GcEventSink& sink) const override {
+    auto copy = std::make_unique<LegacyLogParser>(*this);
+    copy->parser_.rebind(sink, copy->diary_);
+    return copy;
+  }
 
  private:
   Diary diary_;  // declared before parser_, which keeps a reference to it

@@ -507,8 +507,8 @@ bool is_noise_line(std::string_view l) {
 }  // namespace
 
 LegacyGcLogParser::LegacyGcLogParser(GcEventSink& sink, Diary& diary, uint32_t member)
-    : sink_(sink), diary_(diary), member_(member) {
-  diary_.unified = Tri::kFalse;
+    : sink_(&sink), diary_(&diary), member_(member) {
+  diary_->unified = Tri::kFalse;
 }
 
 void LegacyGcLogParser::feed_line(std::string_view line, uint64_t line_no) {
@@ -798,7 +798,7 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     if (gc != std::string_view::npos) {
       size_t start = prefix_start_before(line, gc + 2);
       if (start > 0 && start < line.size()) {
-        sink_.on_unparsed(member_, line_no_, line.substr(0, start));
+        sink_->on_unparsed(member_, line_no_, line.substr(0, start));
         ++stats_.unparsed;
         process(line.substr(start), depth_guard + 1);
         return;
@@ -912,7 +912,7 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
     }
     sp.line = line_no_;
     sp.member = member_;
-    sink_.on_safepoint(sp);
+    sink_->on_safepoint(sp);
     ++stats_.safepoints;
     return true;
   }
@@ -920,7 +920,7 @@ bool LegacyGcLogParser::handle_standalone(std::string_view rest, const Stamp& st
     ev_.concurrent_time = true;
     size_t p = 18;
     double v;
-    if (log_decimal(rest, p, v)) sink_.on_application_time(member_, st.uptime_s, v);
+    if (log_decimal(rest, p, v)) sink_->on_application_time(member_, st.uptime_s, v);
     return true;
   }
   (void)line;
@@ -1040,7 +1040,7 @@ void LegacyGcLogParser::flush_pending_as_is() {
 void LegacyGcLogParser::flush_tenuring() {
   if (!tenuring_open_) return;
   tenuring_open_ = false;
-  sink_.on_tenuring(tenuring_);
+  sink_->on_tenuring(tenuring_);
   ++stats_.tenuring_records;
 }
 
@@ -1050,7 +1050,7 @@ void LegacyGcLogParser::emit(const GcEvent& e) {
   // the decimal it is.)
   if (e.stop_the_world && !std::isnan(e.uptime_s) && !std::isnan(e.duration_s))
     note_uptime(std::round((e.uptime_s + e.duration_s) * 1e7) / 1e7);
-  sink_.on_event(e);
+  sink_->on_event(e);
   ++stats_.events;
 }
 
@@ -1120,7 +1120,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
     if (only_if_complete) return false;
     if (!nested_) flush_open();
-    sink_.on_unparsed(member_, first_line, text);
+    sink_->on_unparsed(member_, first_line, text);
     ++stats_.unparsed;
     return true;
   }
@@ -1550,7 +1550,7 @@ bool LegacyGcLogParser::parse_shenandoah(std::string_view flat, double uptime_s,
 
 void LegacyGcLogParser::note_header(std::string_view line) {
   if (starts_with(line, "Java HotSpot(TM)") || starts_with(line, "OpenJDK") || starts_with(line, "Java(TM)")) {
-    if (diary_.jvm_version.empty()) diary_.jvm_version.assign(line);
+    if (diary_->jvm_version.empty()) diary_->jvm_version.assign(line);
     size_t jre = line.find("JRE (");
     if (jre != std::string_view::npos) {
       size_t p = jre + 5;
@@ -1579,15 +1579,15 @@ void LegacyGcLogParser::note_header(std::string_view line) {
       size_t p = ph + 9;
       uint64_t pm;
       if (text::parse_u64(line, p, pm) && p < line.size() && (line[p] == 'k' || line[p] == 'K'))
-        diary_.physical_memory_kb = static_cast<int64_t>(pm);
+        diary_->physical_memory_kb = static_cast<int64_t>(pm);
     }
-    if (!diary_.command_line.empty()) diary_.command_line.push_back('\n');
-    diary_.command_line.append(line);
+    if (!diary_->command_line.empty()) diary_->command_line.push_back('\n');
+    diary_->command_line.append(line);
     return;
   }
   if (starts_with(line, "CommandLine flags: ")) {
-    if (!diary_.command_line.empty()) diary_.command_line.push_back('\n');
-    diary_.command_line.append(line);
+    if (!diary_->command_line.empty()) diary_->command_line.push_back('\n');
+    diary_->command_line.append(line);
     std::string_view flags = line.substr(19);
     auto value_of = [&](std::string_view key) -> int64_t {
       size_t at = flags.find(key);
@@ -1597,10 +1597,10 @@ void LegacyGcLogParser::note_header(std::string_view line) {
       if (!text::parse_u64(flags, p, v)) return -1;
       return static_cast<int64_t>(v / 1024);
     };
-    diary_.max_heap_kb = value_of("-XX:MaxHeapSize=");
-    diary_.initial_heap_kb = value_of("-XX:InitialHeapSize=");
+    diary_->max_heap_kb = value_of("-XX:MaxHeapSize=");
+    diary_->initial_heap_kb = value_of("-XX:InitialHeapSize=");
     int64_t region = value_of("-XX:G1HeapRegionSize=");
-    if (region > 0) diary_.region_size_kb = region;
+    if (region > 0) diary_->region_size_kb = region;
     if (contains(flags, "-XX:+UseConcMarkSweepGC")) ev_.cms = true;
     if (contains(flags, "-XX:+UseParNewGC")) ev_.parnew = true;
     if (contains(flags, "-XX:+UseG1GC")) ev_.g1 = true;
@@ -1675,7 +1675,7 @@ void LegacyGcLogParser::note_header(std::string_view line) {
   if (contains(line, "GC log file created") || contains(line, "GC log file has reached the maximum size")) return;
   if (contains(line, "Shenandoah")) ev_.shenandoah = true;
   if (is_noise_line(line)) return;
-  sink_.on_unparsed(member_, line_no_, line);
+  sink_->on_unparsed(member_, line_no_, line);
   ++stats_.unparsed;
 }
 
@@ -1688,7 +1688,7 @@ void LegacyGcLogParser::finish() {
   if (!pending_.empty()) {
     // The log ends inside a record (the JVM was killed, or the file was cut while being written): without
     // its pause time it is not a collection we can report, so it is listed as unparsed, like GCToolKit.
-    sink_.on_unparsed(member_, pending_line_, pending_);
+    sink_->on_unparsed(member_, pending_line_, pending_);
     ++stats_.unparsed;
     pending_.clear();
   }
@@ -1698,7 +1698,7 @@ void LegacyGcLogParser::finish() {
 
 void LegacyGcLogParser::decide_diary() {
   const Evidence& v = ev_;
-  auto set = [&](const char* name, bool value) { diary_.set_flag(name, value ? Tri::kTrue : Tri::kFalse); };
+  auto set = [&](const char* name, bool value) { diary_->set_flag(name, value ? Tri::kTrue : Tri::kFalse); };
   bool no_details = !v.details;
   bool parnew = v.parnew, cms = v.cms, defnew = v.defnew, serial = v.tenured || (v.defnew && !v.cms);
   bool parallel = v.psyoung, parallel_old = v.psyoung || v.parold;
@@ -1750,17 +1750,17 @@ void LegacyGcLogParser::decide_diary() {
   set("PRINT_PROMOTION_FAILURE", v.promotion_failure_size);
   set("PRINT_FLS_STATISTICS", v.fls);
 
-  diary_.collectors.clear();
-  if (v.g1) diary_.collectors.push_back("G1");
-  if (v.shenandoah) diary_.collectors.push_back("Shenandoah");
-  if (defnew) diary_.collectors.push_back("DefNew");
-  if (parnew) diary_.collectors.push_back("ParNew");
-  if (parallel) diary_.collectors.push_back("PSYoungGen");
-  if (cms) diary_.collectors.push_back(v.icms ? "iCMS" : "CMS");
-  if (v.parold) diary_.collectors.push_back("ParOldGen");
-  if (v.psold) diary_.collectors.push_back("PSOldGen");
-  if (serial && !defnew) diary_.collectors.push_back("Tenured");
-  else if (v.tenured) diary_.collectors.push_back("Tenured");
+  diary_->collectors.clear();
+  if (v.g1) diary_->collectors.push_back("G1");
+  if (v.shenandoah) diary_->collectors.push_back("Shenandoah");
+  if (defnew) diary_->collectors.push_back("DefNew");
+  if (parnew) diary_->collectors.push_back("ParNew");
+  if (parallel) diary_->collectors.push_back("PSYoungGen");
+  if (cms) diary_->collectors.push_back(v.icms ? "iCMS" : "CMS");
+  if (v.parold) diary_->collectors.push_back("ParOldGen");
+  if (v.psold) diary_->collectors.push_back("PSOldGen");
+  if (serial && !defnew) diary_->collectors.push_back("Tenured");
+  else if (v.tenured) diary_->collectors.push_back("Tenured");
 }
 
 }  // namespace gcscope::jvm

@@ -31,9 +31,11 @@ class LegacyGcLogParser {
   // diary flags from everything seen.
   void finish();
 
-  const Diary& diary() const { return diary_; }
+  const Diary& diary() const { return *diary_; }
   // Starts a new member of a rotating set (events carry this index).
   void set_member(uint32_t member) { member_ = member; }
+  // A copy of this parser's state that emits into `sink` and fills `diary` (LogParser::clone).
+  void rebind(GcEventSink& sink, Diary& diary) { sink_ = &sink, diary_ = &diary; }
 
   struct Stats {
     uint64_t lines = 0, events = 0, safepoints = 0, tenuring_records = 0, unparsed = 0, stitched_records = 0,
@@ -68,12 +70,12 @@ class LegacyGcLogParser {
   void emit(const GcEvent& e);  // to the sink, extending the diary's time range to the end of a pause
   void note_uptime(double u) {
     if (u != u) return;
-    if (!(diary_.first_uptime_s <= u)) diary_.first_uptime_s = u;
-    if (!(diary_.last_uptime_s >= u)) diary_.last_uptime_s = u;
+    if (!(diary_->first_uptime_s <= u)) diary_->first_uptime_s = u;
+    if (!(diary_->last_uptime_s >= u)) diary_->last_uptime_s = u;
   }
 
-  GcEventSink& sink_;
-  Diary& diary_;
+  GcEventSink* sink_;
+  Diary* diary_;
   uint32_t member_ = 0;
   uint64_t line_no_ = 0;
   Stats stats_;

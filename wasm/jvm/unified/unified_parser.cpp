@@ -171,13 +171,18 @@ struct Slot {
 
 class UnifiedParser final : public LogParser {
  public:
-  UnifiedParser(GcEventSink& sink, uint32_t member) : sink_(sink), member_(member) {
+  UnifiedParser(GcEventSink& sink, uint32_t member) : sink_(&sink), member_(member) {
     diary_.unified = Tri::kTrue;
     diary_.set_flag("UNIFIED_LOGGING", Tri::kTrue);
     slots_.resize(6);
   }
 
   Diary& diary() override { return diary_; }
+  std::unique_ptr<LogParser> clone(GcEventSink& sink) const override {
+    auto copy = std::make_unique<UnifiedParser>(*this);
+    copy->sink_ = &sink;
+    return copy;
+  }
 
   // The collector, guessed from markers anywhere in the head; a "Using …" line still decides.
   void hint_head(std::string_view head) override {
@@ -210,7 +215,7 @@ class UnifiedParser final : public LogParser {
     if (line.empty()) return;
     std::string_view msg;
     if (!split_decorations(line, msg)) {
-      sink_.on_unparsed(member_, line_no, line);
+      sink_->on_unparsed(member_, line_no, line);
       return;
     }
     if (text::is_space(msg[0]) && text::trim(msg).empty()) return;
@@ -447,7 +452,7 @@ class UnifiedParser final : public LogParser {
     }
     if (std::isnan(ev.uptime_s) && !s.pauses.empty()) ev.uptime_s = s.pauses.front().t;
     ++events_;
-    sink_.on_event(ev);
+    sink_->on_event(ev);
   }
 
   // ---- lines without GC id ------------------------------------------------------------------
@@ -525,7 +530,7 @@ class UnifiedParser final : public LogParser {
         if (starts_with(msg, "Application time: ")) {
           size_t p = 18;
           double s;
-          if (text::parse_decimal(msg, p, s, true)) sink_.on_application_time(member_, line_uptime_, s);
+          if (text::parse_decimal(msg, p, s, true)) sink_->on_application_time(member_, line_uptime_, s);
           diary_.set_flag("APPLICATION_CONCURRENT_TIME", Tri::kTrue);
           return;
         }
@@ -556,7 +561,7 @@ class UnifiedParser final : public LogParser {
           ev.member = member_;
           ev.phases.emplace_back("Concurrent String Deduplication", d);
           ++events_;
-          sink_.on_event(ev);
+          sink_->on_event(ev);
           return;
         }
         if (starts_with(msg, "CommandLine flags: ") || starts_with(msg, "Command Line: ")) {
@@ -572,7 +577,7 @@ class UnifiedParser final : public LogParser {
     // expected noise; a line from a logger outside gc/safepoint is worth listing.
     if (!tags_.empty() && (starts_with(tags_, "gc") || starts_with(tags_, "safepoint") || starts_with(tags_, "stringdedup")))
       return;
-    sink_.on_unparsed(member_, line_no_, line);
+    sink_->on_unparsed(member_, line_no_, line);
   }
 
   bool is_known_tag_only_line() const { return false; }
@@ -632,7 +637,7 @@ class UnifiedParser final : public LogParser {
     diary_.set_flag("APPLICATION_STOPPED_TIME", Tri::kTrue);
     diary_.set_flag("APPLICATION_CONCURRENT_TIME", Tri::kTrue);
     if (!std::isnan(sp.uptime_s) && !std::isnan(sp.stopped_s)) sp.uptime_s -= sp.stopped_s;
-    sink_.on_safepoint(sp);
+    sink_->on_safepoint(sp);
   }
 
   void on_stopped_time(std::string_view msg) {
@@ -652,7 +657,7 @@ class UnifiedParser final : public LogParser {
     sp.line = line_no_;
     sp.member = member_;
     diary_.set_flag("APPLICATION_STOPPED_TIME", Tri::kTrue);
-    sink_.on_safepoint(sp);
+    sink_->on_safepoint(sp);
     pending_operation_.clear();
   }
 
@@ -660,7 +665,7 @@ class UnifiedParser final : public LogParser {
     double s;
     std::string_view rest;
     if (!trailing_duration(msg, s, rest)) return;
-    sink_.on_stall(member_, line_no_, line_uptime_, s, relocation);
+    sink_->on_stall(member_, line_no_, line_uptime_, s, relocation);
   }
 
   // ---- lines with GC id ---------------------------------------------------------------------
@@ -1036,7 +1041,7 @@ class UnifiedParser final : public LogParser {
       ev.member = member_;
       ev.flags = kConcurrentMarkAbort;
       ++events_;
-      sink_.on_event(ev);
+      sink_->on_event(ev);
       return;
     }
     if (!trailing_duration(msg, dur, rest)) return;  // start line
@@ -1110,7 +1115,7 @@ class UnifiedParser final : public LogParser {
     ev.phases.clear();
     ev.phases.emplace_back(phase, dur);
     ++events_;
-    sink_.on_event(ev);
+    sink_->on_event(ev);
   }
 
   // G1 "  Pre Evacuate Collection Set: 0.1ms", Parallel/Serial full "Marking Phase 1.234ms",
@@ -1275,7 +1280,7 @@ class UnifiedParser final : public LogParser {
       diary_.set_flag(f, Tri::kFalse);
   }
 
-  GcEventSink& sink_;
+  GcEventSink* sink_;
   uint32_t member_;
   Diary diary_;
   Collector collector_ = Collector::kUnknown;
