@@ -30,6 +30,11 @@ class Analyzer {
   // Writes the domain's fields into `report` (which already has "format", "inputs" and
   // "identification"). Must not throw for bad input: complaints go to diagnostics().
   virtual void finish(nlohmann::json& report) = 0;
+  // Following an input that grows (InputSet option "follow"): true when snapshot() can write the
+  // report of the bytes fed so far, up to the last complete line, and more bytes may follow; the
+  // questions then answer from the latest snapshot.
+  virtual bool follows() const { return false; }
+  virtual void snapshot(nlohmann::json& report) { finish(report); }
   // After finish(): answers one method of the query protocol (core/query.h) from what the analyzer
   // kept. Throws QueryError for an unknown method or bad arguments; never for anything in the input.
   // "compare.side" (formats with a compare function) returns what FormatHandler::compare reads of

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "follow.h"
 #include "identify.h"
 #include "query.h"
 #include "table_writers.h"
@@ -71,6 +72,7 @@ InputSet::InputSet(AnalyzeOptions options, const FormatRegistry& registry)
   if (options_.contains("zip_max_bytes") && options_["zip_max_bytes"].is_number_integer() &&
       options_["zip_max_bytes"].get<int64_t>() > 0)
     zip_max_bytes_ = options_["zip_max_bytes"].get<uint64_t>();
+  follow_ = options_.value("follow", false) == true;
 }
 
 InputSet::~InputSet() = default;
@@ -339,10 +341,57 @@ void InputSet::extract_zip(File& f) {
   std::string().swap(f.zip_bytes);  // release the archive before the analyzers finish
 }
 
+// True when the current file can stay open through this finish(): a plain file of formats that
+// follow. A file shorter than the identification head is identified once it holds a whole line; a
+// rotated file's new content that says nothing recognizable yet is taken for the format it had.
+bool InputSet::follow_ready() {
+  if (!follow_ || !current_ || current_->is_zip) return false;
+  if (current_->decided) {
+    Member& m = *current_->plain;
+    if (m.gzip || m.is_nested_zip) return false;
+    if (m.sniffed && !m.routed && m.head.find('\n') != std::string::npos) {
+      m.identification = identify(m.head, true);
+      const Member* before = files_.size() > 1 ? files_[files_.size() - 2]->plain.get() : nullptr;
+      if (!m.identification.recognized() && before && before->identification.recognized()) {
+        m.identification = before->identification;
+        m.identification.reason = "the followed file's earlier content: " + before->identification.reason;
+      }
+      route(m);
+    }
+  }
+  for (const auto& g : groups_)
+    if (g->broken || !g->analyzer->follows()) return false;
+  return true;
+}
+
 nlohmann::json InputSet::finish() {
-  if (current_) end_file();
+  const bool snapshot = follow_ready();
+  // Only a followed set's snapshots are written more than once; its analyzers finish once.
+  if (finished_ && !snapshot) throw QueryError("this analysis was closed: its input cannot be followed further");
+  if (!snapshot && current_) end_file();
   nlohmann::json doc;
   doc["gcscope"] = kVersion;
+  doc["inputs"] = inputs_json();
+  doc["reports"] = reports_json(snapshot);
+  nlohmann::json errors = nlohmann::json::array();
+  for (const auto& d : diagnostics_.items()) {
+    nlohmann::json e = {{"path", d.path}, {"line", or_null(d.line)}, {"offset", or_null(d.offset)}, {"message", d.message}};
+    if (d.severity != "error") e["severity"] = d.severity;
+    errors.push_back(e);
+  }
+  doc["errors"] = std::move(errors);
+  if (snapshot) {
+    uint64_t bytes = 0;
+    for (const auto& f : files_) bytes += f->bytes;
+    nlohmann::json figures = follow_figures(doc);
+    doc["follow"] = {{"bytes", bytes}, {"files", files_.size()}, {"new", follow_changes(follow_figures_, figures)}};
+    follow_figures_ = std::move(figures);
+  }
+  finished_ = true;
+  return doc;
+}
+
+nlohmann::json InputSet::inputs_json() const {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& fp : files_) {
     const File& f = *fp;
@@ -371,6 +420,9 @@ nlohmann::json InputSet::finish() {
       in["format"] = formats.empty() ? format_id::kUnrecognized : (formats.size() == 1 ? formats[0] : "mixed");
       in["identification"] = {{"reason", f.archive_failed ? "the archive could not be read"
                                                           : "zip archive with " + std::to_string(f.members.size()) + " member(s)"}};
+    } else if (!f.plain) {  // a followed file with fewer than 4 bytes so far
+      in["format"] = format_id::kUnrecognized;
+      in["identification"] = {{"reason", "too few bytes read so far to tell"}};
     } else {
       const Member& m = *f.plain;
       in["format"] = m.identification.format;
@@ -381,8 +433,11 @@ nlohmann::json InputSet::finish() {
     in["members"] = members;
     inputs.push_back(in);
   }
-  doc["inputs"] = std::move(inputs);
+  return inputs;
+}
 
+// The reports of the groups; a snapshot (following) keeps every group and its analyzer open.
+nlohmann::json InputSet::reports_json(bool snapshot) {
   nlohmann::json reports = nlohmann::json::array();
   std::vector<std::unique_ptr<Group>> kept;  // report i is group i: rejected groups go with their report
   for (auto& g : groups_) {
@@ -393,7 +448,8 @@ nlohmann::json InputSet::finish() {
     r["identification"] = ident;
     if (!g->broken) {
       try {
-        g->analyzer->finish(r);
+        if (snapshot) g->analyzer->snapshot(r);
+        else g->analyzer->finish(r);
         if (g->handler && g->handler->compare) g->report = r;
       } catch (const std::exception& e) {
         g->broken = true;
@@ -401,24 +457,14 @@ nlohmann::json InputSet::finish() {
                            std::string("internal error in the ") + g->format + " analyzer: " + e.what());
       }
     }
-    if (!g->broken && g->analyzer->rejected()) continue;
+    if (!snapshot && !g->broken && g->analyzer->rejected()) continue;
     // An analyzer that stopped (out of memory, an internal error) left its report cut short.
     if (g->broken) r["partial"] = true;
     reports.push_back(std::move(r));
     kept.push_back(std::move(g));
   }
   groups_ = std::move(kept);
-  doc["reports"] = std::move(reports);
-
-  nlohmann::json errors = nlohmann::json::array();
-  for (const auto& d : diagnostics_.items()) {
-    nlohmann::json e = {{"path", d.path}, {"line", or_null(d.line)}, {"offset", or_null(d.offset)}, {"message", d.message}};
-    if (d.severity != "error") e["severity"] = d.severity;
-    errors.push_back(e);
-  }
-  doc["errors"] = std::move(errors);
-  finished_ = true;
-  return doc;
+  return reports;
 }
 
 nlohmann::json InputSet::memory_estimate(uint64_t input_bytes) const {

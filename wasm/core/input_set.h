@@ -32,7 +32,15 @@ class InputSet {
   void begin_file(const std::string& path);
   void feed(const uint8_t* data, size_t len);
   void end_file();
-  // Closes every analyzer and returns the document. Call once.
+  // Closes every analyzer and returns the document. Call once, except when following.
+  //
+  // Following a file that grows (option "follow": true; a plain file whose formats can follow, see
+  // Analyzer::follows): finish() leaves the current file open and returns the document of every
+  // complete line fed so far, with "follow": {"bytes", "files", "new": what changed since the last
+  // one (follow_changes)}; more feed() calls continue the file
+  // and finish() may be called again. A rotated file (truncated or replaced) is end_file() and
+  // begin_file() again: its new content is the next member of the set, as in a rotating set.
+  // Where following is not possible, finish() closes everything as usual.
   nlohmann::json finish();
 
   // After finish(): answers one method of the query protocol (core/query.h); throws QueryError.
@@ -75,6 +83,9 @@ class InputSet {
   void feed_member_decoded(Member& m, const char* data, size_t len);
   void close_member(Member& m);
   void extract_zip(File& f);
+  bool follow_ready();
+  nlohmann::json inputs_json() const;
+  nlohmann::json reports_json(bool snapshot);
   Group& group_for(const std::string& method, const nlohmann::json& args);
   nlohmann::json compare_side(Group& g);
 
@@ -85,6 +96,8 @@ class InputSet {
   std::vector<std::unique_ptr<Group>> groups_;
   File* current_ = nullptr;
   bool finished_ = false;
+  bool follow_ = false;  // option "follow"
+  nlohmann::json follow_figures_;  // of the last snapshot (follow_figures)
   InflateLimits limits_;
   uint64_t zip_max_bytes_ = uint64_t(1536) << 20;  // option "zip_max_bytes"
 };

@@ -95,6 +95,7 @@ class JvmAnalyzer final : public Analyzer {
     heads_.emplace_back();
     heads_.back().name = path;
     dialects_.push_back("unknown");
+    member_open_ = true;
   }
 
   void feed(const char* data, size_t len) override {
@@ -133,45 +134,95 @@ class JvmAnalyzer final : public Analyzer {
     }
     sinks_.back()->aggregator.flush();
     parser_.reset();
+    member_open_ = false;
     ++member_;
   }
 
   void finish(nlohmann::json& report) override {
-    if (sinks_.empty()) {
+    write_members_report(sinks_, diaries_, heads_, report);
+    sinks_.clear();
+    sinks_.shrink_to_fit();
+  }
+
+  // A log still being written: the report of every complete line fed so far, written from copies
+  // of the members' aggregators and of the open member's parser (its open records end in the copy),
+  // so the originals read on. The open member's dialect and collector are decided from the bytes
+  // present at its first report when it is shorter than the 64 KiB the decision otherwise reads.
+  bool follows() const override { return true; }
+  void snapshot(nlohmann::json& report) override {
+    if (member_open_ && !decided_ && head_.find('\n') != std::string::npos) {
+      decide();
+      pump(head_.data(), head_.size());
+      head_.clear();
+      head_.shrink_to_fit();
+    }
+    // An open member without a whole line yet has nothing to say (not even its dialect).
+    const size_t members = member_open_ && !decided_ ? sinks_.size() - 1 : sinks_.size();
+    std::vector<std::unique_ptr<MemberSink>> copies;
+    std::vector<Diary> diaries = diaries_;
+    diaries.resize(members);
+    for (size_t i = 0; i < members; ++i) {
+      auto copy = std::make_unique<MemberSink>();
+      copy->aggregator.copy_from(sinks_[i]->aggregator);
+      copy->legacy_findings = sinks_[i]->legacy_findings;
+      copy->legacy = sinks_[i]->legacy;
+      if (member_open_ && i + 1 == sinks_.size()) {
+        if (parser_) {
+          std::unique_ptr<LogParser> parser = parser_->clone(*copy);
+          copy->aggregator.set_live_diary(&parser->diary());
+          parser->finish();
+          copy->aggregator.merge_diary(parser->diary());
+          diaries[i] = parser->diary();
+          copy->aggregator.set_live_diary(nullptr);
+        }
+        copy->aggregator.flush();
+      }
+      copies.push_back(std::move(copy));
+    }
+    write_members_report(copies, diaries, std::vector<SegmentHead>(heads_.begin(), heads_.begin() + members), report);
+  }
+
+ private:
+  // The report of members `sinks` (one per member, in arrival order; their columns are moved into
+  // the merged one, which becomes the session the questions read) with their parsers' diaries.
+  void write_members_report(std::vector<std::unique_ptr<MemberSink>>& sinks, std::vector<Diary>& diaries,
+                            const std::vector<SegmentHead>& heads, nlohmann::json& report) {
+    have_legacy_diary_ = false;
+    if (sinks.empty()) {
       session_ = std::make_unique<MemberSink>();
       session_->aggregator.set_with_series(with_series_);
       session_->aggregator.write_report(report);
       keep_compare_side(report);
       return;
     }
-    diaries_.resize(sinks_.size());
-    const RotationPlan plan = plan_rotation(heads_, all_runs_);
-    std::vector<uint32_t> rank(sinks_.size());
+    diaries.resize(sinks.size());
+    const RotationPlan plan = plan_rotation(heads, all_runs_);
+    std::vector<uint32_t> rank(sinks.size());
     for (size_t k = 0; k < plan.order.size(); ++k) rank[plan.order[k]] = static_cast<uint32_t>(k);
-    std::vector<bool> selected(sinks_.size(), false);
+    std::vector<bool> selected(sinks.size(), false);
     for (size_t i : plan.selected) selected[i] = true;
 
     // Merge the selected members, oldest first, into the first of them (no copy for one member).
     std::vector<size_t> merge_order;
     for (size_t i : plan.order)
       if (selected[i]) merge_order.push_back(i);
-    MemberSink& into = *sinks_[merge_order.front()];
+    MemberSink& into = *sinks[merge_order.front()];
     Diary legacy_diary;
     bool any_legacy = false;
     for (size_t k = 0; k < merge_order.size(); ++k) {
-      MemberSink& m = *sinks_[merge_order[k]];
+      MemberSink& m = *sinks[merge_order[k]];
       if (k > 0) {
         into.aggregator.merge_from(m.aggregator);
         into.legacy_findings.merge(m.legacy_findings);
-        sinks_[merge_order[k]].reset();  // its columns are in `into` now
+        sinks[merge_order[k]].reset();  // its columns are in `into` now
       }
       if (dialects_[merge_order[k]] == std::string("legacy")) {
         any_legacy = true;
-        merge_legacy_diary(legacy_diary, diaries_[merge_order[k]]);
+        merge_legacy_diary(legacy_diary, diaries[merge_order[k]]);
       }
     }
-    for (size_t i = 0; i < sinks_.size(); ++i)
-      if (!selected[i]) sinks_[i].reset();  // dropped runs
+    for (size_t i = 0; i < sinks.size(); ++i)
+      if (!selected[i]) sinks[i].reset();  // dropped runs
     into.aggregator.set_with_series(with_series_);
     into.aggregator.write_report(report);
 
@@ -180,29 +231,28 @@ class JvmAnalyzer final : public Analyzer {
 
     // Members in the order given, with their place in the set.
     nlohmann::json members = nlohmann::json::array();
-    for (size_t i = 0; i < heads_.size(); ++i)
-      members.push_back({{"path", heads_[i].name},
+    for (size_t i = 0; i < heads.size(); ++i)
+      members.push_back({{"path", heads[i].name},
                          {"dialect", dialects_[i]},
-                         {"lines", heads_[i].lines},
+                         {"lines", heads[i].lines},
                          {"rank", rank[i]},
                          {"selected", static_cast<bool>(selected[i])}});
     report["members"] = std::move(members);
     nlohmann::json order = nlohmann::json::array(), sel = nlohmann::json::array();
-    for (size_t i : plan.order) order.push_back(heads_[i].name);
-    for (size_t i : merge_order) sel.push_back(heads_[i].name);
+    for (size_t i : plan.order) order.push_back(heads[i].name);
+    for (size_t i : merge_order) sel.push_back(heads[i].name);
     report["rotation"] = {{"order", std::move(order)},
                           {"selected", std::move(sel)},
                           {"restarts", plan.runs.empty() ? 0 : plan.runs.size() - 1},
                           {"ordered_by_wall_clock", plan.ordered_by_wall_clock},
                           {"note", plan.note}};
     // The merged member is the session; the others' columns are in it.
-    session_ = std::move(sinks_[merge_order.front()]);
+    session_ = std::move(sinks[merge_order.front()]);
     session_->legacy_findings = LegacyFindingsAccumulator();
-    sinks_.clear();
-    sinks_.shrink_to_fit();
     keep_compare_side(report);
   }
 
+ public:
   // The questions of the JVM view and `gcscope query` (register.cpp lists them).
   nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
     if (method == "compare.side") return compare_side_;
@@ -329,6 +379,7 @@ class JvmAnalyzer final : public Analyzer {
   std::string head_;
   std::string path_;
   bool decided_ = false;
+  bool member_open_ = false;  // between begin_member and end_member
   bool with_series_ = true;
   bool all_runs_ = false;
   std::unique_ptr<MemberSink> session_;  // after finish(): the merged aggregator the questions read
