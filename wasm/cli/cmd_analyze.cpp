@@ -21,7 +21,18 @@ struct AnalyzeArgs {
   std::string html_out;         // --html FILE
   int fail_on = -1;             // --fail-on SEVERITY: rank, -1 = off
   double max_p99_ms = -1;       // --max-p99-ms N
+  std::string follow;           // --follow FILE
+  FollowLimits follow_limits;   // --interval, --max-intervals, --follow-for
 };
+
+// The number *v when it is above 0 (or 0 when `zero_ok`), else -1 (also when v is null).
+double positive_number(const std::string* v, bool zero_ok) {
+  if (!v) return -1;
+  char* end = nullptr;
+  double x = std::strtod(v->c_str(), &end);
+  if (end == v->c_str() || *end || !(x > 0 || (zero_ok && x == 0))) return -1;
+  return x;
+}
 
 // Finding severities, lowest first (a finding's "severity" field).
 const char* const kSeverities[] = {"info", "warning", "error", "critical"};
@@ -58,11 +69,28 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
       double ms = v ? std::strtod(v->c_str(), &end) : -1;
       if (!v || end == v->c_str() || *end || ms < 0) return usage_error("--max-p99-ms needs a number of milliseconds");
       out.max_p99_ms = ms;
+    } else if (a == "--follow") {
+      const std::string* v = value();
+      if (!v) return usage_error("--follow needs a FILE");
+      out.follow = *v;
+    } else if (a == "--interval") {
+      double s = positive_number(value(), false);
+      if (s < 0) return usage_error("--interval needs a number of seconds greater than 0");
+      out.follow_limits.interval_s = s;
+    } else if (a == "--max-intervals") {
+      double n = positive_number(value(), false);
+      if (n < 1 || n != static_cast<double>(static_cast<int64_t>(n))) return usage_error("--max-intervals needs a whole number of at least 1");
+      out.follow_limits.max_intervals = static_cast<int64_t>(n);
+    } else if (a == "--follow-for") {
+      double s = positive_number(value(), false);
+      if (s < 0) return usage_error("--follow-for needs a number of seconds greater than 0");
+      out.follow_limits.follow_for_s = s;
     } else if (int rc = take_input_arg(args, i, out.options, out.paths)) {
       return rc;
     }
   }
-  if (out.paths.empty()) return usage_error("analyze needs at least one PATH");
+  if (!out.follow.empty() && !out.paths.empty()) return usage_error("--follow FILE takes no other PATH");
+  if (out.follow.empty() && out.paths.empty()) return usage_error("analyze needs at least one PATH");
   return 0;
 }
 
@@ -99,6 +127,7 @@ int gate_status(const nlohmann::json& doc, const AnalyzeArgs& a) {
 int run_analyze(const std::vector<std::string>& args) {
   AnalyzeArgs a;
   if (int rc = parse_analyze_args(args, a)) return rc;
+  if (!a.follow.empty()) return run_follow(a.follow, a.options, a.follow_limits);
   nlohmann::json doc = load_input_set(a.paths, a.options).doc;
   std::cout << gcscope::raw_json::dump_document(doc, a.pretty ? 2 : -1) << "\n";
   if (!a.html_out.empty()) {

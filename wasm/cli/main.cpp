@@ -13,7 +13,10 @@ namespace {
 const Command kCommands[] = {
     {"analyze",
      "analyze PATH... [--format ID] [--set KEY=VALUE] [--diff] [--pretty] [--html FILE] [--fail-on SEVERITY] [--max-p99-ms N]\n"
-     "                 print the JSON report; --html also writes the self-contained HTML report",
+     "                 print the JSON report; --html also writes the self-contained HTML report\n"
+     "analyze --follow FILE [--interval SECONDS] [--max-intervals N] [--follow-for SECONDS]\n"
+     "                 follow a GC log as it grows: one JSON line per interval (pauses, what changed) until\n"
+     "                 a limit or Ctrl+C; a truncated or replaced file continues as the log's next member",
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
     {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--file PART] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph] [--d3-flamegraph] [--json] DUMP...  stackprof's reports", run_stackprof},
