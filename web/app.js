@@ -303,6 +303,15 @@
           worker.postMessage({ type: 'table', id, name, batchRows });
         });
       },
+      // A followed file as it is now (web/lib/follow.js, worker.js follow): resolves to the new document.
+      follow(file) {
+        if (released) return Promise.reject(new QueryError(released));
+        const id = ++nextId;
+        return new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject, key: null });
+          worker.postMessage({ type: 'follow', id, file });
+        });
+      },
       onAnswer(m) {
         const p = pending.get(m.id);
         if (!p) return;
@@ -434,6 +443,16 @@
           card.dataset.workerBuild = m.stats.build || '';
         }
         renderDocument(body, doc, files, engine);
+        if (engine && hooks.followHandle && GCSCOPE.follow) {
+          GCSCOPE.follow.attach({ card, engine, handle: hooks.followHandle, render: (next, file) => {
+            const y = window.scrollY;
+            files[0].blob = file;  // the file as read: finding links read their lines from it
+            card.gcscopeDoc = next;
+            body.replaceChildren();
+            renderDocument(body, next, files, engine);
+            window.scrollTo(0, y);
+          } });
+        }
         card.dispatchEvent(new CustomEvent('gcscope:result', { bubbles: true, detail: { doc } }));
         if (hooks.onResult) hooks.onResult(doc);
       } else if (m.type === 'error') {

@@ -230,7 +230,8 @@ async function analyze(msg) {
             postMessage({ type: 'progress', done, total, path: f.path });
           }
         }
-        session.endFile();
+        // A followed file stays open: its appended bytes continue it (follow below).
+        if (!(msg.options && msg.options.follow && i === files.length - 1)) session.endFile();
       }
     } finally {
       source.close();
@@ -292,6 +293,40 @@ function answer(msg) {
   }
 }
 
+// Following a file that grows (options.follow; wasm/core/follow.h): `file` is the file as it is now.
+// The engine says what to read (the bytes appended since the last read, or all of a truncated or
+// replaced file, which continues the set as its next member); they are fed like the first read and
+// the answer is the new report's JSON text, {"result": document}.
+let following = Promise.resolve();
+function follow(msg) {
+  const run = async () => {
+    if (!live) return JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to follow it' });
+    const { M, session } = live;
+    const file = msg.file;
+    const ptr = M.allocBytes(CHUNK) >>> 0;
+    try {
+      const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+      M.HEAPU8.set(head, ptr);
+      const step = JSON.parse(session.followStep(file.size, ptr, head.length));
+      for (let at = step.from; at < step.to; at += CHUNK) {
+        const buf = new Uint8Array(await file.slice(at, Math.min(step.to, at + CHUNK)).arrayBuffer());
+        if (!live || live.session !== session) return JSON.stringify({ error: 'the analysis was released while following' });
+        M.HEAPU8.set(buf, ptr);
+        session.feed(ptr, buf.length);
+      }
+      const at = session.finishInPlace() >>> 0;
+      const text = new TextDecoder().decode(M.HEAPU8.subarray(at, at + session.reportLength()));
+      return '{"result":' + text + '}';
+    } catch (err) {
+      return JSON.stringify({ error: 'following failed: ' + String((err && err.message) || err) });
+    } finally {
+      M.freeBytes(ptr);
+    }
+  };
+  following = following.then(run, run);  // one read at a time, in order
+  return following;
+}
+
 // The rows of one table (wasm/core/tables.h) as Arrow-layout column buffers, batch by batch (each
 // batch's buffers copied out of the wasm heap and transferred to the page, which hands them to
 // DuckDB-wasm, see web/sql/), then the answer {"result": {"rows"}} like a query's.
@@ -344,6 +379,8 @@ self.onmessage = (e) => {
     });
   } else if (msg.type === 'query') {
     postMessage({ type: 'answer', id: msg.id, json: answer(msg) });
+  } else if (msg.type === 'follow') {
+    follow(msg).then((json) => postMessage({ type: 'answer', id: msg.id, json }));
   } else if (msg.type === 'table') {
     postMessage({ type: 'answer', id: msg.id, json: tableBatches(msg) });
   } else if (msg.type === 'release') {

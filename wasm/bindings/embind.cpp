@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/follow.h"
 #include "core/input_set.h"
 #include "core/query.h"
 #include "core/raw_json.h"
@@ -30,9 +31,30 @@ class Session {
     nlohmann::json options = nlohmann::json::parse(options_json, nullptr, false);
     set_ = std::make_unique<gcscope::InputSet>(options.is_object() ? options : nlohmann::json::object());
   }
-  void beginFile(const std::string& path) { guard([&] { set_->begin_file(path); }); }
+  void beginFile(const std::string& path) {
+    path_ = path;
+    cursor_.restart();
+    guard([&] { set_->begin_file(path); });
+  }
   void feed(uintptr_t ptr, size_t len) {
+    cursor_.advance(std::string_view(reinterpret_cast<const char*>(ptr), len));
     guard([&] { set_->feed(reinterpret_cast<const uint8_t*>(ptr), len); });
+  }
+  // Following the last file (option "follow"; core/follow.h): given its size now and its first
+  // bytes now (head_len bytes at head_ptr), the bytes to read and feed next as JSON {rotated, from,
+  // to}. A rotated file's new content starts the set's next member here; finishInPlace() then
+  // writes the report of everything read.
+  std::string followStep(double size, uintptr_t head_ptr, size_t head_len) {
+    gcscope::FollowCursor::Step step =
+        cursor_.next(static_cast<uint64_t>(size), std::string_view(reinterpret_cast<const char*>(head_ptr), head_len));
+    if (step.rotated) {
+      guard([&] {
+        set_->end_file();
+        set_->begin_file(path_);
+      });
+      cursor_.restart();
+    }
+    return nlohmann::json({{"rotated", step.rotated}, {"from", step.from}, {"to", step.to}}).dump();
   }
   void endFile() { guard([&] { set_->end_file(); }); }
   double decodedBytes() const { return static_cast<double>(set_->decoded_bytes()); }
@@ -129,6 +151,8 @@ class Session {
     return nlohmann::json({{"rows", b.rows}, {"columns", std::move(columns)}}).dump();
   }
   std::unique_ptr<gcscope::InputSet> set_;
+  std::string path_;                // of the file begun last
+  gcscope::FollowCursor cursor_;    // where reading of that file stands
   std::string fault_;
   std::string report_;
   std::string result_;
@@ -153,6 +177,7 @@ EMSCRIPTEN_BINDINGS(gcscope) {
       .function("beginFile", &Session::beginFile)
       .function("feed", &Session::feed)
       .function("endFile", &Session::endFile)
+      .function("followStep", &Session::followStep)
       .function("decodedBytes", &Session::decodedBytes)
       .function("memoryEstimate", &Session::memoryEstimate)
       .function("finish", &Session::finish)
