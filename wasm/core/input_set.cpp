@@ -350,13 +350,13 @@ bool InputSet::follow_ready() {
     Member& m = *current_->plain;
     if (m.gzip || m.is_nested_zip) return false;
     if (m.sniffed && !m.routed && m.head.find('\n') != std::string::npos) {
-      m.identification = identify(m.head, true);
+      m.identification = registry_.identify(m.head, true);
       const Member* before = files_.size() > 1 ? files_[files_.size() - 2]->plain.get() : nullptr;
       if (!m.identification.recognized() && before && before->identification.recognized()) {
         m.identification = before->identification;
         m.identification.reason = "the followed file's earlier content: " + before->identification.reason;
       }
-      route(m);
+      route(m, true);
     }
   }
   for (const auto& g : groups_)
