@@ -4,9 +4,11 @@
 // level, uptimemillis, no level). Expected figures are read
 // off the two hand-written lines: start at 1.5 s, 2.000 ms, 24M->4M(256M).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "jvm/decorations.h"
 #include "jvm/log_parser.h"
 
 using namespace gcscope::jvm;
@@ -76,4 +78,71 @@ TEST_CASE("jvm decorations: a line that ends right after [info] (fuzz find: read
   CHECK(sink.events[0].uptime_s == Approx(1.5));
   CHECK(sink.events[0].duration_s == Approx(0.002));
   CHECK(sink.events[0].heap.after_kb == 4 * 1024);
+}
+
+// ---- the shared decorations module (jvm/decorations.h) ----------------------------------------
+// Expected epoch milliseconds come from GNU date, e.g. `date -u -d '2026-11-21T12:09:42.549+0100' +%s%3N`.
+
+TEST_CASE("jvm decorations: split() reads each decoration kind of a unified line") {
+  namespace dec = gcscope::jvm::decorations;
+  dec::NanosOrigin nanos;
+  dec::Unified d;
+  std::string_view msg;
+
+  REQUIRE(dec::split("[0.078s][info][gc,start    ] GC(0) Pause Young (Normal)", d, nanos, msg));
+  CHECK(d.uptime_s == Approx(0.078));
+  CHECK(std::isnan(d.wall_ms));
+  CHECK(d.level == "info");
+  CHECK(d.tags == "gc,start");
+  CHECK(msg == "GC(0) Pause Young (Normal)");
+
+  // time (with its zone), uptimemillis, another level, pid and tid after the tags
+  REQUIRE(dec::split("[2026-11-21T12:09:42.549+0100][12ms][debug][gc,heap][4242][4243t] Heap", d, nanos, msg));
+  CHECK(d.wall_ms == 1795259382549.0);
+  CHECK(d.uptime_s == Approx(0.012));
+  CHECK(d.level == "debug");
+  CHECK(d.tags == "gc,heap");
+  CHECK(msg == "Heap");
+
+  // utctime with a space, "+00:00"; no level: the level stays empty
+  REQUIRE(dec::split("[2024-02-29 23:59:59.500+00:00][gc] x", d, nanos, msg));
+  CHECK(d.wall_ms == 1709251199500.0);
+  CHECK(std::isnan(d.uptime_s));
+  CHECK(d.level.empty());
+  CHECK(d.tags == "gc");
+
+  // timemillis (an epoch, > 1e11) vs uptimemillis
+  REQUIRE(dec::split("[1795259382549ms][gc] x", d, nanos, msg));
+  CHECK(d.wall_ms == 1795259382549.0);
+  CHECK(std::isnan(d.uptime_s));
+
+  // a token of no known kind counts when another decoration follows it (a host name)
+  REQUIRE(dec::split("[app-1.example][0.5s][gc] x", d, nanos, msg));
+  CHECK(d.uptime_s == Approx(0.5));
+  CHECK(msg == "x");
+
+  // no decorations at all (-Xlog:gc::none): all message, no stamps
+  REQUIRE(dec::split("GC(3) Pause Young (Normal)", d, nanos, msg));
+  CHECK(msg == "GC(3) Pause Young (Normal)");
+  CHECK(std::isnan(d.uptime_s));
+  CHECK(d.tags.empty());
+
+  // legacy records open with '[' but no decoration
+  CHECK_FALSE(dec::split("[GC (Allocation Failure) [PSYoungGen: 512K->496K(1024K)] 512K->504K(1536K), 0.0012 secs]",
+                         d, nanos, msg));
+  CHECK_FALSE(dec::split("[Full GC (System.gc()) 1024K->512K(2048K), 0.01 secs]", d, nanos, msg));
+}
+
+TEST_CASE("jvm decorations: nanosecond stamps count from the member's first one when it is a timenanos") {
+  namespace dec = gcscope::jvm::decorations;
+  dec::Unified d;
+  std::string_view msg;
+  dec::NanosOrigin timenanos;  // System.nanoTime(): 5000 s since some origin
+  REQUIRE(dec::split("[5000000000000ns][gc] a", d, timenanos, msg));
+  CHECK(d.uptime_s == 0.0);
+  REQUIRE(dec::split("[5000500000000ns][gc] b", d, timenanos, msg));
+  CHECK(d.uptime_s == Approx(0.5));
+  dec::NanosOrigin uptimenanos;  // 1.5 ms after JVM start
+  REQUIRE(dec::split("[1500000ns][gc] a", d, uptimenanos, msg));
+  CHECK(d.uptime_s == Approx(0.0015));
 }

@@ -1,0 +1,170 @@
+// The time stamps and decorations in front of JVM GC log lines, in both dialects:
+//  - unified logging (-Xlog, JDK 9+): "[uptime][time][level][tags][pid][tid] message", any subset of
+//    the decorations in any order, or none (-Xlog:…::none);
+//  - legacy (-XX:+PrintGCDateStamps / PrintGCTimeStamps / PrintGCID, JDK <= 8):
+//    "<datestamp>: <uptime>: #<gcid>: [GC …", each part optional.
+// The unified and legacy parsers read every line's stamps here; identification's JVM probe tells the
+// dialects apart with the same token rules. Allocation-free and inline: the parsers call these once
+// per line.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "core/text_scan.h"
+#include "jvm/gc_event.h"
+#include "jvm/log_text.h"
+
+namespace gcscope::jvm::decorations {
+
+// ---- unified logging ---------------------------------------------------------------------------
+
+// The bytes of a tags decoration ("gc,heap,exit", "safepoint", "gc,phases,start").
+struct TagChars {
+  bool table[256] = {};
+  constexpr TagChars() : table() {
+    for (int c = 'a'; c <= 'z'; ++c) table[c] = true;
+    for (int c = '0'; c <= '9'; ++c) table[c] = true;
+    table[static_cast<unsigned char>(',')] = table[static_cast<unsigned char>('+')] =
+        table[static_cast<unsigned char>('_')] = true;
+  }
+};
+inline bool is_tag_char(char c) {
+  static constexpr TagChars kTagChars;
+  return kTagChars.table[static_cast<unsigned char>(c)];
+}
+
+// The level words -Xlog prints: info, debug, trace, error, develop, warning.
+inline bool is_level_word(std::string_view t) {
+  switch (t.size()) {
+    case 4: return t == "info";
+    case 5: return t == "debug" || t == "trace" || t == "error";
+    case 7: return t == "develop" || t == "warning";
+    default: return false;
+  }
+}
+
+// What the decorations of one unified line say. Level and tags are views into the line.
+struct Unified {
+  double uptime_s = kUnknown;  // uptime, uptimemillis, uptimenanos, timenanos (see ns_origin)
+  double wall_ms = kUnknown;   // time, utctime, timemillis
+  std::string_view level;      // empty when the line has no level decoration
+  std::string_view tags;       // empty when the line has no tags decoration
+};
+
+// The clock a member's timenanos stamps count from: System.nanoTime() has an arbitrary origin
+// (often the machine's uptime), uptimenanos counts from JVM start. Decided on the first nanosecond
+// stamp of a member (more than 1000 s means timenanos) and then subtracted from every stamp.
+struct NanosOrigin {
+  double origin = -1;
+};
+
+// One decoration token (the text between '[' and ']', trailing padding allowed): fills the field
+// of `out` it is; false when it is none of uptime, time, level, tags, pid or tid.
+inline bool read_token(std::string_view tok, Unified& out, NanosOrigin& nanos) {
+  if (tok.empty()) return false;
+  std::string_view t = tok.back() == ' ' ? text::trim_right(tok) : tok;  // "[gc,start    ]"
+  if (t.empty()) return false;
+  if (text::is_digit(t[0])) {
+    if (t.size() >= 19 && t[4] == '-') {
+      // "2026-11-21T12:09:42.549+0000" (or with a space, or "+00:00")
+      size_t p = 0;
+      return log_text::parse_iso_timestamp(t, p, out.wall_ms, /*allow_space_separator=*/true);
+    }
+    size_t p = 0;
+    double v;
+    if (!log_text::log_decimal(t, p, v)) return false;
+    std::string_view unit = t.substr(p);
+    if (unit == "s") {
+      out.uptime_s = v;
+      return true;
+    }
+    if (unit == "ms") {
+      if (v > 1e11) out.wall_ms = v;  // timemillis vs uptimemillis
+      else out.uptime_s = v / 1e3;
+      return true;
+    }
+    if (unit == "ns") {
+      if (nanos.origin < 0) nanos.origin = v > 1e12 ? v : 0;
+      out.uptime_s = (v - nanos.origin) / 1e9;
+      return true;
+    }
+    return unit.empty() || unit == "t";  // pid / tid
+  }
+  switch (t[0]) {
+    case 'i': if (t == "info") { out.level = t; return true; } break;
+    case 'd': if (t == "debug" || t == "develop") { out.level = t; return true; } break;
+    case 't': if (t == "trace") { out.level = t; return true; } break;
+    case 'w': if (t == "warning") { out.level = t; return true; } break;
+    case 'e': if (t == "error") { out.level = t; return true; } break;
+    default: break;
+  }
+  // tags: lowercase words joined by ','
+  for (char c : t)
+    if (!is_tag_char(c)) return false;
+  out.tags = t;
+  return true;
+}
+
+// The default decorations "[0.078s][info][gc,start    ] " read token by token in their exact shape;
+// returns where the general loop of split() carries on (0 when the line does not start that way).
+// The arithmetic is read_token's, so both paths give the same stamps.
+[[gnu::always_inline]] inline size_t read_default_shape(std::string_view line, Unified& out) {
+  if (line.size() <= 3 || line[0] != '[' || !text::is_digit(line[1])) return 0;
+  size_t q = 1;
+  double v;
+  if (!log_text::log_decimal(line, q, v) || q + 1 >= line.size() || line[q] != 's' || line[q + 1] != ']') return 0;
+  out.uptime_s = v;
+  size_t p = q + 2;
+  if (line.size() - p < 6 || std::memcmp(line.data() + p, "[info]", 6) != 0) return p;
+  out.level = std::string_view(line.data() + p + 1, 4);
+  p += 6;
+  // A line may end right after "[info]".
+  q = p < line.size() ? p + 1 : p;
+  while (q < line.size() && is_tag_char(line[q])) ++q;
+  const size_t tag_end = q;
+  // JDK 17 pads the tags to a common width ("[gc,heap        ]"): eight spaces at a time.
+  while (line.size() - q >= 8 && std::memcmp(line.data() + q, "        ", 8) == 0) q += 8;
+  while (q < line.size() && line[q] == ' ') ++q;
+  // A tag set starts with a letter; a level word in third place is left to the general loop.
+  if (q < line.size() && line[q] == ']' && line[p] == '[' && tag_end > p + 1 && line[p + 1] >= 'a' &&
+      !is_level_word(line.substr(p + 1, tag_end - p - 1))) {
+    out.tags = line.substr(p + 1, tag_end - p - 1);
+    p = q + 1;
+  }
+  return p;
+}
+
+// Splits a unified line into its decorations and its message. False when the line starts with '['
+// but no decoration (a legacy "[GC (Allocation Failure) …" record): not a unified line. A line
+// without any decoration is all message (-Xlog:…::none).
+[[gnu::always_inline]] inline bool split(std::string_view line, Unified& out, NanosOrigin& nanos, std::string_view& message) {
+  out = Unified{};
+  size_t p = read_default_shape(line, out);
+  bool any = p > 0;
+  while (p < line.size() && line[p] == '[') {
+    // Decoration tokens are short: a plain loop beats a memchr call here.
+    size_t close = p + 1;
+    while (close < line.size() && line[close] != ']') ++close;
+    if (close >= line.size()) break;
+    std::string_view tok = line.substr(p + 1, close - p - 1);
+    // A token that is none of the kinds (hostname "[app-1.example]") still is a decoration when
+    // another one follows right after it.
+    if (!read_token(tok, out, nanos) &&
+        !(close + 1 < line.size() && line[close + 1] == '[' && tok.find(' ') == std::string_view::npos))
+      break;
+    any = true;
+    p = close + 1;
+  }
+  if (any) {
+    if (p < line.size() && line[p] == ' ') ++p;
+    message = line.substr(p);
+    return true;
+  }
+  if (!line.empty() && line[0] == '[') return false;
+  message = line;
+  return true;
+}
+
+}  // namespace gcscope::jvm::decorations
