@@ -58,11 +58,15 @@ test('following a file that grows shows the new pauses, zoom kept', async ({ pag
   expect(zoomedBefore).toBeGreaterThan(0);
   expect(zoomedBefore).toBeLessThanOrEqual(10);
 
+  const plotsBefore = await page.evaluate(() => GCSCOPE.charts.livePlots());
+  expect(plotsBefore).toBeGreaterThan(0);
   await page.evaluate(() => window.growFollowedFile());
   await page.evaluate(() => window.growFollowedFile());
   await expect(job.locator('.job-follow-status')).toContainText('27 pauses');
   const after = job.locator('section.report[data-format="jvm-gc-log"]');
   await expect(after.locator('.jvm-range')).toHaveText(range);
+  // The charts of the replaced drawings are destroyed: updates do not add live plots.
+  expect(await page.evaluate(() => GCSCOPE.charts.livePlots())).toBe(plotsBefore);
   await after.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(kpi(after, 'Pauses')).toHaveText('27');
 

@@ -410,6 +410,7 @@
       if (!finished) finish('Cancelled');
       if (engine) engine.release('the result was closed');
       card.remove();
+      GCSCOPE.charts.release();
     });
     worker.onmessage = (e) => {
       const m = e.data;
@@ -449,6 +450,7 @@
             files[0].blob = file;  // the file as read: finding links read their lines from it
             card.gcscopeDoc = next;
             body.replaceChildren();
+            GCSCOPE.charts.release();
             renderDocument(body, next, files, engine);
             window.scrollTo(0, y);
           } });

@@ -18,15 +18,23 @@
   const themedAxis = (axis) => Object.assign({ stroke: axisStroke, ticks: { stroke: gridStroke } },
     axis, { grid: Object.assign({ stroke: gridStroke }, axis.grid || {}) });
   const livePlots = new Set();
+  // Plots whose figure left the page are destroyed: uPlot's window listeners would otherwise keep
+  // them (and their data) alive as long as the page, e.g. through every update of a followed log.
+  function release() {
+    for (const p of livePlots) {
+      if (p.box.isConnected) continue;
+      livePlots.delete(p);
+      p.plot.destroy();
+    }
+    return livePlots.size;
+  }
   function track(plot, box) {
     livePlots.add({ plot, box });
     return plot;
   }
   function retheme() {
-    for (const p of livePlots) {
-      if (!p.box.isConnected) livePlots.delete(p);
-      else p.plot.redraw(false, true);
-    }
+    release();
+    for (const p of livePlots) p.plot.redraw(false, true);
   }
 
   // A chart's width is its container's. Measuring forces a layout of the whole page whenever the DOM
@@ -402,5 +410,5 @@
     return plot;
   }
 
-  GCSCOPE.charts = { line, histogram, toSvg: plotToSvg, PALETTE, retheme, themeColor };
+  GCSCOPE.charts = { line, histogram, toSvg: plotToSvg, PALETTE, retheme, release, livePlots: () => livePlots.size, themeColor };
 })(typeof window !== 'undefined' ? window : globalThis);
