@@ -58,6 +58,10 @@ test('following a file that grows shows the new pauses, zoom kept', async ({ pag
   expect(zoomedBefore).toBeGreaterThan(0);
   expect(zoomedBefore).toBeLessThanOrEqual(10);
 
+  // Sort the event table by duration: the order survives the updates too (fragment key `events`).
+  const durationHeader = () => job.locator('section.report[data-format="jvm-gc-log"] .gs-paged th', { hasText: /^Duration$/ });
+  await durationHeader().getByRole('button').click();
+  await expect(durationHeader()).toHaveAttribute('aria-sort', 'descending');
   const plotsBefore = await page.evaluate(() => GCSCOPE.charts.livePlots());
   expect(plotsBefore).toBeGreaterThan(0);
   await page.evaluate(() => window.growFollowedFile());
@@ -67,6 +71,8 @@ test('following a file that grows shows the new pauses, zoom kept', async ({ pag
   await expect(after.locator('.jvm-range')).toHaveText(range);
   // The charts of the replaced drawings are destroyed: updates do not add live plots.
   expect(await page.evaluate(() => GCSCOPE.charts.livePlots())).toBe(plotsBefore);
+  await expect(durationHeader()).toHaveAttribute('aria-sort', 'descending');
+  expect(page.url()).toContain('events=duration_s.d.0');
   await after.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(kpi(after, 'Pauses')).toHaveText('27');
 

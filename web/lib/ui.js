@@ -333,6 +333,19 @@
     const limit = opts.pageSize || 100;
     const noun = opts.noun || 'rows';
     let sort = null, desc = false, filter = '', offset = 0, asked = 0, current = { total: 0, rows: [] };
+    // opts.stateKey: the sort and the page live in the URL fragment as "column.a|d.offset" (an empty
+    // column: the fetch's own order), so a reload, a shared link or the redraw of a followed log
+    // shows the same page. A saved report answers recorded questions only: it opens on page one.
+    const keep = opts.stateKey && GCSCOPE.state && !GCSCOPE.staticReport ? opts.stateKey : null;
+    const saved = /^(\w*)\.([ad])\.(\d+)$/.exec((keep && GCSCOPE.state.get(keep)) || '');
+    if (saved && (saved[1] === '' || columns.some((c) => c.key === saved[1]))) {
+      sort = saved[1] || null;
+      desc = saved[2] === 'd';
+      offset = Number(saved[3]) - Number(saved[3]) % limit;
+    }
+    const remember = () => {
+      if (keep) GCSCOPE.state.set(keep, sort === null && offset === 0 ? null : `${sort || ''}.${desc ? 'd' : 'a'}.${offset}`);
+    };
     const wrap = el('div', { class: 'gs-table gs-paged' });
     const caption = el('span', { class: 'gs-table-caption' });
     const count = el('span', { class: 'gs-table-count' });
@@ -390,6 +403,7 @@
     async function load() {
       const my = ++asked;
       status.textContent = '';
+      remember();
       try {
         const answer = await opts.fetch({ offset, limit, sort, desc, filter });
         if (my === asked) show(answer);
@@ -401,7 +415,7 @@
       offset = 0;
       if (useFirst && opts.first && sort === null && !filter) { ++asked; show(opts.first); } else load();
     };
-    if (opts.first) show(opts.first);
+    if (opts.first && sort === null && offset === 0) show(opts.first);
     else load();
     return wrap;
   }

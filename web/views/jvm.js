@@ -171,7 +171,7 @@
       { key: 'line', label: 'Line', numeric: true },
     ];
     return GCSCOPE.ui.pagedTable(columns, {
-      csvName: 'jvm-events.csv', pageSize: 100, noun: 'events',
+      csvName: 'jvm-events.csv', pageSize: 100, noun: 'events', stateKey: 'events',
       first: report.events_page,
       fetch: (q) => {
         const r = range();
