@@ -4,7 +4,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { fixture, chooseFiles, lastJob } = require('./helpers');
+const { fixture, chooseFiles, lastJob, textPauses } = require('./helpers');
 
 const CLI = path.join(__dirname, '../build/native/gcscope');
 const cli = (...args) => (fs.existsSync(CLI) ? JSON.parse(execFileSync(CLI, args, { maxBuffer: 1 << 28 }).toString()) : null);
@@ -55,18 +55,6 @@ for (const v of VERDICTS) {
   });
 }
 
-// The pauses of a unified log counted from its text: the uptime of each "[gc,start] GC(n) Pause X"
-// line that has its "GC(n) Pause X … <d>ms" end line, with that duration in µs.
-function textPauses(file) {
-  const starts = new Map(), out = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    let m = /^\[(\d+\.\d+)s\]\[info\s*\]\[gc,start\s*\] GC\((\d+)\) (Pause \w+)/.exec(line);
-    if (m) { starts.set(m[2] + ' ' + m[3], Number(m[1])); continue; }
-    m = /^\[\d+\.\d+s\]\[info\s*\]\[gc\s*\] GC\((\d+)\) (Pause \w+).* (\d+)\.(\d{3})ms$/.exec(line);
-    if (m && starts.has(m[1] + ' ' + m[2])) out.push({ start: starts.get(m[1] + ' ' + m[2]), us: Number(m[3]) * 1000 + Number(m[4]) });
-  }
-  return out;
-}
 
 const kpi = (report, label) => report.locator('.gs-kpi', { has: report.page().locator('.gs-kpi-label', { hasText: new RegExp('^' + label + '$') }) }).locator('.gs-kpi-value');
 

@@ -45,4 +45,17 @@ function tempFile(name, data) {
   return p;
 }
 
-module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile };
+// The pauses of a unified log counted from its text, independently of the engine: the uptime of each "[gc,start] GC(n) Pause X"
+// line that has its "GC(n) Pause X … <d>ms" end line, with that duration in µs.
+function textPauses(file) {
+  const starts = new Map(), out = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    let m = /^\[(\d+\.\d+)s\]\[info\s*\]\[gc,start\s*\] GC\((\d+)\) (Pause \w+)/.exec(line);
+    if (m) { starts.set(m[2] + ' ' + m[3], Number(m[1])); continue; }
+    m = /^\[\d+\.\d+s\]\[info\s*\]\[gc\s*\] GC\((\d+)\) (Pause \w+).* (\d+)\.(\d{3})ms$/.exec(line);
+    if (m && starts.has(m[1] + ' ' + m[2])) out.push({ start: starts.get(m[1] + ' ' + m[2]), us: Number(m[3]) * 1000 + Number(m[4]) });
+  }
+  return out;
+}
+
+module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile, textPauses };
