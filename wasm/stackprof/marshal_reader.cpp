@@ -129,326 +129,370 @@ void MarshalReader::value_done() {
   done_ = true;
 }
 
-size_t MarshalReader::step(const uint8_t* p, const uint8_t* e, uint64_t at) {
-  if (header_ < 2) {
-    if (e - p < 2) return kIncomplete;
-    if (p[0] != 4) {
-      fail(at, "not a Ruby Marshal 4.x stream (major version " + std::to_string(p[0]) + ")");
-      return kBad;
-    }
-    if (p[1] != 8) {
-      fail(at + 1, "Ruby Marshal version 4." + std::to_string(p[1]) + ", only 4.8 is supported");
-      return kBad;
-    }
-    header_ = 2;
-    return 2;
-  }
-  if (!stack_.empty()) {
-    Level& t = stack_.back();
-    switch (t.phase) {
-      case Phase::NeedClass: {
-        std::string_view name;
-        size_t k = 0;
-        if (p[0] == ':') {
-          k = read_bytes(p + 1, e, name);
-          if (k == kIncomplete) return kIncomplete;
-          if (k == kBad) {
-            fail(at, "negative length of a class name Symbol");
-            return kBad;
-          }
-          symbols_.emplace_back(name);
-          ++k;
-        } else if (p[0] == ';') {
-          int64_t idx = 0;
-          k = read_long(p + 1, e, idx);
-          if (!k) return kIncomplete;
-          if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
-            fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
-            return kBad;
-          }
-          name = symbols_[static_cast<size_t>(idx)];
-          ++k;
-        } else {
-          fail(at, "expected a class name (Symbol) at byte " + std::to_string(at) + ", found type byte " + hex_byte(p[0]));
-          return kBad;
-        }
-        t.label += name;
-        switch (t.kind) {
-          case Kind::Object:
-          case Kind::Struct:
-            t.phase = Phase::NeedCount;
-            break;
-          case Kind::UserDef:
-            t.phase = Phase::NeedBytes;
-            break;
-          case Kind::UserMarshal:
-          case Kind::Data:
-            t.phase = Phase::Items;
-            t.remaining = 1;
-            if (emitting()) {
-              t.emitted = true;
-              sink_.begin_list(t.label);
-            }
-            break;
-          default:  // Extended, UserClass: transparent wrappers of the next value
-            t.phase = Phase::Items;
-            t.remaining = 1;
-            break;
-        }
-        return k;
-      }
-      case Phase::NeedCount: {
-        int64_t n = 0;
-        size_t k = read_long(p, e, n);
-        if (!k) return kIncomplete;
-        if (n < 0) {
-          fail(at, "negative field count " + std::to_string(n) + " in " + t.label);
-          return kBad;
-        }
-        t.phase = Phase::Items;
-        t.remaining = 2 * static_cast<uint64_t>(n);
-        if (emitting()) {
-          t.emitted = true;
-          sink_.begin_map(t.label);
-        }
-        if (n == 0) {
-          t.remaining = 1;  // value_done() pops it
-          value_done();
-        }
-        return k;
-      }
-      case Phase::NeedBytes: {
-        std::string_view bytes;
-        size_t k = read_bytes(p, e, bytes);
-        if (k == kIncomplete) return kIncomplete;
-        if (k == kBad) {
-          fail(at, "negative length in _dump data of " + t.label);
-          return kBad;
-        }
-        std::string desc = "#<" + t.label + ">";
-        stack_.pop_back();
-        if (emitting()) sink_.on_opaque(desc);
-        value_done();
-        return k;
-      }
-      case Phase::IvarCount: {
-        int64_t n = 0;
-        size_t k = read_long(p, e, n);
-        if (!k) return kIncomplete;
-        if (n < 0) {
-          fail(at, "negative instance variable count " + std::to_string(n));
-          return kBad;
-        }
-        if (n == 0) {
-          stack_.pop_back();
-          value_done();
-        } else {
-          // Instance variables of a String (its encoding) or of a wrapped object: not data.
-          t.phase = Phase::Items;
-          t.remaining = 2 * static_cast<uint64_t>(n);
-          t.suppressing = true;
-          ++suppress_;
-        }
-        return k;
-      }
-      default:
-        break;
-    }
-  }
-
-  if (stack_.size() >= kMaxDepth) {
-    fail(at, "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+size_t MarshalReader::read_header(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  if (e - p < 2) return kIncomplete;
+  if (p[0] != 4) {
+    fail(at, "not a Ruby Marshal 4.x stream (major version " + std::to_string(p[0]) + ")");
     return kBad;
   }
+  if (p[1] != 8) {
+    fail(at + 1, "Ruby Marshal version 4." + std::to_string(p[1]) + ", only 4.8 is supported");
+    return kBad;
+  }
+  header_ = 2;
+  return 2;
+}
+
+size_t MarshalReader::read_class_name(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  Level& t = stack_.back();
+  std::string_view name;
+  size_t k = 0;
+  if (p[0] == ':') {
+    k = read_bytes(p + 1, e, name);
+    if (k == kIncomplete) return kIncomplete;
+    if (k == kBad) {
+      fail(at, "negative length of a class name Symbol");
+      return kBad;
+    }
+    symbols_.emplace_back(name);
+    ++k;
+  } else if (p[0] == ';') {
+    int64_t idx = 0;
+    k = read_long(p + 1, e, idx);
+    if (!k) return kIncomplete;
+    if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
+      fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
+      return kBad;
+    }
+    name = symbols_[static_cast<size_t>(idx)];
+    ++k;
+  } else {
+    fail(at, "expected a class name (Symbol) at byte " + std::to_string(at) + ", found type byte " + hex_byte(p[0]));
+    return kBad;
+  }
+  t.label += name;
+  switch (t.kind) {
+    case Kind::Object:
+    case Kind::Struct:
+      t.phase = Phase::NeedCount;
+      break;
+    case Kind::UserDef:
+      t.phase = Phase::NeedBytes;
+      break;
+    case Kind::UserMarshal:
+    case Kind::Data:
+      t.phase = Phase::Items;
+      t.remaining = 1;
+      if (emitting()) {
+        t.emitted = true;
+        sink_.begin_list(t.label);
+      }
+      break;
+    default:  // Extended, UserClass: transparent wrappers of the next value
+      t.phase = Phase::Items;
+      t.remaining = 1;
+      break;
+  }
+  return k;
+}
+
+size_t MarshalReader::read_field_count(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  Level& t = stack_.back();
+  int64_t n = 0;
+  size_t k = read_long(p, e, n);
+  if (!k) return kIncomplete;
+  if (n < 0) {
+    fail(at, "negative field count " + std::to_string(n) + " in " + t.label);
+    return kBad;
+  }
+  t.phase = Phase::Items;
+  t.remaining = 2 * static_cast<uint64_t>(n);
+  if (emitting()) {
+    t.emitted = true;
+    sink_.begin_map(t.label);
+  }
+  if (n == 0) {
+    t.remaining = 1;  // value_done() pops it
+    value_done();
+  }
+  return k;
+}
+
+size_t MarshalReader::read_dump_bytes(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  std::string_view bytes;
+  size_t k = read_bytes(p, e, bytes);
+  if (k == kIncomplete) return kIncomplete;
+  if (k == kBad) {
+    fail(at, "negative length in _dump data of " + stack_.back().label);
+    return kBad;
+  }
+  std::string desc = "#<" + stack_.back().label + ">";
+  stack_.pop_back();
+  if (emitting()) sink_.on_opaque(desc);
+  value_done();
+  return k;
+}
+
+size_t MarshalReader::read_ivar_count(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  int64_t n = 0;
+  size_t k = read_long(p, e, n);
+  if (!k) return kIncomplete;
+  if (n < 0) {
+    fail(at, "negative instance variable count " + std::to_string(n));
+    return kBad;
+  }
+  if (n == 0) {
+    stack_.pop_back();
+    value_done();
+  } else {
+    // Instance variables of a String (its encoding) or of a wrapped object: not data.
+    Level& t = stack_.back();
+    t.phase = Phase::Items;
+    t.remaining = 2 * static_cast<uint64_t>(n);
+    t.suppressing = true;
+    ++suppress_;
+  }
+  return k;
+}
+
+size_t MarshalReader::read_scalar(uint8_t type) {
+  if (emitting()) {
+    if (type == '0')
+      sink_.on_nil();
+    else
+      sink_.on_bool(type == 'T');
+  }
+  value_done();
+  return 1;
+}
+
+size_t MarshalReader::read_fixnum(const uint8_t* q, const uint8_t* e) {
+  int64_t v = 0;
+  size_t k = read_long(q, e, v);
+  if (!k) return kIncomplete;
+  if (emitting()) sink_.on_int(v);
+  value_done();
+  return 1 + k;
+}
+
+size_t MarshalReader::read_bignum(const uint8_t* q, const uint8_t* e, uint64_t at) {
+  if (e - q < 1) return kIncomplete;
+  uint8_t sign = q[0];
+  int64_t words = 0;
+  size_t k = read_long(q + 1, e, words);
+  if (!k) return kIncomplete;
+  if ((sign != '+' && sign != '-') || words < 0) {
+    fail(at, "bad Bignum header (sign " + hex_byte(sign) + ", " + std::to_string(words) + " words)");
+    return kBad;
+  }
+  uint64_t nbytes = 2 * static_cast<uint64_t>(words);
+  const uint8_t* d = q + 1 + k;
+  if (static_cast<uint64_t>(e - d) < nbytes) return kIncomplete;
+  register_object();
+  size_t used = nbytes;
+  while (used > 0 && d[used - 1] == 0) --used;
+  if (emitting()) {
+    if (used > 8) {
+      sink_.on_opaque("(" + std::string(sign == '-' ? "negative " : "") + "integer of " + std::to_string(used) + " bytes)");
+    } else {
+      uint64_t mag = 0;
+      for (size_t i = 0; i < used; ++i) mag |= static_cast<uint64_t>(d[i]) << (8 * i);
+      if (sign == '+')
+        mag <= static_cast<uint64_t>(INT64_MAX) ? sink_.on_int(static_cast<int64_t>(mag)) : sink_.on_uint(mag);
+      else if (mag <= static_cast<uint64_t>(INT64_MAX))
+        sink_.on_int(-static_cast<int64_t>(mag));
+      else
+        sink_.on_opaque("(negative integer of 8 bytes)");
+    }
+  }
+  value_done();
+  return 1 + 1 + k + nbytes;
+}
+
+size_t MarshalReader::read_text(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at) {
+  std::string_view bytes;
+  size_t k = read_bytes(q, e, bytes);
+  if (k == kIncomplete) return kIncomplete;
+  if (k == kBad) {
+    fail(at, std::string("negative length of a ") + (type == ':' ? "Symbol" : type == 'f' ? "Float" : "String"));
+    return kBad;
+  }
+  if (type == ':') {
+    symbols_.emplace_back(bytes);
+    if (emitting()) sink_.on_symbol(bytes);
+  } else {
+    register_object();
+    record_string(bytes, type == 'f');
+    if (emitting()) {
+      if (type == 'f')
+        sink_.on_float(parse_marshal_float(bytes), bytes);
+      else
+        sink_.on_string(bytes);
+    }
+  }
+  value_done();
+  return 1 + k;
+}
+
+size_t MarshalReader::read_symbol_link(const uint8_t* q, const uint8_t* e, uint64_t at) {
+  int64_t idx = 0;
+  size_t k = read_long(q, e, idx);
+  if (!k) return kIncomplete;
+  if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
+    fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
+    return kBad;
+  }
+  if (emitting()) sink_.on_symbol(symbols_[static_cast<size_t>(idx)]);
+  value_done();
+  return 1 + k;
+}
+
+size_t MarshalReader::read_object_link(const uint8_t* q, const uint8_t* e, uint64_t at) {
+  int64_t idx = 0;
+  size_t k = read_long(q, e, idx);
+  if (!k) return kIncomplete;
+  if (idx < 0 || static_cast<uint64_t>(idx) >= objects_) {
+    fail(at, "object link @" + std::to_string(idx) + " but only " + std::to_string(objects_) + " objects so far");
+    return kBad;
+  }
+  if (emitting()) {
+    auto it = std::lower_bound(recorded_.begin(), recorded_.end(), static_cast<uint32_t>(idx),
+                               [](const auto& r, uint32_t i) { return r.first < i; });
+    if (it != recorded_.end() && it->first == idx) {
+      if (recorded_float_[static_cast<size_t>(it - recorded_.begin())])
+        sink_.on_float(parse_marshal_float(it->second), it->second);
+      else
+        sink_.on_string(it->second);
+    } else {
+      sink_.on_opaque("(reference to object #" + std::to_string(idx) + ")");
+    }
+  }
+  value_done();
+  return 1 + k;
+}
+
+size_t MarshalReader::read_container(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at) {
+  int64_t n = 0;
+  size_t k = read_long(q, e, n);
+  if (!k) return kIncomplete;
+  if (n < 0) {
+    fail(at, "negative element count " + std::to_string(n));
+    return kBad;
+  }
+  register_object();
+  bool is_list = type == '[';
+  uint64_t items = is_list ? static_cast<uint64_t>(n) : 2 * static_cast<uint64_t>(n);
+  push(is_list ? Kind::Array : Kind::Hash, Phase::Items, items, "", !is_list, is_list);
+  stack_.back().has_default = type == '}';
+  if (items == 0) {
+    stack_.back().remaining = 1;
+    value_done();
+  }
+  return 1 + k;
+}
+
+size_t MarshalReader::open_named(Kind kind, bool is_object, const char* label) {
+  if (is_object) register_object();
+  push(kind, Phase::NeedClass, 0, label, false, false);
+  return 1;
+}
+
+size_t MarshalReader::read_named_opaque(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at) {
+  std::string_view bytes;
+  size_t k = read_bytes(q, e, bytes);
+  if (k == kIncomplete) return kIncomplete;
+  if (k == kBad) {
+    fail(at, "negative length after type byte " + hex_byte(type));
+    return kBad;
+  }
+  if (type == '/') {
+    if (static_cast<size_t>(e - q) < k + 1) return kIncomplete;
+    ++k;  // the options byte
+  }
+  register_object();
+  if (emitting()) {
+    std::string desc = type == '/' ? "/" + std::string(bytes) + "/"
+                                   : std::string(type == 'c' ? "#<Class " : "#<Module ") + std::string(bytes) + ">";
+    sink_.on_opaque(desc);
+  }
+  value_done();
+  return 1 + k;
+}
+
+size_t MarshalReader::read_value(const uint8_t* p, const uint8_t* e, uint64_t at) {
   const uint8_t type = p[0];
   const uint8_t* q = p + 1;
   switch (type) {
     case '0':
-      if (emitting()) sink_.on_nil();
-      value_done();
-      return 1;
     case 'T':
     case 'F':
-      if (emitting()) sink_.on_bool(type == 'T');
-      value_done();
-      return 1;
-    case 'i': {
-      int64_t v = 0;
-      size_t k = read_long(q, e, v);
-      if (!k) return kIncomplete;
-      if (emitting()) sink_.on_int(v);
-      value_done();
-      return 1 + k;
-    }
-    case 'l': {
-      if (e - q < 1) return kIncomplete;
-      uint8_t sign = q[0];
-      int64_t words = 0;
-      size_t k = read_long(q + 1, e, words);
-      if (!k) return kIncomplete;
-      if ((sign != '+' && sign != '-') || words < 0) {
-        fail(at, "bad Bignum header (sign " + hex_byte(sign) + ", " + std::to_string(words) + " words)");
-        return kBad;
-      }
-      uint64_t nbytes = 2 * static_cast<uint64_t>(words);
-      const uint8_t* d = q + 1 + k;
-      if (static_cast<uint64_t>(e - d) < nbytes) return kIncomplete;
-      register_object();
-      size_t used = nbytes;
-      while (used > 0 && d[used - 1] == 0) --used;
-      if (emitting()) {
-        if (used > 8) {
-          sink_.on_opaque("(" + std::string(sign == '-' ? "negative " : "") + "integer of " + std::to_string(used) + " bytes)");
-        } else {
-          uint64_t mag = 0;
-          for (size_t i = 0; i < used; ++i) mag |= static_cast<uint64_t>(d[i]) << (8 * i);
-          if (sign == '+')
-            mag <= static_cast<uint64_t>(INT64_MAX) ? sink_.on_int(static_cast<int64_t>(mag)) : sink_.on_uint(mag);
-          else if (mag <= static_cast<uint64_t>(INT64_MAX))
-            sink_.on_int(-static_cast<int64_t>(mag));
-          else
-            sink_.on_opaque("(negative integer of 8 bytes)");
-        }
-      }
-      value_done();
-      return 1 + 1 + k + nbytes;
-    }
+      return read_scalar(type);
+    case 'i':
+      return read_fixnum(q, e);
+    case 'l':
+      return read_bignum(q, e, at);
     case 'f':
     case '"':
-    case ':': {
-      std::string_view bytes;
-      size_t k = read_bytes(q, e, bytes);
-      if (k == kIncomplete) return kIncomplete;
-      if (k == kBad) {
-        fail(at, std::string("negative length of a ") + (type == ':' ? "Symbol" : type == 'f' ? "Float" : "String"));
-        return kBad;
-      }
-      if (type == ':') {
-        symbols_.emplace_back(bytes);
-        if (emitting()) sink_.on_symbol(bytes);
-      } else {
-        register_object();
-        record_string(bytes, type == 'f');
-        if (emitting()) {
-          if (type == 'f')
-            sink_.on_float(parse_marshal_float(bytes), bytes);
-          else
-            sink_.on_string(bytes);
-        }
-      }
-      value_done();
-      return 1 + k;
-    }
+    case ':':
+      return read_text(type, q, e, at);
     case ';':
-    case '@': {
-      int64_t idx = 0;
-      size_t k = read_long(q, e, idx);
-      if (!k) return kIncomplete;
-      if (type == ';') {
-        if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
-          fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
-          return kBad;
-        }
-        if (emitting()) sink_.on_symbol(symbols_[static_cast<size_t>(idx)]);
-      } else {
-        if (idx < 0 || static_cast<uint64_t>(idx) >= objects_) {
-          fail(at, "object link @" + std::to_string(idx) + " but only " + std::to_string(objects_) + " objects so far");
-          return kBad;
-        }
-        if (emitting()) {
-          auto it = std::lower_bound(recorded_.begin(), recorded_.end(), static_cast<uint32_t>(idx),
-                                     [](const auto& r, uint32_t i) { return r.first < i; });
-          if (it != recorded_.end() && it->first == idx) {
-            if (recorded_float_[static_cast<size_t>(it - recorded_.begin())])
-              sink_.on_float(parse_marshal_float(it->second), it->second);
-            else
-              sink_.on_string(it->second);
-          } else {
-            sink_.on_opaque("(reference to object #" + std::to_string(idx) + ")");
-          }
-        }
-      }
-      value_done();
-      return 1 + k;
-    }
+      return read_symbol_link(q, e, at);
+    case '@':
+      return read_object_link(q, e, at);
     case '[':
     case '{':
-    case '}': {
-      int64_t n = 0;
-      size_t k = read_long(q, e, n);
-      if (!k) return kIncomplete;
-      if (n < 0) {
-        fail(at, "negative element count " + std::to_string(n));
-        return kBad;
-      }
-      register_object();
-      bool is_list = type == '[';
-      uint64_t items = is_list ? static_cast<uint64_t>(n) : 2 * static_cast<uint64_t>(n);
-      push(is_list ? Kind::Array : Kind::Hash, Phase::Items, items, "", !is_list, is_list);
-      stack_.back().has_default = type == '}';
-      if (items == 0) {
-        stack_.back().remaining = 1;
-        value_done();
-      }
-      return 1 + k;
-    }
+    case '}':
+      return read_container(type, q, e, at);
     case 'I':
       push(Kind::Ivar, Phase::IvarValue, 1, "", false, false);
       return 1;
     case 'o':
-      register_object();
-      push(Kind::Object, Phase::NeedClass, 0, "Object ", false, false);
-      return 1;
+      return open_named(Kind::Object, true, "Object ");
     case 'S':
-      register_object();
-      push(Kind::Struct, Phase::NeedClass, 0, "Struct ", false, false);
-      return 1;
+      return open_named(Kind::Struct, true, "Struct ");
     case 'U':
-      register_object();
-      push(Kind::UserMarshal, Phase::NeedClass, 0, "", false, false);
-      return 1;
+      return open_named(Kind::UserMarshal, true, "");
     case 'd':
-      register_object();
-      push(Kind::Data, Phase::NeedClass, 0, "Data ", false, false);
-      return 1;
+      return open_named(Kind::Data, true, "Data ");
     case 'u':
-      register_object();
-      push(Kind::UserDef, Phase::NeedClass, 0, "", false, false);
-      return 1;
+      return open_named(Kind::UserDef, true, "");
     case 'e':
-      push(Kind::Extended, Phase::NeedClass, 0, "", false, false);
-      return 1;
+      return open_named(Kind::Extended, false, "");
     case 'C':
-      push(Kind::UserClass, Phase::NeedClass, 0, "", false, false);
-      return 1;
+      return open_named(Kind::UserClass, false, "");
     case '/':
     case 'c':
     case 'm':
-    case 'M': {
-      std::string_view bytes;
-      size_t k = read_bytes(q, e, bytes);
-      if (k == kIncomplete) return kIncomplete;
-      if (k == kBad) {
-        fail(at, "negative length after type byte " + hex_byte(type));
-        return kBad;
-      }
-      if (type == '/') {
-        if (static_cast<size_t>(e - q) < k + 1) return kIncomplete;
-        ++k;  // the options byte
-      }
-      register_object();
-      if (emitting()) {
-        std::string desc = type == '/' ? "/" + std::string(bytes) + "/"
-                                       : std::string(type == 'c' ? "#<Class " : "#<Module ") + std::string(bytes) + ">";
-        sink_.on_opaque(desc);
-      }
-      value_done();
-      return 1 + k;
-    }
+    case 'M':
+      return read_named_opaque(type, q, e, at);
     default:
       fail(at, "unknown Marshal type byte " + hex_byte(type) + " at byte " + std::to_string(at));
       return kBad;
   }
+}
+
+size_t MarshalReader::step(const uint8_t* p, const uint8_t* e, uint64_t at) {
+  if (header_ < 2) return read_header(p, e, at);
+  if (!stack_.empty()) {
+    // A named value (object, struct, _dump, ...) or an ivar list is waiting for its next part.
+    switch (stack_.back().phase) {
+      case Phase::NeedClass:
+        return read_class_name(p, e, at);
+      case Phase::NeedCount:
+        return read_field_count(p, e, at);
+      case Phase::NeedBytes:
+        return read_dump_bytes(p, e, at);
+      case Phase::IvarCount:
+        return read_ivar_count(p, e, at);
+      default:
+        break;
+    }
+  }
+  if (stack_.size() >= kMaxDepth) {
+    fail(at, "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    return kBad;
+  }
+  return read_value(p, e, at);
 }
 
 size_t MarshalReader::parse(const uint8_t* p, size_t n, uint64_t base) {

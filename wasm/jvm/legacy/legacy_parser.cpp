@@ -407,14 +407,17 @@ bool is_record_start(std::string_view rest) {
          starts_with(w, "concurrent") || starts_with(w, "ref-proc");
 }
 
+}  // namespace
+
 // Where the few markers that need special handling first occur in a line, found in one pass over its bytes
 // (most lines have none; searching for each with find() cost more than parsing the record).
-struct Markers {
+struct LegacyGcLogParser::Markers {
   static constexpr size_t npos = std::string_view::npos;
   size_t class_histogram = npos, g1_ergonomics = npos, cms_concurrent = npos, gc_concurrent = npos,
          heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos, as_cms_concurrent = npos;
 };
 
+namespace {
 
 struct InterestingBytes {
   bool table[256] = {};
@@ -427,7 +430,9 @@ struct InterestingBytes {
 };
 constexpr InterestingBytes kInteresting;
 
-Markers scan_markers(std::string_view s) {
+}  // namespace
+
+LegacyGcLogParser::Markers LegacyGcLogParser::scan_markers(std::string_view s) {
   Markers m;
   const unsigned char* d = reinterpret_cast<const unsigned char*>(s.data());
   const size_t n = s.size();
@@ -461,6 +466,8 @@ Markers scan_markers(std::string_view s) {
   }
   return m;
 }
+
+namespace {
 
 bool is_cause_system(std::string_view cause) { return cause == "System" || cause == "System.gc()"; }
 
@@ -529,8 +536,25 @@ void LegacyGcLogParser::feed_line(std::string_view line, uint64_t line_no) {
 void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
   if (depth_guard > 8) return;
   if (line.empty()) return;
+  if (take_tenuring_line(line)) return;
+  if (skip_in_block(line, depth_guard)) return;
 
-  // Tenuring-distribution table: "Desired survivor size N bytes, new threshold T (max M)" + "- age a: b bytes, c total".
+  // The common case first: a whole record on one line with nothing cut into it (no marker of the cases
+  // below inside it) is parsed in a single walk.
+  if (pending_.empty() && !in_heap_block_ && (is_digit(line[0]) || line[0] == '[') &&
+      parse_record(line, line_no_, /*only_if_complete=*/true, /*plain_only=*/true))
+    return;
+
+  const Markers mk = scan_markers(line);
+  if (take_cut_in(line, mk, depth_guard)) return;
+  if (take_block_line(line, mk, depth_guard)) return;
+  if ((line[0] == ' ' || line[0] == '\t') && take_indented_line(line)) return;
+  take_stamped_line(line, mk, depth_guard);
+}
+
+// Tenuring-distribution table: "Desired survivor size N bytes, new threshold T (max M)" + "- age a: b bytes,
+// c total". Any other line closes an open table.
+bool LegacyGcLogParser::take_tenuring_line(std::string_view line) {
   if (line[0] == '-' && starts_with(line, "- age")) {
     ev_.age_table = true;
     if (tenuring_open_) {
@@ -542,42 +566,45 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
         if (text::parse_u64(line, p, bytes)) tenuring_.bytes_by_age.emplace_back(static_cast<int>(age), static_cast<int64_t>(bytes));
       }
     }
-    return;
+    return true;
   }
   flush_tenuring();
-  if (line[0] == 'D' && starts_with(line, "Desired survivor size ")) {
-    ev_.tenuring = true;
-    tenuring_open_ = true;
-    tenuring_ = TenuringRecord{};
-    tenuring_.line = line_no_;
-    tenuring_.member = member_;
-    tenuring_.uptime_s = open_ ? open_event_.uptime_s : kUnknown;
-    size_t p = 22;
-    uint64_t v;
-    if (text::parse_u64(line, p, v)) tenuring_.desired_survivor_bytes = static_cast<int64_t>(v);
-    size_t t = line.find("new threshold ");
-    if (t != std::string_view::npos) {
-      p = t + 14;
-      if (text::parse_u64(line, p, v)) tenuring_.new_threshold = static_cast<int>(v);
-      size_t m = line.find("(max ", p);
-      if (m != std::string_view::npos) {
-        p = m + 5;
-        if (text::parse_u64(line, p, v)) tenuring_.max_threshold = static_cast<int>(v);
-      }
+  if (!(line[0] == 'D' && starts_with(line, "Desired survivor size "))) return false;
+  ev_.tenuring = true;
+  tenuring_open_ = true;
+  tenuring_ = TenuringRecord{};
+  tenuring_.line = line_no_;
+  tenuring_.member = member_;
+  tenuring_.uptime_s = open_ ? open_event_.uptime_s : kUnknown;
+  size_t p = 22;
+  uint64_t v;
+  if (text::parse_u64(line, p, v)) tenuring_.desired_survivor_bytes = static_cast<int64_t>(v);
+  size_t t = line.find("new threshold ");
+  if (t != std::string_view::npos) {
+    p = t + 14;
+    if (text::parse_u64(line, p, v)) tenuring_.new_threshold = static_cast<int>(v);
+    size_t m = line.find("(max ", p);
+    if (m != std::string_view::npos) {
+      p = m + 5;
+      if (text::parse_u64(line, p, v)) tenuring_.max_threshold = static_cast<int>(v);
     }
-    // MaxTenuringThreshold is capped at 15 (4 age bits); a larger "(max N)" is a misconfiguration.
-    if (tenuring_.max_threshold > 15 || (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold))
-      ev_.threshold_violation = true;
-    // Pending record start time: the ParNew/DefNew line before the table carries it.
-    if (!pending_.empty()) {
-      Prefix pre;
-      parse_prefix(pending_, 0, pre);
-      tenuring_.uptime_s = pre.uptime_s;
-      tenuring_.wall_epoch_ms = pre.wall_ms;
-    }
-    return;
   }
+  // MaxTenuringThreshold is capped at 15 (4 age bits); a larger "(max N)" is a misconfiguration.
+  if (tenuring_.max_threshold > 15 || (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold))
+    ev_.threshold_violation = true;
+  // Pending record start time: the ParNew/DefNew line before the table carries it.
+  if (!pending_.empty()) {
+    Prefix pre;
+    parse_prefix(pending_, 0, pre);
+    tenuring_.uptime_s = pre.uptime_s;
+    tenuring_.wall_epoch_ms = pre.wall_ms;
+  }
+  return true;
+}
 
+// Lines inside a block that is skipped: a class histogram's table, Shenandoah's statistics. Also ends a
+// -XX:+PrintHeapAtGC block at the first line that cannot belong to it.
+bool LegacyGcLogParser::skip_in_block(std::string_view line, int depth_guard) {
   if (in_heap_block_ && line[0] != ' ' && line[0] != '}' && line[0] != 'H')
     in_heap_block_ = false;  // the block ends with its "}" or the next record
 
@@ -590,33 +617,31 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       std::string_view after = line.substr(end + 5);
       if (!text::trim(after).empty()) process(after, depth_guard + 1);
     }
-    return;
+    return true;
   }
   if (in_shenandoah_stats_) {
-    if (!(is_digit(line[0]) || line[0] == '[')) return;
+    if (!(is_digit(line[0]) || line[0] == '[')) return true;
     in_shenandoah_stats_ = false;
   }
+  return false;
+}
 
-  // The common case first: a whole record on one line with nothing cut into it (no marker of the cases
-  // below inside it) is parsed in a single walk.
-  if (pending_.empty() && !in_heap_block_ && (is_digit(line[0]) || line[0] == '[') &&
-      parse_record(line, line_no_, /*only_if_complete=*/true, /*plain_only=*/true))
-    return;
-
-  const Markers mk = scan_markers(line);
+// Blocks that open in the middle of a record line (a class histogram, a heap block, FLS statistics) and
+// JDK 6's "[ASCMS-concurrent-" names: the record part is processed on its own.
+bool LegacyGcLogParser::take_cut_in(std::string_view line, const Markers& mk, int depth_guard) {
   if (mk.as_cms_concurrent != Markers::npos) {
     // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy prefixes its names with "AS": "[ASCMS-concurrent-mark: …]".
     std::string plain(line);
     for (size_t at = plain.find("[ASCMS-concurrent-"); at != std::string::npos; at = plain.find("[ASCMS-concurrent-", at))
       plain.erase(at + 1, 2);
     process(plain, depth_guard + 1);
-    return;
+    return true;
   }
   if (size_t ch = mk.class_histogram; ch != std::string_view::npos) {
     size_t start = prefix_start_before(line, ch);
     if (start > 0) process(line.substr(0, start), depth_guard + 1);
     in_histogram_ = true;
-    return;
+    return true;
   }
 
   // A -XX:+PrintHeapAtGC block opened in the middle of a record line ("[GC[YG occupancy: …]{Heap before GC …"):
@@ -636,12 +661,12 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       if (!text::trim(std::string_view(head).substr(after_stamp)).empty()) process(head, depth_guard + 1);
       in_heap_block_ = true;
     }
-    return;
+    return true;
   }
   if (size_t ha = mk.heap_after; ha != std::string_view::npos && ha > 0 && !in_heap_block_) {
     process(line.substr(0, ha), depth_guard + 1);
     in_heap_block_ = true;
-    return;
+    return true;
   }
   // -XX:+PrintFLSStatistics prints "Before GC:" / "After GC:" at the end of a record line, then its block.
   if (line.back() == ':' && (ends_with(line, "Before GC:") || ends_with(line, "After GC:")) &&
@@ -649,36 +674,41 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     ev_.fls = true;
     size_t cut = line.size() - (ends_with(line, "Before GC:") ? 10 : 9);
     process(line.substr(0, cut), depth_guard + 1);
-    return;
+    return true;
   }
+  return false;
+}
 
+// Lines of blocks the report does not read (heap blocks, TLAB and FLS statistics, CMS initiation
+// statistics), noted in the diary and skipped; a record part before them is processed.
+bool LegacyGcLogParser::take_block_line(std::string_view line, const Markers& mk, int depth_guard) {
   // -XX:+PrintHeapAtGC blocks.
   if (line[0] == '{' && starts_with(line, "{Heap before")) {
     ev_.heap_at_gc = true;
     in_heap_block_ = true;
-    return;
+    return true;
   }
   if (line[0] == '}') {
     in_heap_block_ = false;
     if (line.size() > 1) process(text::trim_left(line.substr(1)), depth_guard + 1);
-    return;
+    return true;
   }
   if (line[0] == 'H' && (starts_with(line, "Heap after") || starts_with(line, "Heap before") || line == "Heap" ||
                          text::trim_right(line) == "Heap")) {
     in_heap_block_ = true;
-    return;
+    return true;
   }
   if (in_heap_block_ && line.size() > 1 && text::trim_left(line).size() > 0 &&
       ((text::trim_left(line)[0] >= 'a' && text::trim_left(line)[0] <= 'z') ||
        (text::trim_left(line)[0] >= 'A' && text::trim_left(line)[0] <= 'Z'))) {
     if (contains(line, "Metaspace") || contains(line, "class space")) ev_.metaspace = true;
-    return;
+    return true;
   }
 
   // -XX:+PrintTLAB statistics, also printed right after "[GC " of the record they interrupt.
   if (line[0] == 'T' && (starts_with(line, "TLAB: ") || starts_with(line, "TLAB totals"))) {
     ev_.tlab = true;
-    return;
+    return true;
   }
   // -XX:+PrintCMSInitiationStatistics: "CMSCollector shouldConcurrentCollect: <uptime>" is printed by another
   // thread and lands inside records ("…(273716K)]CMSCollector shouldConcurrentCollect: , 21.56 secs]2118041.535"):
@@ -688,55 +718,61 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
     std::string rest(line.substr(0, cd));
     rest.append(line.substr(cd + 38));
     process(rest, depth_guard + 1);
-    return;
+    return true;
   }
   if (size_t tlab = mk.tlab; tlab != std::string_view::npos && tlab > 0) {
     ev_.tlab = true;
     process(line.substr(0, tlab), depth_guard + 1);
-    return;
+    return true;
   }
 
   if (is_fls_line(line)) {
     ev_.fls = true;
-    return;
+    return true;
   }
+  return false;
+}
 
-  // Indented detail lines: G1's block and the " [Times: ...]" of the open record.
-  if (line[0] == ' ' || line[0] == '\t') {
-    std::string_view t = text::trim_left(line);
-    if (starts_with(t, "Concurrent RS processed") || starts_with(t, "Recent concurrent refinement statistics")) {
-      ev_.rset = true;  // -XX:+G1SummarizeRSetStats: its indented block is skipped
-      return;
-    }
-    if (contains(t.substr(0, 40), "[G1Ergonomics")) {
-      ev_.adaptive = true;
-      return;
-    }
-    if (!t.empty() && t[0] == '[') {
-      if (!pending_.empty()) {
-        start_or_append_record(line, false);
-        return;
-      }
-      // JDK 6 G1: a concurrent phase cut in right after the "[" of the detail block's heap line, whose
-      // figures then start the next line: "   [[GC concurrent-mark-start]" + " 7399M->4700M(10240M)]".
-      if (starts_with(t, "[[GC concurrent-")) {
-        size_t end = match_bracket(t, 1);
-        if (end != std::string_view::npos && text::trim(t.substr(end)).empty()) {
-          handle_standalone(t.substr(1, end - 1), Stamp{}, line);
-          g1_heap_line_cut_ = open_;
-          return;
-        }
-      }
-      attach_detail(t);
-      return;
-    }
-    if (!t.empty() && t[0] == '(' && !pending_.empty()) {  // " (concurrent mode failure)" continuation
+// An indented line: G1's detail block and the " [Times: ...]" of the open record, or the continuation of a
+// pending one. False for an indented line that is none of them (it is read as a stamped line).
+bool LegacyGcLogParser::take_indented_line(std::string_view line) {
+  std::string_view t = text::trim_left(line);
+  if (starts_with(t, "Concurrent RS processed") || starts_with(t, "Recent concurrent refinement statistics")) {
+    ev_.rset = true;  // -XX:+G1SummarizeRSetStats: its indented block is skipped
+    return true;
+  }
+  if (contains(t.substr(0, 40), "[G1Ergonomics")) {
+    ev_.adaptive = true;
+    return true;
+  }
+  if (!t.empty() && t[0] == '[') {
+    if (!pending_.empty()) {
       start_or_append_record(line, false);
-      return;
+      return true;
     }
-    if (t.empty()) return;
+    // JDK 6 G1: a concurrent phase cut in right after the "[" of the detail block's heap line, whose
+    // figures then start the next line: "   [[GC concurrent-mark-start]" + " 7399M->4700M(10240M)]".
+    if (starts_with(t, "[[GC concurrent-")) {
+      size_t end = match_bracket(t, 1);
+      if (end != std::string_view::npos && text::trim(t.substr(end)).empty()) {
+        handle_standalone(t.substr(1, end - 1), Stamp{}, line);
+        g1_heap_line_cut_ = open_;
+        return true;
+      }
+    }
+    attach_detail(t);
+    return true;
   }
+  if (!t.empty() && t[0] == '(' && !pending_.empty()) {  // " (concurrent mode failure)" continuation
+    start_or_append_record(line, false);
+    return true;
+  }
+  return t.empty();
+}
 
+// A line after its optional time stamps: a record (started, continued or cut into), a standalone line
+// (concurrent phase, safepoint, application time), a G1 detail line, or a header/unparsed line.
+void LegacyGcLogParser::take_stamped_line(std::string_view line, const Markers& mk, int depth_guard) {
   Prefix pre;
   size_t body = parse_prefix(line, 0, pre);
   note_uptime(pre.uptime_s);
@@ -747,34 +783,26 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
       extract_inline(line, depth_guard))
     return;
 
+  const Stamp st{pre.uptime_s, pre.wall_ms};
   if (!rest.empty() && rest[0] == '[') {
     if (is_record_start(rest)) {
       if (starts_with(rest, "[GC concurrent-")) {
-        Stamp st{pre.uptime_s, pre.wall_ms};
         handle_standalone(rest, st, line);
         return;
       }
       start_or_append_record(line, true);
       return;
     }
-    Stamp st{pre.uptime_s, pre.wall_ms};
     if (handle_standalone(rest, st, line)) return;
     if (!pending_.empty()) {
       start_or_append_record(line, false);
       return;
     }
-    if (body == 0) {
-      // A G1 detail line whose indentation was trimmed away ("[Eden: …]", "[GC Worker Start (ms): …]")
-      // belongs to the open G1 pause; anything else in brackets is not a legacy record.
-      bool g1_open = open_ && (open_event_.type == GcType::Young || open_event_.type == GcType::Mixed ||
-                               open_event_.type == GcType::G1GCYoungInitialMark || open_event_.type == GcType::Full ||
-                               open_event_.type == GcType::G1GCMixedInitialMark || open_event_.type == GcType::G1GCRemark ||
-                               open_event_.type == GcType::G1GCCleanup || open_event_.type == GcType::SystemGC ||
-                               open_event_.type == GcType::FullGC);
-      if (g1_open || starts_with(rest, "[Times:") || starts_with(rest, "[Eden: ")) {
-        attach_detail(rest);
-        return;
-      }
+    // A G1 detail line whose indentation was trimmed away ("[Eden: …]", "[GC Worker Start (ms): …]")
+    // belongs to the open G1 pause; anything else in brackets is not a legacy record.
+    if (body == 0 && (open_g1_pause() || starts_with(rest, "[Times:") || starts_with(rest, "[Eden: "))) {
+      attach_detail(rest);
+      return;
     }
   } else {
     // The stamp of a record cut into the previous line, then G1's indented detail line of the open pause:
@@ -786,26 +814,36 @@ void LegacyGcLogParser::process(std::string_view line, int depth_guard) {
         return;
       }
     }
-    Stamp st{pre.uptime_s, pre.wall_ms};
     if (handle_standalone(rest, st, line)) return;
     if (!pending_.empty()) {
       start_or_append_record(line, false);
       return;
     }
-    // Application output with a GC record appended to it: "...some text1.234: [GC ..."
-    size_t gc = line.find(": [GC");
-    if (gc == std::string_view::npos) gc = line.find(": [Full GC");
-    if (gc != std::string_view::npos) {
-      size_t start = prefix_start_before(line, gc + 2);
-      if (start > 0 && start < line.size()) {
-        sink_->on_unparsed(member_, line_no_, line.substr(0, start));
-        ++stats_.unparsed;
-        process(line.substr(start), depth_guard + 1);
-        return;
-      }
-    }
+    if (take_record_after_text(line, depth_guard)) return;
   }
   note_header(line);
+}
+
+// The open event is one a G1 detail line can belong to.
+bool LegacyGcLogParser::open_g1_pause() const {
+  const GcType t = open_event_.type;
+  return open_ && (t == GcType::Young || t == GcType::Mixed || t == GcType::G1GCYoungInitialMark || t == GcType::Full ||
+                   t == GcType::G1GCMixedInitialMark || t == GcType::G1GCRemark || t == GcType::G1GCCleanup ||
+                   t == GcType::SystemGC || t == GcType::FullGC);
+}
+
+// Application output with a GC record appended to it: "...some text1.234: [GC ...": the text is unparsed,
+// the record processed.
+bool LegacyGcLogParser::take_record_after_text(std::string_view line, int depth_guard) {
+  size_t gc = line.find(": [GC");
+  if (gc == std::string_view::npos) gc = line.find(": [Full GC");
+  if (gc == std::string_view::npos) return false;
+  size_t start = prefix_start_before(line, gc + 2);
+  if (start == 0 || start >= line.size()) return false;
+  sink_->on_unparsed(member_, line_no_, line.substr(0, start));
+  ++stats_.unparsed;
+  process(line.substr(start), depth_guard + 1);
+  return true;
 }
 
 // Takes "[CMS-concurrent-…]" / "[GC concurrent-…]" records (with their timestamp prefix and an optional
@@ -1111,22 +1149,34 @@ void LegacyGcLogParser::attach_detail(std::string_view t) {
   }
 }
 
-// Parses one complete (bracket-balanced) GC record.
-bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete,
-                                     bool plain_only) {
-  Prefix pre;
-  size_t open_at = parse_prefix(text, 0, pre);
-  note_uptime(pre.uptime_s);
-  if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
-    if (only_if_complete) return false;
-    if (!nested_) flush_open();
-    sink_->on_unparsed(member_, first_line, text);
-    ++stats_.unparsed;
-    return true;
-  }
-  std::string_view rec = text.substr(open_at);
+// The bracket structure of one record, from one walk over it.
+struct LegacyGcLogParser::RecordShape {
+  struct Sub {
+    size_t begin, end;
+  };
+  Sub subs[24];  // the depth-2 brackets (sub-records), the first 24
+  int nsubs = 0;
+  int max_depth = 0;
+  size_t flat_len = 0;                     // the depth-1 text, in flat_
+  size_t end = std::string_view::npos;     // one past the record's closing ']'
+  std::string_view sub(std::string_view rec, int i) const { return rec.substr(subs[i].begin, subs[i].end - subs[i].begin); }
+};
 
-  // One walk over the brackets: the depth-1 text goes to flat_, depth-2 brackets are the sub-records.
+// What a record says besides its sub-records: the keyword, its parenthesised groups, and the sub-records'
+// collector family, as parse_record gathers them for the type decision.
+struct LegacyGcLogParser::RecordFacts {
+  std::string_view flat, whole, cause, tail_of_head, parnew_sub;
+  bool full = false, g1_pause = false, rare = false;
+  bool mixed_mod = false, initial_mark_mod = false;
+  enum class Young { kNone, kParNew, kDefNew, kPS } young = Young::kNone;
+  bool initial_mark = false, remark = false, old_pool = false, cms_old = false;
+  bool cmf = false, cmi = false;  // concurrent mode failure / interrupted
+};
+
+// One walk over rec's brackets: the depth-1 text goes to flat_, depth-2 brackets are the sub-records.
+// False when the record is refused: with plain_only, a marker that the line-level cases handle first; with
+// only_if_complete, brackets that do not balance.
+bool LegacyGcLogParser::walk_record(std::string_view rec, bool only_if_complete, bool plain_only, RecordShape& s) {
   // flat_ holds at most the record's bytes.
   if (flat_.size() < rec.size()) flat_.resize(rec.size() + 256);
   char* const flat_out = flat_.data();
@@ -1135,14 +1185,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     copy_bytes(flat_out + flat_len, from, n);
     flat_len += n;
   };
-  struct Sub {
-    size_t begin, end;
-  };
-  Sub subs[24];
-  int nsubs = 0;
   size_t stack[kMaxDepth];
-  int depth = 0, max_depth = 0;
-  size_t rec_end = std::string_view::npos;
+  int depth = 0;
   size_t seg = 0;  // start of the current depth-1 text segment
   const char* data = rec.data();
   const char* const rec_stop = data + rec.size();
@@ -1162,7 +1206,7 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       if (depth == 1) flat_append(data + seg, i - seg);
       if (depth < kMaxDepth) stack[depth] = i;
       ++depth;
-      if (depth > max_depth) max_depth = depth;
+      if (depth > s.max_depth) s.max_depth = depth;
       if (depth == 1) seg = i + 1;
       continue;
     }
@@ -1176,16 +1220,16 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     }
     if (plain_only && next == 'C' && at(rec, i + 1, "CMSCollector shouldConcurrentCollect: ")) return false;
     if (depth == 0) continue;  // a stray ']' before the record
-    if (depth == 2 && nsubs < 24) subs[nsubs++] = {stack[1] + 1, i};
+    if (depth == 2 && s.nsubs < 24) s.subs[s.nsubs++] = {stack[1] + 1, i};
     --depth;
     if (depth == 1) seg = i + 1;
     if (depth == 0) {
       flat_append(data + seg, i - seg);
-      rec_end = i + 1;
+      s.end = i + 1;
       break;
     }
   }
-  if (plain_only && rec_end != std::string_view::npos) {
+  if (plain_only && s.end != std::string_view::npos) {
     // The walk stopped at the record's end: the rest of the line may still hold a heap block.
     // (The same hits, continued past the record's end; its brackets do not matter there.)
     for (const char* hit = hits.next(); hit; hit = hits.next()) {
@@ -1194,19 +1238,290 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
       if (*hit == '{' ? at(rec, i, "{Heap before") : at(rec, i, "Heap after ")) return false;
     }
   }
-  if (rec_end == std::string_view::npos) {
+  if (s.end == std::string_view::npos) {
     if (only_if_complete) return false;
     if (depth == 1) flat_append(data + seg, rec.size() - seg);
-    rec_end = rec.size();
+    s.end = rec.size();
   }
-  if (!nested_) flush_open();
-  std::string_view flat(flat_out, flat_len);
-  std::string_view whole = rec.substr(0, rec_end);
-  std::string_view trailer = rec.substr(rec_end);
+  s.flat_len = flat_len;
+  return true;
+}
 
-  const char f0 = flat.empty() ? '\0' : flat[0];  // cheap dispatch before the string compares
-  if ((f0 == 'P' && starts_with(flat, "Pause ")) || (f0 == 'C' && starts_with(flat, "Concurrent ")))
-    return parse_shenandoah(flat, pre.uptime_s, pre.wall_ms, first_line);
+// The keyword ("GC", "GC--", "Full GC", "GC pause") and the parenthesised groups right after it: the cause
+// (into open_cause_) and, for G1, the pause kind. Sets f.full, f.g1_pause, the G1 modifiers and
+// f.tail_of_head (the depth-1 text after them, where the heap figures are).
+void LegacyGcLogParser::read_record_head(RecordFacts& f, GcEvent& e) {
+  std::string_view flat = f.flat;
+  const char f0 = flat.empty() ? '\0' : flat[0];
+  f.full = f0 == 'F' && starts_with(flat, "Full GC");
+  // Parallel Scavenge (JDK <= 7) marks a scavenge whose survivors did not fit with "GC--".
+  const bool gc_dash = f0 == 'G' && flat.size() > 3 && flat[2] == '-' && flat[3] == '-';
+  if (gc_dash) e.flags |= kPromotionFailed;
+  f.g1_pause = f0 == 'G' && flat.size() > 3 && flat[3] == 'p' && starts_with(flat, "GC pause");
+  std::string_view after_kw =
+      flat.substr(std::min(flat.size(), static_cast<size_t>(f.full ? 7 : (f.g1_pause ? 8 : (gc_dash ? 4 : 2)))));
+  size_t p = text::skip_ws(after_kw, 0);
+  while (p < after_kw.size() && after_kw[p] == '(') {
+    int pd = 0;
+    size_t q = p;
+    for (; q < after_kw.size(); ++q) {
+      if (after_kw[q] == '(') ++pd;
+      else if (after_kw[q] == ')' && --pd == 0) break;
+    }
+    if (q >= after_kw.size()) break;
+    std::string_view group = after_kw.substr(p + 1, q - p - 1);
+    if (group == "young") {
+      // the default G1 pause kind
+    } else if (group == "mixed" || group == "partial") f.mixed_mod = true;
+    else if (group == "initial-mark") f.initial_mark_mod = true;
+    else if (group == "to-space exhausted" || group == "to-space overflow") e.flags |= kToSpaceExhausted | kEvacuationFailure;
+    else if (open_cause_.empty()) open_cause_.assign(group);
+    p = text::skip_ws(after_kw, q + 1);
+  }
+  f.cause = open_cause_;
+  if (!f.cause.empty()) {
+    if (f.cause == "System") ev_.system_pre740 = true;
+    else ev_.cause = true;
+    if (f.cause == "GCLocker Initiated GC") e.flags |= kGcLocker;
+    if (f.cause == "G1 Humongous Allocation") e.flags |= kHumongousAllocation;
+  }
+  f.tail_of_head = flat.substr(std::min(flat.size(), static_cast<size_t>(after_kw.data() - flat.data()) + p));
+}
+
+// One depth-2 sub-record: a pool of the generational collectors (young, old, perm/metaspace), a CMS mark,
+// reference processing or a remark phase.
+void LegacyGcLogParser::read_sub_record(std::string_view sub, RecordFacts& f, GcEvent& e) {
+  using Young = RecordFacts::Young;
+  // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy: "[ASParNew: …]", "[ASCMS: …]", "[1 ASCMS-initial-mark: …]".
+  if (sub.size() > 2 && sub[0] == 'A' && sub[1] == 'S') sub.remove_prefix(2);
+  else if (starts_with(sub, "1 ASCMS-")) sub.remove_prefix(4);
+  if (starts_with(sub, "ParNew")) {
+    f.young = Young::kParNew;
+    e.young_pool = "ParNew";
+    ev_.parnew = true;
+    find_transition(sub, e.young);
+    f.parnew_sub = sub;
+    if (f.rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
+    if (f.rare && contains(sub, "promotion failure size")) ev_.promotion_failure_size = true;
+  } else if (starts_with(sub, "DefNew")) {
+    f.young = Young::kDefNew;
+    e.young_pool = "DefNew";
+    ev_.defnew = true;
+    find_transition(sub, e.young);
+    if (f.rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
+  } else if (starts_with(sub, "PSYoungGen")) {
+    f.young = Young::kPS;
+    e.young_pool = "PSYoungGen";
+    ev_.psyoung = true;
+    find_transition(sub, e.young);
+  } else if (starts_with(sub, "ParOldGen")) {
+    ev_.parold = true, f.old_pool = true;
+    e.old_pool = "ParOldGen";
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "PSOldGen")) {
+    ev_.psold = true, f.old_pool = true;
+    e.old_pool = "PSOldGen";
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "Tenured")) {
+    ev_.tenured = true, f.old_pool = true;
+    e.old_pool = "Tenured";
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "CMS Perm") || starts_with(sub, "PSPermGen") || starts_with(sub, "PS Perm") ||
+             starts_with(sub, "Perm")) {
+    ev_.perm = true;
+    find_transition(sub, e.metaspace);
+  } else if (starts_with(sub, "Metaspace")) {
+    ev_.metaspace = true;
+    find_transition(sub, e.metaspace);
+  } else if (starts_with(sub, "CMS") && !starts_with(sub, "CMS-")) {
+    ev_.cms = true, f.old_pool = true, f.cms_old = true;
+    e.old_pool = "CMS";
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "1 CMS-initial-mark") || starts_with(sub, "CMS-initial-mark")) {
+    f.initial_mark = true;
+    ev_.cms = true;
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "1 CMS-remark") || starts_with(sub, "CMS-remark")) {
+    f.remark = true;
+    ev_.cms = true;
+    find_transition(sub, e.old);
+  } else if (starts_with(sub, "YG occupancy")) {
+    ev_.cms = true;
+  } else if (starts_with(sub, "SoftReference") || starts_with(sub, "WeakReference") ||
+             starts_with(sub, "FinalReference") || starts_with(sub, "PhantomReference") ||
+             starts_with(sub, "JNI Weak Reference")) {
+    ev_.reference = true;
+  }
+  // Anything else ("GC ref-proc", CMS/G1 remark phases such as "Rescan", "weak refs processing",
+  // "class unloading", "scrub symbol table") carries nothing the report uses.
+  if (f.rare && contains(sub, "icms_dc=")) ev_.icms = true;
+}
+
+// A record with neither a G1 pause keyword nor a pool, CMS mark or full-collection keyword: a collection
+// logged without -XX:+PrintGCDetails, or a G1 remark/cleanup.
+void LegacyGcLogParser::type_without_details(const RecordFacts& f, GcEvent& e) {
+  if (starts_with(f.flat, "GC remark")) {
+    e.type = GcType::G1GCRemark;
+    ev_.g1 = true;
+  } else if (starts_with(f.flat, "GC cleanup")) {
+    e.type = GcType::G1GCCleanup;
+    ev_.g1 = true;
+  } else if (f.cause == "CMS Initial Mark") {
+    e.type = GcType::InitialMark;
+    cms_cycle_open_ = true;
+    ev_.cms_no_details = true;
+  } else if (f.cause == "CMS Final Remark" && e.heap.before_kb < 0) {
+    e.type = GcType::Remark;
+    cms_cycle_open_ = false;
+    ev_.cms_no_details = true;
+  } else if (e.heap.before_kb < 0 && e.heap.after_kb >= 0) {
+    // Without details a CMS initial mark and remark both print "[GC 46468K(83008K), 0.0039 secs]" (an
+    // occupancy, no "->"): they alternate, the first of a cycle being the initial mark.
+    e.type = cms_cycle_open_ ? GcType::Remark : GcType::InitialMark;
+    cms_cycle_open_ = !cms_cycle_open_;
+    ev_.cms_no_details = true;
+  } else {
+    e.type = GcType::Young;
+    ev_.young_no_details = true;
+  }
+}
+
+// A ParNew that could not finish (promotion failed, or nothing copied) followed by a CMS collection of
+// the old generation in the same pause. Like GCToolKit, the young part is an event of its own when it
+// failed to promote or the CMS part is a concurrent mode failure/interruption; its pause is the ParNew
+// bracket's, and the old collection keeps the rest, so pause totals stay those of the log.
+void LegacyGcLogParser::split_parnew_cms(const RecordFacts& f, GcEvent& e) {
+  const bool pf = (e.flags & kPromotionFailed) != 0;
+  const double young_secs = last_secs(f.parnew_sub);
+  const auto young_part = [&](GcType type) {
+    GcEvent y = e;
+    y.type = type;
+    y.old = PoolSizes{};
+    y.old_pool = nullptr;
+    y.metaspace = PoolSizes{};
+    y.duration_s = young_secs;
+    return y;
+  };
+  if (pf || f.cmf || f.cmi) {
+    GcEvent y = young_part(pf ? GcType::ParNewPromotionFailed : GcType::ParNew);
+    y.flags &= ~static_cast<uint32_t>(kConcurrentModeFailure);
+    y.user_s = y.sys_s = y.real_s = kUnknown;
+    y.cause = open_cause_;
+    emit(y);
+    if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
+    if (!std::isnan(young_secs) && !std::isnan(e.uptime_s)) e.uptime_s += young_secs;
+  }
+  // A ParNew that copied nothing followed by "[CMS: …]": GCToolKit calls it a concurrent mode failure in
+  // CMS logs and a ParNew plus a full collection in iCMS logs (icms_dc=); the counts follow it.
+  const bool icms_record = f.rare && contains(f.whole, "icms_dc=");
+  if (!pf && !f.cmf && !f.cmi && icms_record) {
+    GcEvent y = young_part(GcType::ParNew);
+    y.user_s = y.sys_s = y.real_s = kUnknown;
+    y.cause = open_cause_;
+    emit(y);
+    if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
+  }
+  e.type = f.cmf ? GcType::ConcurrentModeFailure
+                 : f.cmi ? GcType::ConcurrentModeInterrupted
+                         : (pf || icms_record) ? GcType::FullGC : GcType::ConcurrentModeFailure;
+}
+
+// "Full GC": a System.gc(), a G1 full collection (sizes in "M"/"B"/"G") or a generational one.
+void LegacyGcLogParser::type_full(const RecordFacts& f, GcEvent& e) {
+  bool g1_sizes = false;  // G1 prints "M"/"B" sizes with decimals; the generational collectors print "K"
+  if (f.young == RecordFacts::Young::kNone && !f.old_pool) {
+    size_t arrow = f.tail_of_head.find("->");
+    if (arrow != std::string_view::npos && arrow > 0 &&
+        (f.tail_of_head[arrow - 1] == 'M' || f.tail_of_head[arrow - 1] == 'B' || f.tail_of_head[arrow - 1] == 'G'))
+      g1_sizes = true;
+    if (!g1_sizes) ev_.full_no_details = true;
+  }
+  if (is_cause_system(f.cause)) e.type = GcType::SystemGC;
+  else e.type = (g1_sizes || ev_.g1) ? GcType::Full : GcType::FullGC;
+}
+
+// The event's type, from the keyword and the sub-records (per collector family).
+void LegacyGcLogParser::classify_record(const RecordFacts& f, GcEvent& e) {
+  using Young = RecordFacts::Young;
+  if (!f.g1_pause && !f.full && f.young == Young::kNone && !f.initial_mark && !f.remark && !f.old_pool) {
+    type_without_details(f, e);
+  } else if (f.g1_pause) {
+    ev_.g1 = true;
+    if (f.initial_mark_mod) e.type = f.mixed_mod ? GcType::G1GCMixedInitialMark : GcType::G1GCYoungInitialMark;
+    else if (f.mixed_mod) e.type = GcType::Mixed;
+    else e.type = GcType::Young;
+  } else if (f.young == Young::kParNew && f.cms_old && !f.full) {
+    split_parnew_cms(f, e);
+  } else if (f.cmf) {
+    e.type = GcType::ConcurrentModeFailure;
+  } else if (f.cmi) {
+    e.type = GcType::ConcurrentModeInterrupted;
+  } else if (f.initial_mark) {
+    e.type = GcType::InitialMark;
+  } else if (f.remark) {
+    e.type = GcType::Remark;
+  } else if (f.full) {
+    type_full(f, e);
+  } else if (f.young == Young::kParNew) {
+    e.type = (e.flags & kPromotionFailed) ? GcType::ParNewPromotionFailed : GcType::ParNew;
+  } else if (f.young == Young::kDefNew) {
+    e.type = GcType::DefNew;
+  } else if (f.young == Young::kPS) {
+    e.type = GcType::PSYoungGen;
+  } else {
+    e.type = GcType::FullGC;  // "[GC [CMS: …]" without a young pool: an old collection
+  }
+  if (f.young != Young::kNone || f.old_pool || f.g1_pause || f.initial_mark || f.remark) ev_.details = true;
+  if (f.young != Young::kNone && f.cause.empty() && !f.full) ev_.generational_without_cause = true;
+}
+
+// Records nested in this one (-XX:+CMSScavengeBeforeRemark prints a whole "[GC … [ParNew: …] …]" inside
+// the remark record) are collections of their own, parsed after it while it stays open.
+void LegacyGcLogParser::parse_nested_records(std::string_view rec, const RecordShape& s, uint64_t first_line) {
+  std::string nested;
+  for (int i = 0; i < s.nsubs; ++i) {
+    std::string_view sub = s.sub(rec, i);
+    if ((starts_with(sub, "GC ") || starts_with(sub, "GC (") || starts_with(sub, "GC[")) && !starts_with(sub, "GC ref-proc") &&
+        !starts_with(sub, "GC concurrent") && (contains(sub, "[ParNew") || contains(sub, "[DefNew") || contains(sub, "[PSYoungGen"))) {
+      nested.append("[").append(sub).append("]\n");
+    }
+  }
+  std::string_view all(nested);
+  size_t start = 0;
+  while (start < all.size()) {
+    size_t nl = all.find('\n', start);
+    std::string_view one = all.substr(start, nl - start);
+    nested_ = true;
+    parse_record(one, first_line, false);
+    nested_ = false;
+    start = nl + 1;
+  }
+}
+
+// Parses one complete (bracket-balanced) GC record.
+bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete,
+                                     bool plain_only) {
+  Prefix pre;
+  size_t open_at = parse_prefix(text, 0, pre);
+  note_uptime(pre.uptime_s);
+  if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
+    if (only_if_complete) return false;
+    if (!nested_) flush_open();
+    sink_->on_unparsed(member_, first_line, text);
+    ++stats_.unparsed;
+    return true;
+  }
+  std::string_view rec = text.substr(open_at);
+  RecordShape shape;
+  if (!walk_record(rec, only_if_complete, plain_only, shape)) return false;
+  if (!nested_) flush_open();
+  RecordFacts f;
+  f.flat = std::string_view(flat_.data(), shape.flat_len);
+  f.whole = rec.substr(0, shape.end);
+  std::string_view trailer = rec.substr(shape.end);
+
+  if ((starts_with(f.flat, "Pause ")) || (starts_with(f.flat, "Concurrent ")))
+    return parse_shenandoah(f.flat, pre.uptime_s, pre.wall_ms, first_line);
 
   // The event is built where it stays open (open_event_, flushed above) rather than moved there at the
   // end: a move is a copy of its ~300 bytes, one more memcpy per collection. A record nested in another
@@ -1229,274 +1544,42 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
     e.flags |= kGcLocker;
     gc_locker_pending_ = false;
   }
+  read_record_head(f, e);
 
-  const bool full = f0 == 'F' && starts_with(flat, "Full GC");
-  // Parallel Scavenge (JDK <= 7) marks a scavenge whose survivors did not fit with "GC--".
-  const bool gc_dash = f0 == 'G' && flat.size() > 3 && flat[2] == '-' && flat[3] == '-';
-  if (gc_dash) e.flags |= kPromotionFailed;
-  const bool g1_pause = f0 == 'G' && flat.size() > 3 && flat[3] == 'p' && starts_with(flat, "GC pause");
-  std::string_view after_kw = flat.substr(std::min(flat.size(), static_cast<size_t>(full ? 7 : (g1_pause ? 8 : (gc_dash ? 4 : 2)))));
-  size_t p = text::skip_ws(after_kw, 0);
-
-  bool young_mod = false, mixed_mod = false, initial_mark_mod = false;
-  // Parenthesised groups right after the keyword: the cause and, for G1, the pause kind.
-  while (p < after_kw.size() && after_kw[p] == '(') {
-    int pd = 0;
-    size_t q = p;
-    for (; q < after_kw.size(); ++q) {
-      if (after_kw[q] == '(') ++pd;
-      else if (after_kw[q] == ')' && --pd == 0) break;
-    }
-    if (q >= after_kw.size()) break;
-    std::string_view group = after_kw.substr(p + 1, q - p - 1);
-    if (group == "young") young_mod = true;
-    else if (group == "mixed" || group == "partial") mixed_mod = true;
-    else if (group == "initial-mark") initial_mark_mod = true;
-    else if (group == "to-space exhausted" || group == "to-space overflow") e.flags |= kToSpaceExhausted | kEvacuationFailure;
-    else if (open_cause_.empty()) open_cause_.assign(group);
-    p = text::skip_ws(after_kw, q + 1);
-  }
-  std::string_view cause(open_cause_);
-  if (!cause.empty()) {
-    if (cause == "System") ev_.system_pre740 = true;
-    else ev_.cause = true;
-    if (cause == "GCLocker Initiated GC") e.flags |= kGcLocker;
-    if (cause == "G1 Humongous Allocation") e.flags |= kHumongousAllocation;
-  }
   // Rare markers, looked for only where they can be: "icms_dc=" sits at depth 1, reference processing is
   // nested (depth >= 2), the GC overhead message follows a full collection's pools.
   // One pass over the record rules most of them out: each contains a byte that a plain ParNew/DefNew/
   // PSYoungGen record does not ('=' of "icms_dc=", 'p' of "promotion failed", 'm' of "concurrent mode",
   // 'f' of "[SoftReference"), and flat and the sub-records are made of the record's bytes.
-  const bool rare = has_any<'=', 'p', 'm', 'f'>(whole.data(), whole.data() + whole.size());
-  if (rare && flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
-  if (rare && max_depth >= 2 && !ev_.reference && contains(whole, "[SoftReference")) ev_.reference = true;
-  if (full && (contains(flat, "GC time would exceed GCTimeLimit") || contains(flat, "GC time is exceeding GCTimeLimit")))
+  f.rare = has_any<'=', 'p', 'm', 'f'>(f.whole.data(), f.whole.data() + f.whole.size());
+  if (f.rare && f.flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
+  if (f.rare && shape.max_depth >= 2 && !ev_.reference && contains(f.whole, "[SoftReference")) ev_.reference = true;
+  if (f.full && (contains(f.flat, "GC time would exceed GCTimeLimit") || contains(f.flat, "GC time is exceeding GCTimeLimit")))
     e.flags |= kGcOverheadLimit;
-  if (g1_pause && (contains(whole, "(to-space exhausted)") || contains(whole, "(to-space overflow)")))
+  if (f.g1_pause && (contains(f.whole, "(to-space exhausted)") || contains(f.whole, "(to-space overflow)")))
     e.flags |= kToSpaceExhausted | kEvacuationFailure;
 
-  // Sub-records: pools, CMS marks, reference processing, remark phases.
-  enum class Young { kNone, kParNew, kDefNew, kPS } young = Young::kNone;
-  bool initial_mark = false, remark = false, old_pool = false, cms_old = false;
-  std::string_view parnew_sub;  // the [ParNew: …] sub-record: its pause is read only when it is split off
-  for (int i = 0; i < nsubs; ++i) {
-    std::string_view sub = rec.substr(subs[i].begin, subs[i].end - subs[i].begin);
-    // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy: "[ASParNew: …]", "[ASCMS: …]", "[1 ASCMS-initial-mark: …]".
-    if (sub.size() > 2 && sub[0] == 'A' && sub[1] == 'S') sub.remove_prefix(2);
-    else if (starts_with(sub, "1 ASCMS-")) sub.remove_prefix(4);
-    // skip an inner timestamp ("69.603: [ParNew" puts it at depth 1, but "[GC remark 46.465: [GC ref-proc").
-    if (starts_with(sub, "ParNew")) {
-      young = Young::kParNew;
-      e.young_pool = "ParNew";
-      ev_.parnew = true;
-      find_transition(sub, e.young);
-      parnew_sub = sub;
-      if (rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
-      if (rare && contains(sub, "promotion failure size")) ev_.promotion_failure_size = true;
-    } else if (starts_with(sub, "DefNew")) {
-      young = Young::kDefNew;
-      e.young_pool = "DefNew";
-      ev_.defnew = true;
-      find_transition(sub, e.young);
-      if (rare && contains(sub, "promotion failed")) e.flags |= kPromotionFailed;
-    } else if (starts_with(sub, "PSYoungGen")) {
-      young = Young::kPS;
-      e.young_pool = "PSYoungGen";
-      ev_.psyoung = true;
-      find_transition(sub, e.young);
-    } else if (starts_with(sub, "ParOldGen")) {
-      ev_.parold = true, old_pool = true;
-      e.old_pool = "ParOldGen";
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "PSOldGen")) {
-      ev_.psold = true, old_pool = true;
-      e.old_pool = "PSOldGen";
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "Tenured")) {
-      ev_.tenured = true, old_pool = true;
-      e.old_pool = "Tenured";
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "CMS Perm") || starts_with(sub, "PSPermGen") || starts_with(sub, "PS Perm") ||
-               starts_with(sub, "Perm")) {
-      ev_.perm = true;
-      find_transition(sub, e.metaspace);
-    } else if (starts_with(sub, "Metaspace")) {
-      ev_.metaspace = true;
-      find_transition(sub, e.metaspace);
-    } else if (starts_with(sub, "CMS") && !starts_with(sub, "CMS-")) {
-      ev_.cms = true, old_pool = true, cms_old = true;
-      e.old_pool = "CMS";
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "1 CMS-initial-mark") || starts_with(sub, "CMS-initial-mark")) {
-      initial_mark = true;
-      ev_.cms = true;
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "1 CMS-remark") || starts_with(sub, "CMS-remark")) {
-      remark = true;
-      ev_.cms = true;
-      find_transition(sub, e.old);
-    } else if (starts_with(sub, "YG occupancy")) {
-      ev_.cms = true;
-    } else if (starts_with(sub, "SoftReference") || starts_with(sub, "WeakReference") ||
-               starts_with(sub, "FinalReference") || starts_with(sub, "PhantomReference") ||
-               starts_with(sub, "JNI Weak Reference") || starts_with(sub, "GC ref-proc")) {
-      if (!starts_with(sub, "GC ref-proc")) ev_.reference = true;
-    } else if (starts_with(sub, "Rescan") || starts_with(sub, "weak refs processing") ||
-               starts_with(sub, "class unloading") || starts_with(sub, "scrub symbol") ||
-               starts_with(sub, "scrub string") || starts_with(sub, "Finalize Marking") ||
-               starts_with(sub, "Unloading")) {
-      // CMS/G1 remark phases
-    }
-    if (rare && contains(sub, "icms_dc=")) ev_.icms = true;
-  }
+  for (int i = 0; i < shape.nsubs; ++i) read_sub_record(shape.sub(rec, i), f, e);
   // An "[1 CMS-remark" may sit deeper than depth 2 (JDK 8 "[GC (CMS Final Remark) [YG occupancy…]…[1 CMS-remark…]").
-  if (max_depth >= 3 && !remark && contains(whole, "CMS-remark")) remark = true, ev_.cms = true;
-  if (max_depth >= 3 && !initial_mark && contains(whole, "CMS-initial-mark")) initial_mark = true, ev_.cms = true;
+  if (shape.max_depth >= 3 && !f.remark && contains(f.whole, "CMS-remark")) f.remark = true, ev_.cms = true;
+  if (shape.max_depth >= 3 && !f.initial_mark && contains(f.whole, "CMS-initial-mark")) f.initial_mark = true, ev_.cms = true;
 
-  // The heap figures and the pause at depth 1.
-  std::string_view tail_of_head = flat.substr(std::min(flat.size(), static_cast<size_t>(after_kw.data() - flat.data()) + p));
-  find_transition(tail_of_head, e.heap);
-  e.duration_s = last_secs(flat);
-  if (std::isnan(e.duration_s) && nsubs > 0) {
-    // "[GC [PSYoungGen: …] 1234K->…(…), 0.01 secs]" always has it at depth 1; a truncated record may not.
-  }
+  // The heap figures and the pause at depth 1 (a truncated record may have no pause).
+  find_transition(f.tail_of_head, e.heap);
+  e.duration_s = last_secs(f.flat);
   parse_times(trailer, e);
 
   // CMS prints its failure inside the CMS bracket ("[CMS (concurrent mode failure): …]"), or at depth 1 when a
   // concurrent phase cut the bracket open.
-  bool cmf = false, cmi = false;
-  if (rare && (cms_old || (full && nsubs == 0) || contains(flat, "(concurrent mode"))) {
-    cmf = contains(whole, "concurrent mode failure");
-    cmi = contains(whole, "concurrent mode interrupted");
+  if (f.rare && (f.cms_old || (f.full && shape.nsubs == 0) || contains(f.flat, "(concurrent mode"))) {
+    f.cmf = contains(f.whole, "concurrent mode failure");
+    f.cmi = contains(f.whole, "concurrent mode interrupted");
   }
-  if (cmf) e.flags |= kConcurrentModeFailure;
-
-  bool g1_sizes = false;  // G1 prints "M"/"B" sizes with decimals; the generational collectors print "K"
-  if (!g1_pause && !full && young == Young::kNone && !initial_mark && !remark && !old_pool) {
-    if (starts_with(flat, "GC remark")) {
-      e.type = GcType::G1GCRemark;
-      ev_.g1 = true;
-    } else if (starts_with(flat, "GC cleanup")) {
-      e.type = GcType::G1GCCleanup;
-      ev_.g1 = true;
-    } else if (cause == "CMS Initial Mark") {
-      e.type = GcType::InitialMark;
-      cms_cycle_open_ = true;
-      ev_.cms_no_details = true;
-    } else if (cause == "CMS Final Remark" && e.heap.before_kb < 0) {
-      e.type = GcType::Remark;
-      cms_cycle_open_ = false;
-      ev_.cms_no_details = true;
-    } else if (e.heap.before_kb < 0 && e.heap.after_kb >= 0) {
-      // Without details a CMS initial mark and remark both print "[GC 46468K(83008K), 0.0039 secs]" (an
-      // occupancy, no "->"): they alternate, the first of a cycle being the initial mark.
-      e.type = cms_cycle_open_ ? GcType::Remark : GcType::InitialMark;
-      cms_cycle_open_ = !cms_cycle_open_;
-      ev_.cms_no_details = true;
-    } else {
-      e.type = GcType::Young;
-      ev_.young_no_details = true;
-    }
-  } else if (g1_pause) {
-    ev_.g1 = true;
-    if (initial_mark_mod) e.type = mixed_mod ? GcType::G1GCMixedInitialMark : GcType::G1GCYoungInitialMark;
-    else if (mixed_mod) e.type = GcType::Mixed;
-    else e.type = GcType::Young;
-    (void)young_mod;
-  } else if (young == Young::kParNew && cms_old && !full) {
-    // A ParNew that could not finish (promotion failed, or nothing copied) followed by a CMS collection of
-    // the old generation in the same pause. Like GCToolKit, the young part is an event of its own when it
-    // failed to promote or the CMS part is a concurrent mode failure/interruption; its pause is the ParNew
-    // bracket's, and the old collection keeps the rest, so pause totals stay those of the log.
-    bool pf = (e.flags & kPromotionFailed) != 0;
-    const double young_secs = last_secs(parnew_sub);
-    if (pf || cmf || cmi) {
-      GcEvent y = e;
-      y.type = pf ? GcType::ParNewPromotionFailed : GcType::ParNew;
-      y.old = PoolSizes{};
-      y.old_pool = nullptr;
-      y.metaspace = PoolSizes{};
-      y.duration_s = young_secs;
-      y.flags &= ~static_cast<uint32_t>(kConcurrentModeFailure);
-      y.user_s = y.sys_s = y.real_s = kUnknown;
-      y.cause = open_cause_;
-      emit(y);
-      if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
-      if (!std::isnan(young_secs) && !std::isnan(e.uptime_s)) e.uptime_s += young_secs;
-    }
-    // A ParNew that copied nothing followed by "[CMS: …]": GCToolKit calls it a concurrent mode failure in
-    // CMS logs and a ParNew plus a full collection in iCMS logs (icms_dc=); the counts follow it.
-    bool icms_record = rare && contains(whole, "icms_dc=");
-    if (!pf && !cmf && !cmi && icms_record) {
-      GcEvent y = e;
-      y.type = GcType::ParNew;
-      y.old = PoolSizes{};
-      y.old_pool = nullptr;
-      y.metaspace = PoolSizes{};
-      y.duration_s = young_secs;
-      y.user_s = y.sys_s = y.real_s = kUnknown;
-      y.cause = open_cause_;
-      emit(y);
-      if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
-    }
-    e.type = cmf ? GcType::ConcurrentModeFailure
-                 : cmi ? GcType::ConcurrentModeInterrupted
-                       : (pf || icms_record) ? GcType::FullGC : GcType::ConcurrentModeFailure;
-  } else if (cmf) {
-    e.type = GcType::ConcurrentModeFailure;
-  } else if (cmi) {
-    e.type = GcType::ConcurrentModeInterrupted;
-  } else if (initial_mark) {
-    e.type = GcType::InitialMark;
-  } else if (remark) {
-    e.type = GcType::Remark;
-  } else if (full) {
-    if (young == Young::kNone && !old_pool) {
-      size_t arrow = tail_of_head.find("->");
-      if (arrow != std::string_view::npos && arrow > 0 &&
-          (tail_of_head[arrow - 1] == 'M' || tail_of_head[arrow - 1] == 'B' || tail_of_head[arrow - 1] == 'G'))
-        g1_sizes = true;
-      if (!g1_sizes) ev_.full_no_details = true;
-    }
-    if (is_cause_system(cause)) e.type = GcType::SystemGC;
-    else e.type = (g1_sizes || ev_.g1) ? GcType::Full : GcType::FullGC;
-  } else if (young == Young::kParNew) {
-    e.type = (e.flags & kPromotionFailed) ? GcType::ParNewPromotionFailed : GcType::ParNew;
-  } else if (young == Young::kDefNew) {
-    e.type = GcType::DefNew;
-  } else if (young == Young::kPS) {
-    e.type = GcType::PSYoungGen;
-  } else {
-    e.type = GcType::FullGC;  // "[GC [CMS: …]" without a young pool: an old collection
-  }
-  if (young != Young::kNone || old_pool || g1_pause || initial_mark || remark) ev_.details = true;
-  if (young != Young::kNone && cause.empty() && !full) ev_.generational_without_cause = true;
-
-  // Records nested in this one (-XX:+CMSScavengeBeforeRemark prints a whole "[GC … [ParNew: …] …]" inside
-  // the remark record) are collections of their own.
-  std::string nested;
-  for (int i = 0; i < nsubs; ++i) {
-    std::string_view sub = rec.substr(subs[i].begin, subs[i].end - subs[i].begin);
-    if ((starts_with(sub, "GC ") || starts_with(sub, "GC (") || starts_with(sub, "GC[")) && !starts_with(sub, "GC ref-proc") &&
-        !starts_with(sub, "GC concurrent") && (contains(sub, "[ParNew") || contains(sub, "[DefNew") || contains(sub, "[PSYoungGen"))) {
-      nested.append("[").append(sub).append("]\n");
-    }
-  }
+  if (f.cmf) e.flags |= kConcurrentModeFailure;
+  classify_record(f, e);
 
   if (!nested_) open_ = true;  // e is open_event_
-  if (!nested.empty()) {
-    std::string_view all(nested);
-    size_t start = 0;
-    while (start < all.size()) {
-      size_t nl = all.find('\n', start);
-      std::string_view one = all.substr(start, nl - start);
-      nested_ = true;
-      parse_record(one, first_line, false);
-      nested_ = false;
-      start = nl + 1;
-    }
-  }
+  parse_nested_records(rec, shape, first_line);
   if (nested_) {
     e.cause = open_cause_;
     emit(e);

@@ -49,7 +49,23 @@ class LegacyGcLogParser {
     double wall_ms = kUnknown;
   };
 
+  // Types passed between the parts of process() and parse_record(), defined in legacy_parser.cpp.
+  struct Markers;      // where the markers of cut-in records and blocks first occur in a line
+  struct RecordShape;  // a record's bracket structure
+  struct RecordFacts;  // what a record's keyword and sub-records say, gathered for its type
+  static Markers scan_markers(std::string_view s);
+
   void process(std::string_view line, int depth_guard);
+  // The kinds of lines process() tells apart, in the order it tries them; each returns true when it
+  // took the line.
+  bool take_tenuring_line(std::string_view line);
+  bool skip_in_block(std::string_view line, int depth_guard);
+  bool take_cut_in(std::string_view line, const Markers& mk, int depth_guard);
+  bool take_block_line(std::string_view line, const Markers& mk, int depth_guard);
+  bool take_indented_line(std::string_view line);
+  void take_stamped_line(std::string_view line, const Markers& mk, int depth_guard);
+  bool take_record_after_text(std::string_view line, int depth_guard);
+  bool open_g1_pause() const;
   bool extract_inline(std::string_view line, int depth_guard);
   bool handle_standalone(std::string_view rest, const Stamp& st, std::string_view line);
   bool is_standalone_line(std::string_view line) const;
@@ -58,6 +74,16 @@ class LegacyGcLogParser {
   // balance on this text.
   // plain_only: also refuse (return false) a record with a marker the line-level cases must handle first.
   bool parse_record(std::string_view text, uint64_t first_line, bool only_if_complete, bool plain_only = false);
+  // The parts of parse_record: the bracket walk, the keyword, each sub-record, the type per collector
+  // family, the records nested in this one.
+  bool walk_record(std::string_view rec, bool only_if_complete, bool plain_only, RecordShape& s);
+  void read_record_head(RecordFacts& f, GcEvent& e);
+  void read_sub_record(std::string_view sub, RecordFacts& f, GcEvent& e);
+  void classify_record(const RecordFacts& f, GcEvent& e);
+  void type_without_details(const RecordFacts& f, GcEvent& e);
+  void split_parnew_cms(const RecordFacts& f, GcEvent& e);
+  void type_full(const RecordFacts& f, GcEvent& e);
+  void parse_nested_records(std::string_view rec, const RecordShape& s, uint64_t first_line);
   void parse_concurrent(std::string_view body, const Stamp& st);
   bool parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line);
   void attach_detail(std::string_view line);
