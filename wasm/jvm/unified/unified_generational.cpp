@@ -46,29 +46,14 @@ void UnifiedParser::on_pool(int64_t id, std::string_view v, Collector c, char wh
   Slot* s = find_slot(id);
   if (!s) return;
   // First transition only (PSYoungGen lines continue with Eden/From figures).
-  size_t sp = v.find(' ');
-  std::string_view first = sp == std::string_view::npos ? v : v.substr(0, sp);
   PoolSizes ps;
-  std::string_view rest;
-  if (!trailing_heap(first, ps, rest)) return;
+  if (!leading_transition(v, ps)) return;
   // JDK 17 prints "before(cap)->after(cap)": trailing_heap kept the after capacity.
   if (which == 'y') s->ev.young = ps;
   else s->ev.old = ps;
-  if (which != 'y' || sp == std::string_view::npos) return;
-  size_t e = v.find("Eden: ");
-  if (e != std::string_view::npos) {
-    std::string_view ev = v.substr(e + 6);
-    size_t sp2 = ev.find(' ');
-    PoolSizes eden;
-    if (trailing_heap(sp2 == std::string_view::npos ? ev : ev.substr(0, sp2), eden, rest)) s->ev.eden = eden;
-  }
-  size_t f = v.find("From: ");
-  if (f != std::string_view::npos) {
-    std::string_view fv = v.substr(f + 6);
-    size_t sp3 = fv.find(' ');
-    PoolSizes from;
-    if (trailing_heap(sp3 == std::string_view::npos ? fv : fv.substr(0, sp3), from, rest)) s->ev.survivor = from;
-  }
+  if (which != 'y') return;
+  labelled_transition(v, "Eden: ", s->ev.eden);
+  labelled_transition(v, "From: ", s->ev.survivor);
 }
 
 }  // namespace gcscope::jvm::unified

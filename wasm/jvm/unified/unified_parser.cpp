@@ -736,14 +736,7 @@ void UnifiedParser::on_phase_line(int64_t id, std::string_view msg) {
 void UnifiedParser::on_metaspace(int64_t id, std::string_view v) {
   Slot* s = find_slot(id);
   if (!s) return;
-  size_t sp = v.find(' ');
-  std::string_view first = sp == std::string_view::npos ? v : v.substr(0, sp);
-  PoolSizes ps;
-  std::string_view rest;
-  if (trailing_heap(first, ps, rest)) {
-    s->ev.metaspace = ps;
-    return;
-  }
+  if (leading_transition(v, s->ev.metaspace)) return;
   size_t p = 0;
   int64_t used;
   if (parse_size_kb(v, p, used) && starts_with(v.substr(p), " used")) {

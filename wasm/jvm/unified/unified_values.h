@@ -74,6 +74,19 @@ inline bool trailing_heap(std::string_view s, PoolSizes& out, std::string_view& 
   return true;
 }
 
+// The transition that is the first word of s, as pool and metaspace lines print it before their other
+// figures: "996K(20480K)->…(…) Eden: …" reads the first word only. out is written only on success.
+inline bool leading_transition(std::string_view s, PoolSizes& out) {
+  std::string_view rest;
+  return trailing_heap(s.substr(0, s.find(' ')), out, rest);
+}
+
+// The transition right after `label` in s ("Eden: 1024K(8192K)->0K(8192K) From: …" with "Eden: ").
+inline bool labelled_transition(std::string_view s, std::string_view label, PoolSizes& out) {
+  size_t at = s.find(label);
+  return at != std::string_view::npos && leading_transition(s.substr(at + label.size()), out);
+}
+
 // The text inside the balanced parentheses that open at s[open] ("(System.gc())" → "System.gc()");
 // false when they do not close in s.
 inline bool balanced_group(std::string_view s, size_t open, std::string_view& inside, size_t& close) {
