@@ -226,13 +226,9 @@ def write_markdown(rows, command, quick):
     lines = ['<!-- bench:figures:start (written by bench/harness.py; edit the text outside these markers) -->', '',
              f'Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC on {machine()}.', '',
              f'Command: `{command}`' + (' (quick mode: small inputs, figures are not representative)' if quick else '')]
-    header = ['| input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / first after idle warm-up / next file / first of a returning visit | Chromium MB/s (wall, to the rendered report): first / after warm-up / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
-              '|---|---|---|---|---|---|---|---|---|---|---|']
-    current = None
+    lines += ['', '| domain | input | size | native MB/s (CPU) | native peak RSS | fraction of memchr limit | node wasm MB/s (CPU) | Chromium worker MB/s (wall): first file / first after idle warm-up / next file / first of a returning visit | Chromium MB/s (wall, to the rendered report): first / after warm-up / next | Chromium report / first chart (first file) | wasm heap (Chromium) | peers (same run) |',
+              '|---|---|---|---|---|---|---|---|---|---|---|---|']
     for r in rows:
-        if r['domain'] != current:
-            current = r['domain']
-            lines += ['', f'### {current}', ''] + header
         n, c = r['native'], r.get('chromium', {})
         def peer_text(p):
             if 'gcscope_first_flame_graph_ms' in p:
@@ -244,7 +240,7 @@ def write_markdown(rows, command, quick):
         if r['domain'] in QUOTED:
             peers = (peers + '; ' if peers else '') + QUOTED[r['domain']]
         chart = c.get('first_chart_ms')
-        lines.append('| {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {wm} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
+        lines.append('| {d} | {t} (`{f}`) | {s:.1f} MiB | {nm} (min–max CPU {a}–{b} s) | {rss:.0f} MiB | {frac:.0%} | {node} | {wm} | {cm} | {rep} ms / {ch} | {heap} | {peers} |'.format(
             d=r['domain'], t=r['title'], f=r['file'], s=r['bytes'] / MiB, nm=fmt(n['mb_s']), a=fmt(n['cpu_s']['min'], 3),
             b=fmt(n['cpu_s']['max'], 3), rss=n['peak_rss_kb'] / 1024, frac=n['fraction_of_limit'], node=fmt(r['node']['mb_s']),
             wm=' / '.join(fmt(k.get('worker_mb_s')) for k in (c, c.get('idle') or {}, c.get('warm') or {}, c.get('returning') or {})),

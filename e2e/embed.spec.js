@@ -1,5 +1,6 @@
-// Embedding and sharing: the postMessage handshake from a host on another origin (the README's own
-// example page), message validation, ?url=, deep-link state, and the self-contained HTML report.
+// Embedding and sharing: the postMessage handshake from a host on another origin (the copy-paste
+// example of docs/EMBEDDING.md), message validation, ?url=, deep-link state, and the self-contained
+// HTML report.
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');

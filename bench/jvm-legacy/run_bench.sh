@@ -1,6 +1,6 @@
 #!/bin/sh
 # Legacy parser benchmark: builds the ~200 MB ParNew/CMS log (not stored), then runs the native driver
-# 5 times (CPU-time MB/s, median reported by hand in RESULTS.md) and once under /usr/bin/time -v for the
+# 5 times (CPU-time MB/s; report the median) and once under /usr/bin/time -v for the
 # peak RSS. Usage: bench/jvm-legacy/run_bench.sh [corpus dir]
 set -e
 cd "$(dirname "$0")/../.."

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Legacy parser speed, the four figures of RESULTS.md ("Speed pass"), on one log (default: the harness's
+# Legacy parser speed, four figures, on one log (default: the harness's
 # 200 MiB ParNew/CMS log, `python3 bench/harness.py --only jvm-legacy` writes it):
 #   1. native parser alone   (legacy_driver.cpp built from the sources, g++ -O2)
 #   2. native full report    (build/native/gcscope analyze LOG > /dev/null)

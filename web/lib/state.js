@@ -11,7 +11,7 @@
 //                                       `node` is in the page. While fn runs, set() is ignored, so a
 //                                       view re-applying a state does not write history.
 //   state.on(fn)                        fn(URLSearchParams) on every popstate/hashchange.
-// The keys each view uses are listed in the README (Embedding and sharing).
+// The keys each view uses are listed in docs/PAGE.md (Deep links).
 'use strict';
 (function (global) {
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
