@@ -1,6 +1,8 @@
 // Embedding and sharing: the postMessage handshake from a host on another origin (the copy-paste
 // example of docs/EMBEDDING.md), message validation, ?url=, deep-link state, and the self-contained
 // HTML report.
+// openInGcscope and askGcscope are the host page's functions (e2e/host/embed-example.html).
+/* global openInGcscope, askGcscope */
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
@@ -41,7 +43,7 @@ test('a dashboard on another origin asks the engine the questions gcscope query 
   await page.goto(HOST + 'embed-example.html?site=' + encodeURIComponent(SITE));
   const folded = 'main;a;b 3\nmain;a 1\nmain;c 2\n';
   const other = 'main;a;b 1\nmain;c 5\n';
-  const answers = await page.evaluate(async ([one, two]) => {
+  const answers = await page.evaluate(async (one) => {
     const frame = document.getElementById('gcscope');
     const buf = (text) => new TextEncoder().encode(text).buffer;
     await openInGcscope(frame, 'a.folded', buf(one));
@@ -50,7 +52,7 @@ test('a dashboard on another origin asks the engine the questions gcscope query 
     const unknown = await askGcscope(frame, 'no.such.method', {}).catch((e) => e.message);
     const noJob = await askGcscope(frame, 'session.reports', {}, 'nope').catch((e) => e.message);
     return { reports, side, unknown, noJob };
-  }, [folded, other]);
+  }, folded);
   expect(answers.reports).toEqual([{ report: 0, format: 'folded-stacks', title: 'Folded stacks', inputs: ['a.folded'], methods: answers.reports[0].methods, compare_family: 'tracing' }]);
   expect(answers.unknown).toContain("no report of this analysis answers 'no.such.method'");
   expect(answers.noJob).toContain('no opened job "nope"');
@@ -68,7 +70,7 @@ test('a dashboard on another origin asks the engine the questions gcscope query 
   expect(viaFrame.stacks.rows.find((r) => r.stack === 'main;c')).toMatchObject({ a: 2, b: 5, delta: 3 });
 });
 
-test('invalid messages get a precise error; other windows are ignored', async ({ page, context }) => {
+test('invalid messages get a precise error; other windows are ignored', async ({ page }) => {
   await page.goto(HOST + 'embed-example.html?site=' + encodeURIComponent(SITE));
   const answer = await page.evaluate(async () => {
     const frame = document.getElementById('gcscope');

@@ -20,7 +20,7 @@ async function dragAcross(page, over, from, to) {
 
 test('stackprof: the selected frame and the flame graph view survive a reload; back/forward step through them', async ({ page }) => {
   await page.goto('/?url=samples/fib-cpu-raw.dump&sw=0');
-  let job = await lastJob(page);
+  await lastJob(page);  // the report is done
   const report = () => page.locator('section.report[data-format="stackprof"]');
   // By default the method view shows the first frame of the text report.
   const rows = report().locator('.stackprof-text tbody tr');
@@ -42,7 +42,7 @@ test('stackprof: the selected frame and the flame graph view survive a reload; b
 
   // Reload: same sample, same selection and view.
   await page.reload();
-  job = await lastJob(page);
+  await lastJob(page);
   await expect(report().locator('.method-name')).toHaveText(third);
   await expect(report().locator('.flamegraph .fg-caption')).toContainText('Sandwich of ' + third);
   await expect(report().locator('.flamegraph button[data-mode="sandwich"]')).toHaveAttribute('aria-pressed', 'true');
@@ -83,7 +83,6 @@ test('stackprof: the selected frame and the flame graph view survive a reload; b
   await page.goto(page.url().split('#')[0]);
   await lastJob(page);
   await expect(report().locator('.method-name')).toHaveText(firstName);
-  void job;
 });
 
 // ---- heap ------------------------------------------------------------------------------------
@@ -179,14 +178,14 @@ test('Ruby GC tuner: the env-block tab of each strategy survives a reload; back/
   const payload = corpus('tuner/rt01_rack_app_seed.json');
   await page.goto('/?sw=0');
   await chooseFiles(page, [payload]);
-  let job = await lastJob(page);
+  await lastJob(page);  // the report is done
   const speed = () => page.locator('.rubygc-strategy[data-strategy="speed"]');
   await speed().locator('button[data-form="dockerfile"]').click();
   await speed().locator('button[data-form="heroku"]').click();
   expect(hashParam(page, 'gc.speed')).toBe('heroku');
   await page.reload();
   await chooseFiles(page, [payload]);
-  job = await lastJob(page);
+  await lastJob(page);
   // rt01 speed advice (corpus oracle): INIT_SLOTS 929657.
   await expect(speed().locator('pre.gs-copy')).toContainText('heroku config:set RUBY_GC_HEAP_GROWTH_FACTOR=1.25 RUBY_GC_HEAP_INIT_SLOTS=929657');
   await expect(speed().locator('button[data-form="heroku"]')).toHaveClass(/active/);
@@ -196,7 +195,6 @@ test('Ruby GC tuner: the env-block tab of each strategy survives a reload; back/
   await expect(speed().locator('pre.gs-copy')).toHaveText('export RUBY_GC_HEAP_GROWTH_FACTOR=1.25\nexport RUBY_GC_HEAP_INIT_SLOTS=929657\n');
   await page.goForward();
   await expect(speed().locator('pre.gs-copy')).toContainText('ENV RUBY_GC_HEAP_GROWTH_FACTOR=1.25');
-  void job;
 });
 
 test('Ruby GC tuner and rbkit: a zoomed timeline range survives a reload, on every chart of the view', async ({ page }) => {

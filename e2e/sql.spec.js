@@ -2,6 +2,8 @@
 // first opened; the example queries on real inputs, a join across two jobs, the deep link, the
 // CSV export read back by DuckDB (npm @duckdb/node-api) and compared with the CLI's tables, precise
 // errors for bad SQL, and the panel offline after one visit.
+// openInGcscope is the host page's function (e2e/host/embed-example.html).
+/* global openInGcscope */
 const fs = require('fs');
 const os = require('os');
 const net = require('net');

@@ -133,6 +133,7 @@ function tableClick(page, selector) {
 }
 
 // The job's worker heap (worker.js keeps the session in `live`).
+/* global live */
 async function workerHeap(page) {
   for (const w of page.workers()) {
     const bytes = await w.evaluate(() => (typeof live !== 'undefined' && live ? live.M.HEAPU8.length : 0)).catch(() => 0);

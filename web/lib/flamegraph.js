@@ -81,12 +81,12 @@
       }
     }
     const cx = [], cw = [], cd = [], cf = [], cn = [];
-    let maxDepth = 0, grand = 0;
+    let maxDepth = 0;
     // Iterative DFS: (node, x, depth).
     const stack = [];
     let x = 0;
     for (let k = start[n]; k < start[n + 1]; k++) { stack.push(kids[k], x, 0); x += total[kids[k]]; }
-    grand = x;
+    const grand = x;
     // Reverse so the heaviest root is laid out first (order of push is already x-ordered).
     while (stack.length) {
       const d = stack.pop(), px = stack.pop(), node = stack.pop();
@@ -829,7 +829,7 @@
       const m = moves[e.key];
       if (m === undefined) return;
       e.preventDefault();
-      let next = sel < 0 ? this.firstCell(g) : typeof m === 'number' ? nav.sibling(l, sel, m) : nav[m](l, sel);
+      const next = sel < 0 ? this.firstCell(g) : typeof m === 'number' ? nav.sibling(l, sel, m) : nav[m](l, sel);
       if (next < 0) return;
       this.select(g, next, true);
     }

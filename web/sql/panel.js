@@ -7,6 +7,7 @@
 // DuckDB-wasm and apache-arrow from npm, copied by the build); the service worker keeps both once
 // loaded. The engine's rows reach DuckDB as Arrow column buffers, batch by batch, straight from the
 // engine's tables (engine.table: no JSON on the way).
+/* global Arrow */
 'use strict';
 (function () {
   const { el, fmt } = GCSCOPE.ui;
