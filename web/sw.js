@@ -13,8 +13,6 @@ const scope = new URL('./', self.location.href);
 // when what follows the prefix has none (see ownCache).
 const PREFIX = 'gcscope:' + scope.pathname + ':';
 const CACHE = PREFIX + BUILD;
-// How releases before 2026-11-26 named their caches, with no path: 'gcscope-' + build.
-const LEGACY_PREFIX = 'gcscope-';
 // The files that must be of the page's build, which the page asks for under its build's name
 // (file?v=BUILD, see `versioned` in app.js): the wasm module, its JavaScript glue, the analysis worker
 // and the reader, and what a saved HTML report inlines. A page that stays open while a new build takes
@@ -61,28 +59,9 @@ function versionedRequest(url) {
 function ownCache(name) {
   return name.startsWith(PREFIX) && !name.slice(PREFIX.length).includes(':');
 }
-// This deployment's entries in a cache named before the path was part of the name. Such a cache may
-// hold entries of several deployments (the same build deployed under two paths shared its name), and
-// of older releases' files (plain worker.js, gcscope.wasm; the first release stored every same-origin
-// file fetched). An entry is of the deployment whose folder is the longest prefix of its URL, among
-// the folders where the cache holds a page or an install marker, and this one's scope.
-function ownLegacyEntries(entries) {
-  const folders = new Set([scope.href]);
-  for (const r of entries) {
-    const u = new URL(r.url);
-    const file = /\/(index\.html|gcscope-install-complete)$/.exec(u.pathname);
-    if (file) folders.add(u.origin + u.pathname.slice(0, u.pathname.length - file[1].length));
-  }
-  return entries.filter((r) => {
-    let owner = '';
-    for (const f of folders) if (r.url.startsWith(f) && f.length > owner.length) owner = f;
-    return owner === scope.href;
-  });
-}
-// The cache of a build of this deployment, if there is one (under its name before 2026-11-26 too).
+// The cache of a build of this deployment, if there is one.
 async function cacheNameOf(build) {
-  if (await caches.has(PREFIX + build)) return PREFIX + build;
-  return await caches.has(LEGACY_PREFIX + build) ? LEGACY_PREFIX + build : null;
+  return await caches.has(PREFIX + build) ? PREFIX + build : null;
 }
 
 // All or nothing: if a versioned file is not this build's (a deployment half uploaded, a CDN edge
@@ -121,40 +100,20 @@ self.addEventListener('install', (e) => {
 });
 // Drops this deployment's caches of older builds, except the one installed last: a page of that build
 // may still be open (this worker takes it over at once), and its next job needs that build's worker
-// and module, also offline. A cache with no install marker (an install cut short, or a release before
-// the marker) is kept only when no older cache has one, and then the newest created. Other
-// deployments' caches are left alone (the ones named the old way: see ownLegacyEntries).
+// and module, also offline. A cache with no install marker (an install cut short) is kept only when no
+// older cache has one, and then the newest created (caches.keys() lists them in creation order).
+// Other deployments' caches are left alone (see ownCache).
 self.addEventListener('activate', (e) => {
   e.waitUntil((async () => {
-    const older = [];  // {name, shared: this deployment's entries, when the cache holds others' too}
-    for (const name of await caches.keys()) {
-      if (name === CACHE) continue;
-      if (ownCache(name)) { older.push({ name }); continue; }
-      if (!name.startsWith(LEGACY_PREFIX)) continue;
-      const entries = await (await caches.open(name)).keys();
-      const own = ownLegacyEntries(entries);
-      if (entries.length === 0) await caches.delete(name);  // an install of those releases that failed
-      else if (own.length > 0) older.push({ name, shared: own.length < entries.length ? own : null });
-    }
-    let keep = older.length ? older[older.length - 1].name : null;
+    const older = (await caches.keys()).filter((name) => name !== CACHE && ownCache(name));
+    let keep = older.length ? older[older.length - 1] : null;
     let keepTime = -1;
-    for (const { name } of older) {
+    for (const name of older) {
       const marker = await caches.match(COMPLETE, { cacheName: name });
       const time = marker ? Number(await marker.text()) || 0 : -1;
       if (time > keepTime) { keep = name; keepTime = time; }
     }
-    for (const { name, shared } of older) {
-      if (name === keep) continue;
-      if (!shared) {
-        await caches.delete(name);
-        continue;
-      }
-      // Only this deployment's part goes; the cache too once nothing is left (the other deployment
-      // may be dropping its part at the same time).
-      const cache = await caches.open(name);
-      await Promise.all(shared.map((r) => cache.delete(r)));
-      if ((await cache.keys()).length === 0) await caches.delete(name);
-    }
+    for (const name of older) if (name !== keep) await caches.delete(name);
     await self.clients.claim();
   })());
 });
@@ -172,8 +131,8 @@ async function cacheChecked(cache, req, resp, sha1) {
 }
 // A versioned file: from its build's cache first. Why cache first for the module too: V8 keeps a
 // module's optimized code with the Cache Storage entry it was compiled from, so on a returning visit
-// the first analysis no longer waits for the optimizing compiles (measured: its worker time equals a
-// next file's). Through the network, a revalidated response (304) lost that code.
+// the first analysis does not wait for the optimizing compiles; a revalidated response (304) through
+// the network loses that code.
 // A miss (a file removed from the cache) is fetched, and for this build kept if its bytes are right.
 // For a build whose cache is gone (a page open across two deployments), the server's file is of
 // another build; offline, worker.js is answered with this build's copy, as the server would. Either
