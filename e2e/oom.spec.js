@@ -72,9 +72,9 @@ test('an out-of-memory job is reported precisely; other results stay; new jobs g
   // The same words at the input, in the inputs table, with the analyzer's own error next to it.
   await expect(oom.locator('table.inputs td.error', { hasText: 'out of memory while analyzing big.heap.json' })).toHaveCount(1);
   await expect(oom.locator('table.inputs td.error', { hasText: 'std::bad_alloc' })).toHaveCount(1);
-  // The job's worker was stopped. (This failed now and then until 2026-11-25: the worker had just
-  // terminated a nested reader, and Chromium sometimes never finished shutting it down; the reader is
-  // the page's now, see newAnalysisWorker in web/app.js. The long wait only spares a loaded machine.)
+  // The job's worker was stopped (its reader is the page's, so it has no nested worker whose end
+  // could keep it from shutting down: see newAnalysisWorker in web/app.js). The long wait only spares
+  // a loaded machine.
   await expect.poll(() => workers.length).toBe(3);
   await expect.poll(() => workers[1].closed, { timeout: 30_000 }).toBe(true);
   expect(workers[2].closed).toBe(false);

@@ -87,10 +87,9 @@ test('a worker warmed by a ping reads a big input with the reader started beside
   expect(r.total).toBe(15 * COPIES);
 });
 
-// Regression (2026-11-25): a job that ends early, such as a big file that no analyzer claims, used to
-// leave its worker alive now and then: the worker had terminated its nested reader a few milliseconds
-// before the page terminated it, and Chromium sometimes never finished shutting that worker down (5 of
-// 90 such jobs; see newAnalysisWorker in web/app.js). The reader is now the page's, and both stop.
+// A job that ends early, such as a big file that no analyzer claims, stops its worker and its reader:
+// a worker terminated just after terminating a nested reader of its own may never finish shutting
+// down in Chromium, so the reader is the page's (see newAnalysisWorker in web/app.js).
 test('jobs that end early stop their worker and its reader, every time', async ({ page }) => {
   const started = { worker: [], reader: [] };
   page.on('worker', (w) => {

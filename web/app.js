@@ -83,10 +83,10 @@
   // One compiled wasm module for the page's life, handed to every analysis worker (worker.js
   // instantiates it instead of compiling its own). Why: V8 compiles a module's hot functions a second
   // time, with its optimizing compiler, while they run (dynamic tiering), and that code belongs to the
-  // compiled module. A worker with a module of its own started cold every job: the parsers' hot paths
-  // were recompiled during each parse (~0.3 s of CPU on another thread for a 200 MB JVM log, measured
-  // in a Chromium trace), which a 2-core machine takes from the parse. Shared, only the page's first
-  // analysis pays for it. If the page cannot compile the module, each worker loads its own as before.
+  // compiled module. A worker with a module of its own starts cold every job: the parsers' hot paths
+  // are recompiled during each parse, on another thread that a 2-core machine takes from the parse.
+  // Shared, only the page's first analysis pays for it. If the page cannot compile the module, each
+  // worker loads its own.
   // Compiled on first use: a saved HTML report starts no worker and fetches nothing.
   let wasmModule = null;
   // The files that must be of the page's build (the module, its glue, the workers) are asked for under
@@ -102,11 +102,9 @@
   // its cache first (see sw.js), so the cached copy must be the build's own, which the name (and the
   // service worker's check of its SHA-1) makes sure of. Why cache first: V8 keeps a module's optimized code
   // beside a response it compiled (its code cache, written once enough of the module is optimized,
-  // which the page's warm-up does), and a Cache Storage entry keeps it until the next deployment.
-  // Measured on the 200 MB unified log, four returning visits after two visits that warmed up, served
-  // with revalidation (no-cache, as hosts do once max-age runs out): the first file's worker time was
-  // 505-563 ms, the same as a next file (542-577 ms), against 672-735 ms when the module came through
-  // the network (a 304 drops V8's code cache).
+  // which the page's warm-up does), and a Cache Storage entry keeps it until the next deployment, so
+  // a returning visit's first file runs as fast as a next one. A module revalidated through the
+  // network (a 304, as hosts answer once max-age runs out) loses V8's code cache.
   async function compileModule() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.compile !== 'function') return null;
     try {
@@ -130,12 +128,10 @@
   // beside it and joined to it by a MessageChannel: the analysis worker reads big inputs through it
   // (see openSliceSource in worker.js). worker.terminate() stops both.
   //
-  // Why the page starts the reader, not the analysis worker (a nested worker until 2026-11-25): in
-  // Debian's Chromium, an analysis worker terminated a few milliseconds after it had itself terminated
-  // its nested reader sometimes never finished shutting down. Its thread stayed, with its wasm memory,
-  // and no longer answered. That happened at the end of a job that ended early (an out-of-memory job,
-  // a big file no analyzer claimed) in 5 of 90 jobs, and in 29 of 30 when the worker closed itself
-  // instead of being terminated by the page; in 60 jobs with no nested worker, never.
+  // Why the page starts the reader, not the analysis worker (as a nested worker): in Debian's
+  // Chromium, an analysis worker terminated a few milliseconds after it has itself terminated a nested
+  // worker may never finish shutting down; its thread stays, with its wasm memory, and no longer
+  // answers. Jobs that end early (out of memory, a big file no analyzer claims) end that way.
   //
   // Both are asked for under the page's build (see versioned). Every message carries the build too: a
   // worker of another build (no longer cached, so from the server) refuses the job and asks for a reload.
@@ -176,8 +172,8 @@
   }
   GCSCOPE.newAnalysisWorker = newAnalysisWorker;
 
-  // Starting a worker costs ~60-110 ms (fetching and compiling the wasm module) when it compiles its
-  // own, and an instantiation when it shares the page's: most of the wait for a small file. One spare
+  // Starting a worker costs fetching and compiling the wasm module when it compiles its own, and an
+  // instantiation when it shares the page's: most of the wait for a small file. One spare
   // worker is kept warm (a ping makes it load the module) and a job takes it. The next spare is
   // started when a job ends, so warming never competes with a running analysis.
   let spareWorker = null;
@@ -202,11 +198,9 @@
 
   // Warming the optimizing tier while the page waits for a file. The module's hot functions are
   // compiled again by TurboFan while they run, and that code stays with the shared module (see
-  // sharedModule), so it is the page's first analysis that pays: on the 200 MB unified JVM log in
-  // this VM's slow phase, the worker's time was 1066 ms for the first file against 668 ms for the next
-  // (medians of 4 pages). Analyzing the bundled samples (0.9 MB of real files of every format, ~1 s of
-  // CPU) in a worker of their own once the page is idle gets those compiles done before a file comes:
-  // after warming on the 35 KB G1 sample, the first 200 MB log took 654 ms. The warming worker is
+  // sharedModule), so it is the page's first analysis that pays, and on a big log that is a large
+  // share of its time. Analyzing the bundled samples (small real files of every format) in a worker
+  // of their own once the page is idle gets those compiles done before a file comes. The warming worker is
   // stopped as soon as a job starts (what it compiled so far is kept), and it never starts on a page
   // that has run a job, on a saved report, or when memory is capped (?max_memory_mb) or ?warmup=0.
   // On <html>, for the tests and the benchmark: data-warm-up ('running', then 'done' or 'stopped'),
@@ -586,9 +580,8 @@
       tbody);
   }
 
-  // The report's JSON, pretty-printed, in a closed <details>: built when it is first opened. Building
-  // it with every report cost ~35 ms of JSON.stringify for a 4 MB JVM report (and the garbage) that
-  // most people never look at.
+  // The report's JSON, pretty-printed, in a closed <details>: built when it is first opened, because
+  // stringifying a big report takes noticeable time (and garbage) for a view most people never open.
   function renderRawJson(report) {
     const limit = 200000;
     const pre = el('pre', { class: 'json' });

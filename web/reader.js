@@ -31,10 +31,10 @@ let byob = true;    // whether the stream reads into buffers of ours (a byte str
 let held = null;    // default reader: bytes received but not yet copied into a slice (a Uint8Array)
 const pool = [];    // slice buffers the analysis worker has given back, reused by the next reads
 
-// Why a stream, not Blob.slice().arrayBuffer() per slice: measured in Chromium on a 200 MB file, 8 MiB
-// slices cost 0.7-1.1 s of CPU across the browser and this renderer, one stream read into our own
-// buffers (a "BYOB" reader) 0.3-0.5 s, and one stream giving its own pieces 0.5-0.6 s (each piece is
-// a fresh buffer, whose pages the kernel must first hand out). On a 2-core machine that CPU is taken
+// Why a stream, not Blob.slice().arrayBuffer() per slice: in Chromium, slices cost the most CPU across
+// the browser and this renderer, one stream read into our own buffers (a "BYOB" reader) the least,
+// and one stream giving its own pieces in between (each piece is a fresh buffer, whose pages the
+// kernel must first hand out). On a 2-core machine that CPU is taken
 // from the parse. So: a BYOB reader filling `chunk`-sized buffers that go back and forth between this
 // worker and the analysis worker (transferred both ways, so never copied and never new), and where a
 // browser has no byte streams for files, the pieces of a default reader copied into slices.

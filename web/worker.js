@@ -8,17 +8,16 @@
 // unbuilt). The page sends its own with every message: a page opened before a new build was deployed
 // gets this worker.js (from the server, or offline the service worker's copy) when its own build's
 // copy is no longer cached (see sw.js), and then this worker, its glue and the page's module and
-// messages are of different builds. It answers
-// such a page with a request to reload instead of analyzing.
+// messages are of different builds. It answers such a page with a request to reload instead of
+// analyzing.
 const BUILD = '__BUILD_ID__';
 const BUILT = /^[0-9a-f]{40}$/.test(BUILD);
 importScripts(BUILT ? 'gcscope.js?v=' + BUILD : 'gcscope.js');
 
 // Why 1 MiB: each slice is copied into the wasm heap and parsed right away, and a slice that fits
-// in the core's 1 MiB L2 cache is still there when the parser reads it. With 8 MiB slices the copy
-// pushed the slice out to L3 or memory first; on the 200 MB unified JVM log in Chromium the job took
-// ~10 % longer (median of 8 interleaved pages each: 626 ms against 562 ms for the next file). Smaller
-// slices cost more in messages and reads than they save (0.5 MiB was no faster than 1 MiB).
+// in the core's 1 MiB L2 cache is still there when the parser reads it, where a bigger slice is
+// pushed out to L3 or memory by its own copy. Smaller slices cost more in messages and reads than
+// they save.
 const MB = 1024 * 1024;
 const CHUNK = MB;
 // Reads in this worker (inputs of up to READER_MIN_BYTES) stay 8 MiB: every Blob.slice().arrayBuffer()
@@ -240,9 +239,9 @@ async function analyze(msg) {
     // The report's JSON text, decoded from the wasm heap (see Session::finishInPlace).
     const at = session.finishInPlace() >>> 0;
     let text = new TextDecoder().decode(M.HEAPU8.subarray(at, at + session.reportLength()));
-    // The report goes to the page as JSON text, parsed there once: posting the parsed document made
-    // the worker parse it and both sides structure-clone every array of it (~0.2 s for the 4 MB report
-    // of a 200 MB JVM log), where a string is copied in one piece.
+    // The report goes to the page as JSON text, parsed there once: posting the parsed document would
+    // make the worker parse it and both sides structure-clone every array of it, where a string is
+    // copied in one piece.
     //
     // An analyzer that hit the memory ceiling reports std::bad_alloc as its internal error and the
     // others go on: keep their results, and say what happened in words, at the input it happened in.
@@ -351,8 +350,9 @@ function tableBatches(msg) {
   }
 }
 
-// The words for a page of another build (see BUILD), or null. A page from before messages carried the
-// build (2026-11-26) sends its module without one.
+// The words for a page of another build (see BUILD), or null. A message that names no build is of
+// another build when it brings a module (every built page names its build), and otherwise is from a
+// page script or test that runs the worker directly.
 function otherBuild(msg) {
   if (!BUILT || msg.build === BUILD) return null;
   const page = typeof msg.build === 'string' && msg.build ? msg.build.slice(0, 12) : null;

@@ -38,8 +38,8 @@
   }
 
   // A chart's width is its container's. Measuring forces a layout of the whole page whenever the DOM
-  // changed since the last one, and a view adds each chart's DOM before it makes the next: a JVM report
-  // spent ~130 ms in such layouts. So the width measured first is reused by every chart made in the
+  // changed since the last one, and a view adds each chart's DOM before it makes the next, so a view of
+  // many charts would spend its time in layouts. So the width measured first is reused by every chart made in the
   // same task (the charts of one view share a width); keepWidth's ResizeObserver corrects any chart
   // whose box turns out wider or narrower, right after.
   let taskWidth = 0;
@@ -229,9 +229,9 @@
   }
 
   // Points are drawn as small filled squares, all of a series in one path. uPlot's own points are
-  // circles, one arc each: a canvas without GPU (Chromium with --disable-gpu, many VMs and CI machines)
-  // rasterized the JVM view's ~12,000 pause points in ~300 ms; squares of the same size cost a
-  // fraction of that and read the same at this size.
+  // circles, one arc each, slow to rasterize on a canvas without GPU (Chromium with --disable-gpu,
+  // many VMs and CI machines) for the JVM view's thousands of pause points; squares of the same size
+  // cost a fraction of that and read the same at this size.
   const POINT_SIZE = 4;
   function squarePoints(u, seriesIdx, idx0, idx1) {
     const s = u.series[seriesIdx];
