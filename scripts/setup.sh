@@ -17,7 +17,7 @@ log() { printf '[setup] %s\n' "$*"; }
 
 PACKAGES=(build-essential cmake pkg-config git ca-certificates zlib1g-dev catch2 nlohmann-json3-dev
   clang libclang-rt-14-dev emscripten dpkg-dev bzip2 xz-utils chromium fonts-liberation python3
-  ruby ruby-stackprof ruby-heapy time nodejs)
+  ruby ruby-stackprof ruby-heapy time nodejs clang-format)
 
 # --- 1. deb-src entry ------------------------------------------------------------------------
 if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
