@@ -2,6 +2,7 @@
 // whole pipeline (InputSet) run over them the way the CLI and the worker run it.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,7 +14,18 @@
 
 namespace gcscope::test {
 
-inline std::string corpus(const std::string& rel) { return std::string(GCSCOPE_CORPUS_DIR) + "/" + rel; }
+// The shared corpus of real inputs with peers' expectations (not part of the repository): the folder
+// the environment's GCSCOPE_CORPUS_DIR names, else ../shared/corpus beside the checkout.
+// Test cases that read it carry the tag [corpus]: `gcscope_tests "~[corpus]"` (CTest: -LE corpus)
+// runs those that need only the repository.
+inline const std::string& corpus_root() {
+  static const std::string root = [] {
+    const char* env = std::getenv("GCSCOPE_CORPUS_DIR");
+    return env && *env ? std::string(env) : std::string(GCSCOPE_SOURCE_DIR) + "/../shared/corpus";
+  }();
+  return root;
+}
+inline std::string corpus(const std::string& rel) { return corpus_root() + "/" + rel; }
 inline std::string fixture(const std::string& rel) { return std::string(GCSCOPE_SOURCE_DIR) + "/fixtures/" + rel; }
 
 inline bool file_exists(const std::string& path) {

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The CLI contract that outside checks rely on: document shape, exit statuses 0/2/3, directories.
+#   cli_contract.sh repo     the checks on the repository's own fixtures
+#   cli_contract.sh corpus   the checks on the shared corpus (GCSCOPE_CORPUS_DIR, else ../shared/corpus
+#                            beside the checkout; CTest: cli_contract_corpus, label corpus)
 set -u
 G=${GCSCOPE:?path to the gcscope binary}
-C=${GCSCOPE_CORPUS_DIR:?}
+part=${1:?repo or corpus}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+C=${GCSCOPE_CORPUS_DIR:-$ROOT/../shared/corpus}
 fail=0; pass=0
 check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
+if [ "$part" = repo ]; then
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" "$ROOT/fixtures/stackprof/fib-cpu-raw.dump" > "$tmp/ok.json"; rc=$?
 check "analyzed inputs exit 0" '[ $rc -eq 0 ]'
 check "document has the four keys" 'python3 -c "import json,sys; d=json.load(open(\"$tmp/ok.json\")); assert set(d)>={\"gcscope\",\"inputs\",\"reports\",\"errors\"}; assert [i[\"format\"] for i in d[\"inputs\"]]==[\"jvm-gc-log\",\"stackprof\"]"'
@@ -24,8 +29,6 @@ check "unknown format is a usage error (2)" '[ $rc -eq 2 ]'
 "$G" frobnicate > /dev/null 2>&1; rc=$?
 check "unknown command is a usage error (2)" '[ $rc -eq 2 ]'
 
-"$G" analyze "$C/jvm/gctoolkit/streaming/rotating_directory" > "$tmp/dir.json"; rc=$?
-check "a directory is one input set" '[ $rc -eq 0 ] && python3 -c "import json; d=json.load(open(\"$tmp/dir.json\")); assert len(d[\"inputs\"])==2 and len(d[\"reports\"])==1 and len(d[\"reports\"][0][\"inputs\"])==2"'
 "$G" analyze "$tmp/does-not-exist" > "$tmp/missing.json"; rc=$?
 check "a missing path is an error, exit 3" '[ $rc -eq 3 ] && grep -q "no such file" "$tmp/missing.json"'
 
@@ -35,6 +38,27 @@ check "--html writes one self-contained file" '[ $rc -eq 0 ] && grep -q "id=\"gc
 check "--fail-on needs a known severity (2)" '[ $rc -eq 2 ]'
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --max-p99-ms x > /dev/null 2>&1; rc=$?
 check "--max-p99-ms needs a number (2)" '[ $rc -eq 2 ]'
+
+"$G" stackprof --file source_lines.rb "$ROOT/fixtures/stackprof/source-lines.dump" > "$tmp/file.txt"; rc=$?
+# The dump records the absolute path of the machine that made it: where that file exists, the CLI
+# prints it annotated (= the real CLI's golden), elsewhere SOURCE UNAVAILABLE, as stackprof does.
+recorded=$(sed -n '1s/.*(\(.*\):[0-9]*)$/\1/p' "$ROOT/fixtures/stackprof/source-lines.method-format_row.txt")
+if [ -e "$recorded" ] && cmp -s "$recorded" "$ROOT/fixtures/stackprof/source_lines.rb"; then
+  check "stackprof --file with the source on disk = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/file.txt" "$ROOT/fixtures/stackprof/source-lines.file.txt"'
+else
+  check "stackprof --file without the source on disk: SOURCE UNAVAILABLE" '[ $rc -eq 0 ] && [ "$(cat "$tmp/file.txt")" = "        SOURCE UNAVAILABLE" ]'
+fi
+# Probe listings (fixtures/tracing/make_listings.sh): bpftrace -l and tplist over one libruby, 22 lines each.
+"$G" analyze "$ROOT/fixtures/tracing/bpftrace-l-usdt-libruby.txt" "$ROOT/fixtures/tracing/tplist-l-libruby.txt" > "$tmp/listing.json"; rc=$?
+check "probe listings: bpftrace-text and bcc-output list the same 22 provider:name probes" '[ $rc -eq 0 ] && python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); r={x[\"format\"]: x for x in d[\"reports\"]}
+a=[p[\"probe\"] for p in r[\"bpftrace-text\"][\"probes\"]]; b=[p[\"probe\"] for p in r[\"bcc-output\"][\"probes\"]]
+assert len(a)==22 and sorted(a)==sorted(b) and \"ruby:method__entry\" in a, (a, b)" "$tmp/listing.json"'
+fi
+
+if [ "$part" = corpus ]; then
+"$G" analyze "$C/jvm/gctoolkit/streaming/rotating_directory" > "$tmp/dir.json"; rc=$?
+check "a directory is one input set" '[ $rc -eq 0 ] && python3 -c "import json; d=json.load(open(\"$tmp/dir.json\")); assert len(d[\"inputs\"])==2 and len(d[\"reports\"])==1 and len(d[\"reports\"][0][\"inputs\"])==2"'
 
 # gcscope query: the JVM session's KPIs of a time range, against the pauses the log's text shows
 # starting in it (each "GC(n) Pause <Kind> ... <d>ms" line, started at its "[gc,start] GC(n) Pause
@@ -69,15 +93,6 @@ check "stackprof --flamegraph = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "
 check "stackprof --alphabetical-flamegraph (JSON dump) = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/afg.js" "$P/golden/alphabetical-flamegraph.js"'
 "$G" stackprof --flamegraph "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" > /dev/null 2> "$tmp/fg.err"; rc=$?
 check "stackprof --flamegraph without raw fails with stackprof's message" '[ $rc -eq 1 ] && grep -q "profile does not include raw samples" "$tmp/fg.err"'
-"$G" stackprof --file source_lines.rb "$ROOT/fixtures/stackprof/source-lines.dump" > "$tmp/file.txt"; rc=$?
-# The dump records the absolute path of the machine that made it: where that file exists, the CLI
-# prints it annotated (= the real CLI's golden), elsewhere SOURCE UNAVAILABLE, as stackprof does.
-recorded=$(sed -n '1s/.*(\(.*\):[0-9]*)$/\1/p' "$ROOT/fixtures/stackprof/source-lines.method-format_row.txt")
-if [ -e "$recorded" ] && cmp -s "$recorded" "$ROOT/fixtures/stackprof/source_lines.rb"; then
-  check "stackprof --file with the source on disk = the real CLI's bytes" '[ $rc -eq 0 ] && cmp -s "$tmp/file.txt" "$ROOT/fixtures/stackprof/source-lines.file.txt"'
-else
-  check "stackprof --file without the source on disk: SOURCE UNAVAILABLE" '[ $rc -eq 0 ] && [ "$(cat "$tmp/file.txt")" = "        SOURCE UNAVAILABLE" ]'
-fi
 "$G" stackprof --d3-flamegraph "$P/blocks-cpu-raw.dump" > "$tmp/d3.html"; rc=$?
 check "stackprof --d3-flamegraph: one self-contained page with the profile (486 samples)" '[ $rc -eq 0 ] && grep -q "id=\"gcscope-data\"" "$tmp/d3.html" && ! grep -qiE "(src|href)=\"https?:" "$tmp/d3.html" && python3 -c "
 import json,re,sys; t=open(sys.argv[1]).read(); m=re.search(r\"<script[^>]*id=.gcscope-data.[^>]*>(.*?)</script>\", t, re.S); d=json.loads(m.group(1)); r=[x for x in d[\"reports\"] if x[\"format\"]==\"stackprof\"][0]; assert r[\"samples\"]==486 and r[\"has_raw\"], r[\"samples\"]" "$tmp/d3.html"'
@@ -103,13 +118,7 @@ check "export --to speedscope --transforms: the samples without GC (486 - 49)" '
 import json,sys; d=json.load(open(sys.argv[1])); assert d[\"profiles\"][0][\"endValue\"]==437, d[\"profiles\"][0][\"endValue\"]" "$tmp/s.json"'
 "$G" export "$C/prof/blocks-cpu-agg/blocks-cpu-agg.dump" --to pprof -o "$tmp/agg.pb.gz" 2> "$tmp/agg.err"; rc=$?
 check "export of a dump without raw samples: exit 3 with stackprof's reason" '[ $rc -eq 3 ] && grep -q "raw samples" "$tmp/agg.err"'
-
-# Probe listings (fixtures/tracing/make_listings.sh): bpftrace -l and tplist over one libruby, 22 lines each.
-"$G" analyze "$ROOT/fixtures/tracing/bpftrace-l-usdt-libruby.txt" "$ROOT/fixtures/tracing/tplist-l-libruby.txt" > "$tmp/listing.json"; rc=$?
-check "probe listings: bpftrace-text and bcc-output list the same 22 provider:name probes" '[ $rc -eq 0 ] && python3 -c "
-import json,sys; d=json.load(open(sys.argv[1])); r={x[\"format\"]: x for x in d[\"reports\"]}
-a=[p[\"probe\"] for p in r[\"bpftrace-text\"][\"probes\"]]; b=[p[\"probe\"] for p in r[\"bcc-output\"][\"probes\"]]
-assert len(a)==22 and sorted(a)==sorted(b) and \"ruby:method__entry\" in a, (a, b)" "$tmp/listing.json"'
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

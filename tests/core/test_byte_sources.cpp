@@ -99,7 +99,7 @@ TEST_CASE("gzip: a bomb is refused by the ratio cap") {
   CHECK(dec.error().find("bomb") != std::string::npos);
 }
 
-TEST_CASE("zip: GCToolKit's rotating.zip lists and extracts its members") {
+TEST_CASE("zip: GCToolKit's rotating.zip lists and extracts its members", "[corpus]") {
   const std::string bytes = read_file(corpus("jvm/gctoolkit/streaming/rotating.zip"));
   ZipArchive zip;
   REQUIRE(zip.open(bytes));
@@ -116,7 +116,7 @@ TEST_CASE("zip: GCToolKit's rotating.zip lists and extracts its members") {
   CHECK(total > 0);
 }
 
-TEST_CASE("zip: truncated archive and bad member data are precise errors") {
+TEST_CASE("zip: truncated archive and bad member data are precise errors", "[corpus]") {
   std::string bytes = read_file(corpus("jvm/gctoolkit/streaming/rotating.zip"));
   ZipArchive zip;
   CHECK_FALSE(zip.open(bytes.substr(0, bytes.size() / 2)));

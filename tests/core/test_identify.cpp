@@ -20,7 +20,7 @@ nlohmann::json identify_file(const std::string& path) {
 }
 }  // namespace
 
-TEST_CASE("identification: every JVM GC log of the corpus, unified vs legacy as the manifest says") {
+TEST_CASE("identification: every JVM GC log of the corpus, unified vs legacy as the manifest says", "[corpus]") {
   const auto manifest = read_json(corpus("jvm/manifest.json"));
   // The manifest's format column is wrong for these files; each is explained.
   const std::map<std::string, std::string> manifest_wrong = {
@@ -58,7 +58,7 @@ TEST_CASE("identification: every JVM GC log of the corpus, unified vs legacy as 
   }
 }
 
-TEST_CASE("identification: JVM collectors and versions from real JDK 17 logs") {
+TEST_CASE("identification: JVM collectors and versions from real JDK 17 logs", "[corpus]") {
   struct Case {
     const char* file;
     const char* collector;
@@ -81,7 +81,7 @@ TEST_CASE("identification: JVM collectors and versions from real JDK 17 logs") {
   CHECK(parallel["identification"]["collector"] == "Parallel");
 }
 
-TEST_CASE("identification: compressed and archived JVM logs are identified after decoding") {
+TEST_CASE("identification: compressed and archived JVM logs are identified after decoding", "[corpus]") {
   auto gz = gcscope::test::analyze_paths({corpus("jvm/gctoolkit/streaming/gc.log.gz")});
   CHECK(gz["inputs"][0]["compression"] == "gzip");
   CHECK(gz["inputs"][0]["format"] == "jvm-gc-log");
@@ -93,7 +93,7 @@ TEST_CASE("identification: compressed and archived JVM logs are identified after
   CHECK(zip["inputs"][0]["members"][1]["format"] == "jvm-gc-log");
 }
 
-TEST_CASE("identification: every stackprof profile, as Marshal and as JSON") {
+TEST_CASE("identification: every stackprof profile, as Marshal and as JSON", "[corpus]") {
   const auto manifest = read_json(corpus("prof/manifest.json"));
   size_t n = 0;
   for (const auto& [name, info] : manifest["profiles"].items()) {
@@ -114,7 +114,7 @@ TEST_CASE("identification: every stackprof profile, as Marshal and as JSON") {
   CHECK(identify_file(fixture("stackprof/fib-cpu-raw.dump"))["format"] == "stackprof");
 }
 
-TEST_CASE("identification: heap dumps and rbkit captures of the heap corpus") {
+TEST_CASE("identification: heap dumps and rbkit captures of the heap corpus", "[corpus]") {
   const auto manifest = read_json(corpus("heap/manifest.json"));
   size_t n = 0;
   for (const auto& f : manifest["files"]) {
@@ -133,7 +133,7 @@ TEST_CASE("identification: heap dumps and rbkit captures of the heap corpus") {
   CHECK(identify_file(corpus("heap/malformed/heap_not_json_html.heap.json"))["format"] == "unrecognized");
 }
 
-TEST_CASE("identification: TuneMyGC payloads report the Ruby version from the header") {
+TEST_CASE("identification: TuneMyGC payloads report the Ruby version from the header", "[corpus]") {
   const auto manifest = read_json(corpus("tuner/manifest.json"));
   size_t n = 0;
   for (const auto& f : manifest["files"]) {
@@ -152,7 +152,7 @@ TEST_CASE("identification: TuneMyGC payloads report the Ruby version from the he
   CHECK(n == 9);  // 2 seed examples + 7 real runs
 }
 
-TEST_CASE("identification: tracing outputs as the trace manifest classifies them") {
+TEST_CASE("identification: tracing outputs as the trace manifest classifies them", "[corpus]") {
   const auto manifest = read_json(corpus("trace/manifest.json"));
   auto expected_id = [](const std::string& fmt) -> std::string {
     if (fmt.rfind("bpftrace.text", 0) == 0 || fmt == "bpftrace.tools-example") return "bpftrace-text";

@@ -72,7 +72,7 @@ TEST_CASE("input set: a forced format overrides identification and says so") {
   CHECK(doc["inputs"][0]["identification"]["reason"].get<std::string>().find("forced") != std::string::npos);
 }
 
-TEST_CASE("input set: a directory-style zip with folders (GCToolKit's rotating_directory.zip)") {
+TEST_CASE("input set: a directory-style zip with folders (GCToolKit's rotating_directory.zip)", "[corpus]") {
   auto doc = gcscope::test::analyze_paths({corpus("jvm/gctoolkit/streaming/rotating_directory.zip")});
   const auto& members = doc["inputs"][0]["members"];
   REQUIRE(members.size() >= 2);
@@ -80,7 +80,7 @@ TEST_CASE("input set: a directory-style zip with folders (GCToolKit's rotating_d
   CHECK(doc["errors"].empty());
 }
 
-TEST_CASE("input set: a zip above the size cap is refused with a clear message, not buffered") {
+TEST_CASE("input set: a zip above the size cap is refused with a clear message, not buffered", "[corpus]") {
   const std::string zip = read_file(corpus("jvm/gctoolkit/streaming/rotating.zip"));
   auto doc = analyze_bytes({{"big.zip", zip}, {"fib.dump", read_file(fixture("stackprof/fib-cpu-raw.dump"))}},
                            {{"zip_max_bytes", 100000}}, 65536);

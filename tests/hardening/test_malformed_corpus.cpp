@@ -40,7 +40,7 @@ std::vector<Case> malformed_files() {
 
 }  // namespace
 
-TEST_CASE("hardening: every malformed corpus file gives precise errors, never a crash", "[hardening]") {
+TEST_CASE("hardening: every malformed corpus file gives precise errors, never a crash", "[hardening][corpus]") {
   auto files = malformed_files();
   REQUIRE(files.size() >= 80);  // 23 heap + 23 prof + 15 trace + 26 tuner + jvm (counted from the corpus folders)
   size_t with_errors = 0;
@@ -77,7 +77,7 @@ TEST_CASE("hardening: every malformed corpus file gives precise errors, never a 
   CHECK(with_errors * 10 >= files.size() * 6);
 }
 
-TEST_CASE("hardening: the manifests' machine-readable outcomes hold", "[hardening]") {
+TEST_CASE("hardening: the manifests' machine-readable outcomes hold", "[hardening][corpus]") {
   // Tuner: the verdict status the offline tuner must give, per payload.
   const auto tuner = read_json(corpus("tuner/manifest.json"));
   for (const auto& f : tuner["files"]) {

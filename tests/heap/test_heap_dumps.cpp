@@ -116,7 +116,7 @@ void check_against_truth(const json& r, const json& t, const Adjust& adj = {}) {
 
 }  // namespace
 
-TEST_CASE("small_points dump matches Ruby's ground truth", "[heap]") {
+TEST_CASE("small_points dump matches Ruby's ground truth", "[heap][corpus]") {
   json r = analyze_dump("dumps/small_points.heap.json");
   json t = read_json(corpus("heap/expected/small_points.truth.json"));
   check_against_truth(r, t);
@@ -136,7 +136,7 @@ TEST_CASE("small_points dump matches Ruby's ground truth", "[heap]") {
   CHECK(r.at("ruby_version").at("version") == "3.1.0");
 }
 
-TEST_CASE("small_points dump agrees with ObjectSpace.count_objects taken in the process", "[heap]") {
+TEST_CASE("small_points dump agrees with ObjectSpace.count_objects taken in the process", "[heap][corpus]") {
   json r = analyze_dump("dumps/small_points.heap.json");
   json in = read_json(corpus("heap/expected/small_points.inprocess.json"));
   CHECK(classes_of(r)["Point"].count == in.at("retained").at("Point").get<uint64_t>());
@@ -156,7 +156,7 @@ TEST_CASE("small_points dump agrees with ObjectSpace.count_objects taken in the 
   }
 }
 
-TEST_CASE("full: true dump: NONE free slots are not objects", "[heap]") {
+TEST_CASE("full: true dump: NONE free slots are not objects", "[heap][corpus]") {
   json r = analyze_dump("dumps/variant_full_true.heap.json");
   json t = read_json(corpus("heap/expected/variant_full_true.truth.json"));
   check_against_truth(r, t);
@@ -165,7 +165,7 @@ TEST_CASE("full: true dump: NONE free slots are not objects", "[heap]") {
   CHECK(r.at("objects") == 27784 - 18213);
 }
 
-TEST_CASE("since: partial dump: no roots, no dominator tree, says why", "[heap]") {
+TEST_CASE("since: partial dump: no roots, no dominator tree, says why", "[heap][corpus]") {
   json r = analyze_dump("dumps/variant_since_partial.heap.json");
   json t = read_json(corpus("heap/expected/variant_since_partial.truth.json"));
   check_against_truth(r, t);
@@ -180,7 +180,7 @@ TEST_CASE("since: partial dump: no roots, no dominator tree, says why", "[heap]"
   CHECK(type_count(r, "STRING") >= in.at("fresh_strings").get<uint64_t>());
 }
 
-TEST_CASE("adversarial dump: unescaped file names are recovered and counted", "[heap]") {
+TEST_CASE("adversarial dump: unescaped file names are recovered and counted", "[heap][corpus]") {
   json r = analyze_dump("dumps/adversarial_real.heap.json");
   json t = read_json(corpus("heap/expected/adversarial_real.truth.json"));
   // The truth (Ruby's JSON) could not read 14 physical lines (55-68, manifest ruby_json_error_lines):
@@ -221,7 +221,7 @@ TEST_CASE("adversarial dump: unescaped file names are recovered and counted", "[
   CHECK(unicode);
 }
 
-TEST_CASE("heap dump results do not depend on chunk boundaries", "[heap]") {
+TEST_CASE("heap dump results do not depend on chunk boundaries", "[heap][corpus]") {
   json whole = analyze_dump("dumps/adversarial_real.heap.json", 1 << 24);
   json tiny = analyze_dump("dumps/adversarial_real.heap.json", 7);
   json odd = analyze_dump("dumps/small_points.heap.json", 4093);
@@ -288,7 +288,7 @@ TEST_CASE("a record of several MB (300000 references) is read whole at any chunk
   }
 }
 
-TEST_CASE("3.3/3.4-era records: SHAPE records, shape_id, escaped class names, no class on IMEMO", "[heap]") {
+TEST_CASE("3.3/3.4-era records: SHAPE records, shape_id, escaped class names, no class on IMEMO", "[heap][corpus]") {
   // Field shapes from ext/objspace/objspace_dump.c of the 3.3/3.4 era (see the research note);
   // written by hand because Debian ships Ruby 3.1 only.
   std::string text =

@@ -30,7 +30,7 @@ json without_inputs(json r) {
 }
 }  // namespace
 
-TEST_CASE("malformed heap: truncated mid-line keeps the 3862 complete lines and reports the cut", "[heap]") {
+TEST_CASE("malformed heap: truncated mid-line keeps the 3862 complete lines and reports the cut", "[heap][corpus]") {
   json doc = doc_of("heap_truncated_mid_line.heap.json");
   const json& r = report_of(doc, kFormat);
   CHECK(r.at("records") == 3862);
@@ -43,7 +43,7 @@ TEST_CASE("malformed heap: truncated mid-line keeps the 3862 complete lines and 
     if (e.at("message").get<std::string>().find("ends inside a record") != std::string::npos) CHECK(e.at("line") == 3863);
 }
 
-TEST_CASE("malformed heap: CRLF and gzip give the same report as the LF dump", "[heap]") {
+TEST_CASE("malformed heap: CRLF and gzip give the same report as the LF dump", "[heap][corpus]") {
   json lf = report_of(analyze_paths({corpus("heap/dumps/small_points.heap.json")}), kFormat);
   json crlf = report_of(doc_of("heap_crlf.heap.json"), kFormat);
   json gz = report_of(doc_of("heap_small.heap.json.gz"), kFormat);
@@ -52,7 +52,7 @@ TEST_CASE("malformed heap: CRLF and gzip give the same report as the LF dump", "
   CHECK(lf.at("objects") == 7762);
 }
 
-TEST_CASE("malformed heap: empty and HTML inputs are refused with a message", "[heap]") {
+TEST_CASE("malformed heap: empty and HTML inputs are refused with a message", "[heap][corpus]") {
   json empty = doc_of("heap_empty.heap.json");
   CHECK(empty.at("reports").empty());
   CHECK(count_messages(empty, "empty") >= 1);
@@ -67,7 +67,7 @@ TEST_CASE("malformed heap: empty and HTML inputs are refused with a message", "[
   CHECK(count_messages(forced, "expected a JSON object record") == 2);
 }
 
-TEST_CASE("malformed heap: blank lines are ignored", "[heap]") {
+TEST_CASE("malformed heap: blank lines are ignored", "[heap][corpus]") {
   json doc = doc_of("heap_blank_lines.heap.json");
   const json& r = report_of(doc, kFormat);
   CHECK(r.at("records") == 200);
@@ -76,7 +76,7 @@ TEST_CASE("malformed heap: blank lines are ignored", "[heap]") {
   CHECK(doc.at("errors").empty());
 }
 
-TEST_CASE("malformed heap: wrong value types are coerced by the stated rules", "[heap]") {
+TEST_CASE("malformed heap: wrong value types are coerced by the stated rules", "[heap][corpus]") {
   json doc = doc_of("heap_wrong_types.heap.json");
   const json& r = report_of(doc, kFormat);
   // Hand count of the 16 lines: rejected = 3 (numeric address), 6 (no address), 13 ("0xZZZ"),
@@ -98,7 +98,7 @@ TEST_CASE("malformed heap: wrong value types are coerced by the stated rules", "
   CHECK(count_messages(doc, "not a plausible integer") == 2);
 }
 
-TEST_CASE("malformed heap: HTML in fields stays data, the anonymous class counts 1", "[heap]") {
+TEST_CASE("malformed heap: HTML in fields stays data, the anonymous class counts 1", "[heap][corpus]") {
   json doc = doc_of("heap_xss_fields.heap.json");
   const json& r = report_of(doc, kFormat);
   CHECK(r.at("objects") == 5);

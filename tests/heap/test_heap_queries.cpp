@@ -186,7 +186,7 @@ TEST_CASE("retention questions of a hand-drawn graph", "[heap][query]") {
   CHECK_THROWS_WITH(q.answer("heap.parents", {{"address", "0xa0"}, {"limit", 5000}}), Catch::Contains("'limit'"));
 }
 
-TEST_CASE("heap.children and heap.subtree agree with the report's tree and add up", "[heap][query]") {
+TEST_CASE("heap.children and heap.subtree agree with the report's tree and add up", "[heap][query][corpus]") {
   LiveSession s = open_session({corpus("heap/dumps/small_points.heap.json")}, {{"heap_focus", "0x1"}});
   const json& r = s.doc.at("reports").at(0);
   CHECK(r.at("focus").at("found") == false);

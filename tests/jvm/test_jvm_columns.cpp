@@ -162,7 +162,7 @@ TEST_CASE("jvm columns: merged members give the figures of one aggregator over b
   CHECK(a.summary(20, 49.99)["pauses"] == one.summary(20, 49.99)["pauses"]);
 }
 
-TEST_CASE("jvm columns: a rotating set with restarts keeps every run (members overlap in time)", "[jvm][columns]") {
+TEST_CASE("jvm columns: a rotating set with restarts keeps every run (members overlap in time)", "[jvm][columns][corpus]") {
   // Every segment starts near uptime 0 (five JVM runs); with all_runs=true every run is kept. A
   // range then holds the events of every run in it.
   const std::string dir = corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/");

@@ -43,7 +43,7 @@ int64_t count_of(const json& report, const std::string& type) {
 
 // ---- GCToolKit parser tests (UnifiedG1GCParserTest / UnifiedGenerationalParserTest) ----------------
 
-TEST_CASE("jvm unified: GCToolKit parser event counts per GarbageCollectionType", "[jvm]") {
+TEST_CASE("jvm unified: GCToolKit parser event counts per GarbageCollectionType", "[jvm][corpus]") {
   // Where GCToolKit's count is not what the log text shows, the value the text supports and why.
   struct Override {
     int64_t value;
@@ -81,7 +81,7 @@ TEST_CASE("jvm unified: GCToolKit parser event counts per GarbageCollectionType"
   }
 }
 
-TEST_CASE("jvm unified: GCToolKit diary of a Shenandoah log", "[jvm]") {
+TEST_CASE("jvm unified: GCToolKit diary of a Shenandoah log", "[jvm][corpus]") {
   auto exps = expectations("gctoolkit/shenandoah/shenandoah.log.0", "gctoolkit.diary");
   REQUIRE(exps.size() == 1);
   const json& ex = exps[0]["expected"];
@@ -107,7 +107,7 @@ TEST_CASE("jvm unified: GCToolKit diary of a Shenandoah log", "[jvm]") {
 
 // ---- GCToolKit end-to-end (IT module) --------------------------------------------------------------
 
-TEST_CASE("jvm unified: GCToolKit integration results", "[jvm]") {
+TEST_CASE("jvm unified: GCToolKit integration results", "[jvm][corpus]") {
   SECTION("CMS runtime duration") {
     auto e = expectations("gctoolkit/unified/cms/gc.log", "gctoolkit.integration");
     REQUIRE(e.size() == 1);
@@ -138,7 +138,7 @@ TEST_CASE("jvm unified: GCToolKit integration results", "[jvm]") {
 
 // ---- Generated JDK 17 logs: text counts (ground truth) and the three peers -----------------------
 
-TEST_CASE("jvm unified: generated JDK 17 logs match the text counts", "[jvm]") {
+TEST_CASE("jvm unified: generated JDK 17 logs match the text counts", "[jvm][corpus]") {
   for (const char* rel : {"generated/jdk17_g1_gc-all-safepoint_default-decorations.log",
                           "generated/jdk17_parallel_gc-all-safepoint_default-decorations.log",
                           "generated/jdk17_zgc_gc-all-safepoint_default-decorations.log"}) {
@@ -167,7 +167,7 @@ TEST_CASE("jvm unified: generated JDK 17 logs match the text counts", "[jvm]") {
   }
 }
 
-TEST_CASE("jvm unified: generated JDK 17 logs against GCToolKit's end-to-end counts", "[jvm]") {
+TEST_CASE("jvm unified: generated JDK 17 logs against GCToolKit's end-to-end counts", "[jvm][corpus]") {
   struct Override {
     int64_t value;
     const char* why;
@@ -252,7 +252,7 @@ Ev first_event(const std::string& rel) {
 const std::string kUjl = "gcviewer/openjdk/unified-jvm-logging/";
 }  // namespace
 
-TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
+TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm][corpus]") {
   SECTION("serial defaults: 8 young + 3 full pauses, first young 11.421 ms 25M->23M(92M)") {
     json r = jvm(kUjl + "sample-ujl-serial-gc-defaults.txt");
     // getGCPause().getN() = 8, getFullGCPause().getN() = 3
@@ -346,7 +346,7 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm]") {
   }
 }
 
-TEST_CASE("jvm unified: GCViewer assertions, Shenandoah and ZGC", "[jvm]") {
+TEST_CASE("jvm unified: GCViewer assertions, Shenandoah and ZGC", "[jvm][corpus]") {
   SECTION("degenerated GC: 11.373 ms, 119M->56M(124M)") {
     json r = jvm(kUjl + "Sample-ujl-shenandoah-jdk11-PauseDegeneratedGc.txt");
     REQUIRE(r["pauses"]["count"] == 1);
@@ -427,7 +427,7 @@ bool has_finding(const json& r, const std::string& id) {
 }
 }  // namespace
 
-TEST_CASE("jvm unified: garbagecat event types and analyses", "[jvm]") {
+TEST_CASE("jvm unified: garbagecat event types and analyses", "[jvm][corpus]") {
   // garbagecat's JdkUtil.EventType → what shows it in our report.
   using Pred = std::function<bool(const json&)>;
   const std::map<std::string, Pred> event_type = {
@@ -526,7 +526,7 @@ TEST_CASE("jvm unified: garbagecat event types and analyses", "[jvm]") {
   CHECK(checked >= 180);
 }
 
-TEST_CASE("jvm unified: garbagecat summary figures", "[jvm]") {
+TEST_CASE("jvm unified: garbagecat summary figures", "[jvm][corpus]") {
   SECTION("ZGC summary (testSummaryStatsZ): pauses and safepoints") {
     json r = jvm("garbagecat/dataset243.txt");
     CHECK(std::lround(r["pauses"]["total_s"].get<double>() * 1e6) == 969);  // getDurationTotal() µs

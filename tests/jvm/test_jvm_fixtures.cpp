@@ -177,7 +177,7 @@ TEST_CASE("jvm fixtures: foreign, unknown and truncated lines never stop the par
   CHECK(r["unparsed"]["samples"][1]["text"] == "something else entirely");
 }
 
-TEST_CASE("jvm fixtures: rotating set with all_runs=true keeps every member, in content order", "[jvm]") {
+TEST_CASE("jvm fixtures: rotating set with all_runs=true keeps every member, in content order", "[jvm][corpus]") {
   // .1, .2 and .3 of short_restart_4 each start a JVM run (uptime near 0): by default only the latest
   // run is kept (tests/jvm/test_jvm_rotation.cpp); with all_runs=true the report is the sum of the members.
   const std::string dir = corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/");
@@ -202,14 +202,14 @@ TEST_CASE("jvm fixtures: rotating set with all_runs=true keeps every member, in 
           r["members"][rows[i]["member"].get<size_t>()]["rank"].get<int>());
 }
 
-TEST_CASE("jvm fixtures: a legacy (JDK 8) member is told apart", "[jvm]") {
+TEST_CASE("jvm fixtures: a legacy (JDK 8) member is told apart", "[jvm][corpus]") {
   json doc = analyze_paths({corpus("jvm/garbagecat/dataset1.txt")});
   json r = report_of(doc, "jvm-gc-log");
   REQUIRE(r["members"].size() == 1);
   CHECK(r["members"][0]["dialect"] == "legacy");
 }
 
-TEST_CASE("jvm findings: each on a real log that triggers it and one that does not", "[jvm]") {
+TEST_CASE("jvm findings: each on a real log that triggers it and one that does not", "[jvm][corpus]") {
   const std::string F = fixture("jvm/"), C = corpus("jvm/");
   const std::string ujl = C + "gcviewer/openjdk/unified-jvm-logging/";
   struct Case {
@@ -309,7 +309,7 @@ TEST_CASE("jvm fixtures: wall-clock time and per-generation columns when the log
   CHECK_FALSE(fixture_events("jdk17-g1.log")[0].contains("wall_ms"));
 }
 
-TEST_CASE("jvm fixtures: jvm_args from the arguments logger fill the command line", "[jvm]") {
+TEST_CASE("jvm fixtures: jvm_args from the arguments logger fill the command line", "[jvm][corpus]") {
   // garbagecat dataset294: the single line "[0.005s][info][arguments] jvm_args: -Xmx1g".
   json r = jvm_path(corpus("jvm/garbagecat/dataset294.txt"));
   CHECK(r["diary"]["command_line"] == "-Xmx1g");

@@ -154,7 +154,7 @@ TEST_CASE("follow: a file replaced by a restarted JVM's log keeps the latest run
   REQUIRE(r["pauses"]["count"] == 10);
 }
 
-TEST_CASE("follow: a JDK 8 log fed in pieces reports what one read of it reports", "[jvm][follow]") {
+TEST_CASE("follow: a JDK 8 log fed in pieces reports what one read of it reports", "[jvm][follow][corpus]") {
   const std::string path = corpus("jvm/gctoolkit/preunified/ps/details/951_par.par.wd.nt.log");
   const std::string log = read_file(path);
   const json single = analyze_bytes({{"gc.log", log}});

@@ -56,7 +56,7 @@ const char* const kSummaryFields[] = {"events", "pauses", "time_range_s", "runti
 
 }  // namespace
 
-TEST_CASE("jvm.summary: the pauses of a time range are those the log's text shows there", "[jvm][query]") {
+TEST_CASE("jvm.summary: the pauses of a time range are those the log's text shows there", "[jvm][query][corpus]") {
   const std::string path = corpus(kG1);
   JvmSession s({path});
   const auto all = text_pauses(path);
@@ -73,7 +73,7 @@ TEST_CASE("jvm.summary: the pauses of a time range are those the log's text show
   CHECK(s.ask("jvm.summary", {{"t0", 0.136}, {"t1", 0.159}})["pauses"]["count"] == 2);
 }
 
-TEST_CASE("jvm.summary: more than 4,096 events, exact in any range", "[jvm][query]") {
+TEST_CASE("jvm.summary: more than 4,096 events, exact in any range", "[jvm][query][corpus]") {
   const std::string path = corpus(kParallel);
   JvmSession s({path});
   const auto all = text_pauses(path);
@@ -96,7 +96,7 @@ TEST_CASE("jvm.summary: more than 4,096 events, exact in any range", "[jvm][quer
   }
 }
 
-TEST_CASE("jvm.summary: the whole log is the report, and a range covering it gives the same figures", "[jvm][query]") {
+TEST_CASE("jvm.summary: the whole log is the report, and a range covering it gives the same figures", "[jvm][query][corpus]") {
   for (const char* rel : {kG1, kParallel, "jvm/gctoolkit/preunified/cms/defnew/details/defnew.log"}) {
     INFO(rel);
     JvmSession s({corpus(rel)});
@@ -119,7 +119,7 @@ TEST_CASE("jvm.summary: bad arguments are errors that name them", "[jvm][query]"
   CHECK_THROWS_AS(s.ask("jvm.nothing"), QueryError);
 }
 
-TEST_CASE("jvm.events: pages over every event, in any order, filtered", "[jvm][query]") {
+TEST_CASE("jvm.events: pages over every event, in any order, filtered", "[jvm][query][corpus]") {
   const std::string path = corpus(kParallel);
   JvmSession s({path});
   const auto all = text_pauses(path);
@@ -191,7 +191,7 @@ TEST_CASE("jvm.events: the fields of one event (G1 with its regions)", "[jvm][qu
   CHECK(page["pools"] == json::array({"eden", "survivor", "old", "humongous", "metaspace"}));
 }
 
-TEST_CASE("jvm.series: decimated to a pixel width, the extremes survive", "[jvm][query]") {
+TEST_CASE("jvm.series: decimated to a pixel width, the extremes survive", "[jvm][query][corpus]") {
   const std::string path = corpus(kParallel);
   JvmSession s({path});
   const auto all = text_pauses(path);
@@ -230,7 +230,7 @@ TEST_CASE("jvm.series: decimated to a pixel width, the extremes survive", "[jvm]
   CHECK(every["pauses"]["t"].size() == all.size());
 }
 
-TEST_CASE("jvm report: the first screen is bounded, and compare.side keeps what compare read", "[jvm][query]") {
+TEST_CASE("jvm report: the first screen is bounded, and compare.side keeps what compare read", "[jvm][query][corpus]") {
   JvmSession a({corpus(kParallel)}), b({corpus(kG1)});
   const json& ra = a.report();
   CHECK(ra["series"]["events"]["t"].size() <= 2 * 2000);
@@ -280,7 +280,7 @@ static std::string repeated_log(const std::string& text, int copies, double shif
   return out;
 }
 
-TEST_CASE("jvm report: its size does not grow with the log, and a range of a long log is exact", "[jvm][query]") {
+TEST_CASE("jvm report: its size does not grow with the log, and a range of a long log is exact", "[jvm][query][corpus]") {
   // parallelgc.log: 4,666 pauses from 10.02 s to 21.26 s, GC ids 0-4665. Twenty copies 22 s apart
   // are one run of 93,320 pauses whose copy k holds exactly the pauses of the single log.
   const std::string text = read_file(corpus(kParallel));

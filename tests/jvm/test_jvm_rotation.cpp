@@ -50,7 +50,7 @@ json jvm(const std::vector<std::string>& paths, json options = json::object()) {
 
 }  // namespace
 
-TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit's segment order)", "[jvm][rotation]") {
+TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit's segment order)", "[jvm][rotation][corpus]") {
   for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip", "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip",
                           "gctoolkit/streaming/rotating.zip", "gctoolkit/streaming/rotating_directory.zip"}) {
     INFO(rel);
@@ -72,7 +72,7 @@ TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit
   }
 }
 
-TEST_CASE("jvm rotation: a directory given in reverse name order, and a single gzip member", "[jvm][rotation]") {
+TEST_CASE("jvm rotation: a directory given in reverse name order, and a single gzip member", "[jvm][rotation][corpus]") {
   const std::string dir = corpus("jvm/gctoolkit/streaming/rotating_directory/");
   const json& want = io_expectation("gctoolkit/streaming/rotating_directory/gc.log.0");
   json r = jvm({dir + "gc.log.1.current", dir + "gc.log.0"});
@@ -91,7 +91,7 @@ TEST_CASE("jvm rotation: a directory given in reverse name order, and a single g
   CHECK(g["rotation"]["restarts"] == 0);
 }
 
-TEST_CASE("jvm rotation: a JVM restart keeps only the latest run unless all_runs=true", "[jvm][rotation]") {
+TEST_CASE("jvm rotation: a JVM restart keeps only the latest run unless all_runs=true", "[jvm][rotation][corpus]") {
   const std::string dir = corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/");
   const json& want = io_expectation("gctoolkit/rolling/jdk14/rollinglogs/short_restart_4.log");
   std::vector<std::string> set;
@@ -146,7 +146,7 @@ json legacy_report(const std::string& rel) { return jvm({corpus("jvm/" + rel)});
 
 }  // namespace
 
-TEST_CASE("jvm report: legacy findings end to end (CMS failures, promotion failed)", "[jvm][legacy-findings]") {
+TEST_CASE("jvm report: legacy findings end to end (CMS failures, promotion failed)", "[jvm][legacy-findings][corpus]") {
   json r = legacy_report("gctoolkit/preunified/cms/parnew/details/1073_1.log");
   REQUIRE(r["members"][0]["dialect"] == "legacy");
   const json* cmf = finding(r, "cms_concurrent_mode_failure");
@@ -166,7 +166,7 @@ TEST_CASE("jvm report: legacy findings end to end (CMS failures, promotion faile
   CHECK_FALSE(finding(r, "icms_in_use"));
 }
 
-TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that do not", "[jvm][legacy-findings]") {
+TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that do not", "[jvm][legacy-findings][corpus]") {
   CHECK(finding(legacy_report("gctoolkit/preunified/icms/details/par.icms.wd.nt.log"), "icms_in_use"));
   json cms = legacy_report("gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log");
   CHECK_FALSE(finding(cms, "icms_in_use"));
@@ -203,7 +203,7 @@ TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that d
     CHECK_FALSE(f.contains("source"));
 }
 
-TEST_CASE("jvm report: no duplicate finding ids on any legacy log", "[jvm][legacy-findings]") {
+TEST_CASE("jvm report: no duplicate finding ids on any legacy log", "[jvm][legacy-findings][corpus]") {
   for (const char* rel : {"gctoolkit/preunified/cms/parnew/details/1073_1.log", "garbagecat/dataset1.txt", "garbagecat/dataset119.txt",
                           "garbagecat/dataset144.txt", "garbagecat/dataset9.txt", "gctoolkit/streaming/rotating.zip"}) {
     INFO(rel);

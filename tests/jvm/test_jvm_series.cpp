@@ -70,7 +70,7 @@ TEST_CASE("jvm events: pauses are exact and add up to the summary", "[jvm][serie
   for (size_t i = 1; i < rows.size(); ++i) CHECK(rows[i]["t"].get<double>() >= rows[i - 1]["t"].get<double>());
 }
 
-TEST_CASE("jvm events: young generation per event (legacy ParNew)", "[jvm][series]") {
+TEST_CASE("jvm events: young generation per event (legacy ParNew)", "[jvm][series][corpus]") {
   JvmSession s({corpus("jvm/gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log")});
   const json e = s.ask("jvm.events", {{"limit", 1}})["rows"][0];
   // Line 1: "2014-11-29T06:23:55.892+0000: 126.838: [GC 126.838: [ParNew: 5033216K->74618K(5662336K),
@@ -134,7 +134,7 @@ TEST_CASE("jvm events: a stamp past any real uptime is clamped, the figures arou
   CHECK(sum["pauses"]["total_s"] == 0.001559);
 }
 
-TEST_CASE("jvm events: a log with 19,166 pauses keeps every event, nothing is lost", "[jvm][series]") {
+TEST_CASE("jvm events: a log with 19,166 pauses keeps every event, nothing is lost", "[jvm][series][corpus]") {
   // GCToolKit's end-to-end figures for this log (manifest, gctoolkit.integration): 19,114 DefNew +
   // 26 initial marks + 26 remarks = 19,166 pauses, 208.922 s in total.
   JvmSession s({corpus("jvm/gctoolkit/preunified/cms/defnew/details/defnew.log")});

@@ -65,7 +65,7 @@ TEST_CASE("compare: KPI fields are flattened and diffed", "[jvm-legacy][compare]
   CHECK(c0["kpis"][0]["delta_percent"].is_null());
 }
 
-TEST_CASE("compare: two logs through the pipeline", "[jvm-legacy][compare]") {
+TEST_CASE("compare: two logs through the pipeline", "[jvm-legacy][compare][corpus]") {
   auto doc_a = analyze_paths({corpus("jvm/gctoolkit/preunified/cms/530_gc.log")});
   auto doc_b = analyze_paths({corpus("jvm/gctoolkit/preunified/cms/713_gc.log")});
   auto cmp = jvm::compare_reports(report_of(doc_a, "jvm-gc-log"), report_of(doc_b, "jvm-gc-log"));
@@ -77,7 +77,7 @@ TEST_CASE("compare: two logs through the pipeline", "[jvm-legacy][compare]") {
       CHECK(r["delta"].get<double>() == Approx(r["b"].get<double>() - r["a"].get<double>()));
 }
 
-TEST_CASE("compare: legacy logs through the JVM analyzer carry GCToolKit's totals", "[jvm-legacy][compare]") {
+TEST_CASE("compare: legacy logs through the JVM analyzer carry GCToolKit's totals", "[jvm-legacy][compare][corpus]") {
   // A = the DefNew/CMS log: GCToolKit's end-to-end total pause 208.922 s (manifest, gctoolkit.integration)
   // over 19,114 DefNew + 26 initial marks + 26 remarks = 19,166 pauses.
   auto doc_a = analyze_paths({corpus("jvm/gctoolkit/preunified/cms/defnew/details/defnew.log")});

@@ -22,7 +22,7 @@ const nlohmann::json& expectation(const std::string& path, const std::string& ke
 double value_of(const nlohmann::json& j) { return j.is_object() ? j["value"].get<double>() : j.get<double>(); }
 }  // namespace
 
-TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest]") {
+TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest][corpus]") {
   const std::string path = "gctoolkit/preunified/cms/defnew/details/defnew.log";
   LegacyRun run;
   run_legacy(run, decode_members(corpus("jvm/" + path)));
@@ -56,7 +56,7 @@ TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest]
   CHECK(r["pauses"]["total_s"].get<double>() == Approx(value_of(total)).margin(total["tolerance"].get<double>()));
 }
 
-TEST_CASE("CMS scavenge-before-remark with reference processing: one CMS cycle", "[jvm-legacy][manifest]") {
+TEST_CASE("CMS scavenge-before-remark with reference processing: one CMS cycle", "[jvm-legacy][manifest][corpus]") {
   const std::string path = "gctoolkit/preunified/cms/parnew/details/scavangeBeforeRemarkWithReference.log";
   LegacyRun run;
   run_legacy(run, decode_members(corpus("jvm/" + path)));

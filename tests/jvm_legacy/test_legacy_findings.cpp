@@ -22,7 +22,7 @@ const LegacyFinding* find(const std::vector<LegacyFinding>& fs, const std::strin
 }
 }  // namespace
 
-TEST_CASE("findings: concurrent mode failures and promotion failures of a CMS log", "[jvm-legacy][findings]") {
+TEST_CASE("findings: concurrent mode failures and promotion failures of a CMS log", "[jvm-legacy][findings][corpus]") {
   // 1073_1.log: 90 lines print "concurrent mode failure" (grep -c); 6 more ParNew+[CMS: records are counted
   // as concurrent mode failures like GCToolKit does (see the parser) -> 96; 20 "promotion failed" lines.
   auto fs = findings_of("gctoolkit/preunified/cms/parnew/details/1073_1.log");
@@ -39,12 +39,12 @@ TEST_CASE("findings: concurrent mode failures and promotion failures of a CMS lo
   CHECK_FALSE(find(fs, "g1_evacuation_failure"));
 }
 
-TEST_CASE("findings: iCMS in use, and not on plain CMS", "[jvm-legacy][findings]") {
+TEST_CASE("findings: iCMS in use, and not on plain CMS", "[jvm-legacy][findings][corpus]") {
   CHECK(find(findings_of("gctoolkit/preunified/icms/details/par.icms.wd.nt.log"), "icms_in_use"));
   CHECK_FALSE(find(findings_of("gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log"), "icms_in_use"));
 }
 
-TEST_CASE("findings: Parallel young with the serial old collector", "[jvm-legacy][findings]") {
+TEST_CASE("findings: Parallel young with the serial old collector", "[jvm-legacy][findings][corpus]") {
   // dataset1: PSYoungGen with PSOldGen full collections (garbagecat: ERROR_SERIAL_GC_PARALLEL).
   auto fs = findings_of("garbagecat/dataset1.txt");
   REQUIRE(find(fs, "serial_old_with_parallel_young"));
@@ -53,7 +53,7 @@ TEST_CASE("findings: Parallel young with the serial old collector", "[jvm-legacy
                    "serial_old_with_parallel_young"));
 }
 
-TEST_CASE("findings: GC locker forced collection", "[jvm-legacy][findings]") {
+TEST_CASE("findings: GC locker forced collection", "[jvm-legacy][findings][corpus]") {
   // dataset119: "GC locker: Trying a full collection because scavenge failed" before a full collection.
   auto fs = findings_of("garbagecat/dataset119.txt");
   const auto* f = find(fs, "gc_locker");
@@ -62,7 +62,7 @@ TEST_CASE("findings: GC locker forced collection", "[jvm-legacy][findings]") {
   CHECK_FALSE(find(findings_of("gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log"), "gc_locker"));
 }
 
-TEST_CASE("findings: G1 evacuation failure and GC overhead limit", "[jvm-legacy][findings]") {
+TEST_CASE("findings: G1 evacuation failure and GC overhead limit", "[jvm-legacy][findings][corpus]") {
   // dataset144: two "(to-space exhausted)" young pauses cut by concurrent phases.
   auto g1 = findings_of("garbagecat/dataset144.txt");
   REQUIRE(find(g1, "g1_evacuation_failure"));
@@ -71,7 +71,7 @@ TEST_CASE("findings: G1 evacuation failure and GC overhead limit", "[jvm-legacy]
   CHECK_FALSE(find(findings_of("gctoolkit/preunified/g1gc/details/170_51mastermind.log"), "g1_evacuation_failure"));
 }
 
-TEST_CASE("findings: logging configuration", "[jvm-legacy][findings]") {
+TEST_CASE("findings: logging configuration", "[jvm-legacy][findings][corpus]") {
   // 530_gc.log was written without -XX:+PrintGCDetails and without safepoint times.
   auto fs = findings_of("gctoolkit/preunified/cms/530_gc.log");
   CHECK(find(fs, "print_gc_details_missing"));

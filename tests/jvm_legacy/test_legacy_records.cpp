@@ -143,7 +143,7 @@ TEST_CASE("legacy records: interleaved lines are stitched back without a preproc
   CHECK(run.sink.first_unparsed[0].second == "INFO some application line");
 }
 
-TEST_CASE("legacy records: the same events whatever the chunk size", "[jvm-legacy][records]") {
+TEST_CASE("legacy records: the same events whatever the chunk size", "[jvm-legacy][records][corpus]") {
   auto members = decode_members(corpus("jvm/gctoolkit/preunified/cms/parnew/details/tenuring/863_gc.log"));
   LegacyRun whole, small;
   run_legacy(whole, members, 1 << 20);
@@ -156,7 +156,7 @@ TEST_CASE("legacy records: the same events whatever the chunk size", "[jvm-legac
   }
 }
 
-TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes nor grows", "[jvm-legacy][records]") {
+TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes nor grows", "[jvm-legacy][records][corpus]") {
   std::string log = decode_members(corpus("jvm/gctoolkit/preunified/cms/parnew/details/1073_1.log"))[0].bytes;
   // Truncations at arbitrary points keep what was complete before the cut.
   std::mt19937 rng(42);
@@ -183,7 +183,7 @@ TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes 
   CHECK(deep.stats.lines == 2);
 }
 
-TEST_CASE("legacy records: header lines, safepoints and tenuring tables", "[jvm-legacy][records]") {
+TEST_CASE("legacy records: header lines, safepoints and tenuring tables", "[jvm-legacy][records][corpus]") {
   // rightmove_parse_errors.log starts with the JDK 8u31 header and "CommandLine flags: … -XX:MaxHeapSize=2147483648 …".
   LegacyRun run;
   run_legacy(run, decode_members(corpus("jvm/gctoolkit/preunified/g1gc/details/solaris/rightmove_parse_errors.log")));
@@ -225,7 +225,7 @@ TEST_CASE("legacy records: header lines, safepoints and tenuring tables", "[jvm-
   CHECK(sink.tables[0].line == 2);
 }
 
-TEST_CASE("legacy records: safepoint times, seconds above one included", "[jvm-legacy][records]") {
+TEST_CASE("legacy records: safepoint times, seconds above one included", "[jvm-legacy][records][corpus]") {
   // garbagecat dataset41: six PrintGCApplicationStoppedTime lines, the last "1.0006881 seconds";
   // 0.0001390 + 0.0002054 + 0.0214826 + 0.0004399 + 0.0419849 + 1.0006881 = 1.0649399 s.
   LegacyRun run;

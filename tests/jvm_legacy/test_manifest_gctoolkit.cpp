@@ -87,7 +87,7 @@ const nlohmann::json& manifest() {
 
 }  // namespace
 
-TEST_CASE("legacy parser meets GCToolKit's per-type event counts of the corpus", "[jvm-legacy][manifest]") {
+TEST_CASE("legacy parser meets GCToolKit's per-type event counts of the corpus", "[jvm-legacy][manifest][corpus]") {
   int met = 0, unmet = 0, documented = 0;
   for (const auto& f : manifest()["files"]) {
     if (f["format"] != "pre-unified") continue;
@@ -125,7 +125,7 @@ TEST_CASE("legacy parser meets GCToolKit's per-type event counts of the corpus",
   CHECK(met > 0);
 }
 
-TEST_CASE("legacy diary meets GCToolKit's diary verdicts of the corpus", "[jvm-legacy][manifest]") {
+TEST_CASE("legacy diary meets GCToolKit's diary verdicts of the corpus", "[jvm-legacy][manifest][corpus]") {
   int met = 0, unmet = 0, documented = 0;
   for (const auto& f : manifest()["files"]) {
     if (f["format"] != "pre-unified") continue;

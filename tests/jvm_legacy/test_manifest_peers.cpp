@@ -295,7 +295,7 @@ struct Tally {
 
 }  // namespace
 
-TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus", "[jvm-legacy][manifest]") {
+TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus", "[jvm-legacy][manifest][corpus]") {
   Tally gc, gv;
   for (const auto& f : manifest()["files"]) {
     if (f["format"] != "pre-unified") continue;

@@ -85,7 +85,7 @@ int64_t count_of(const json& report, const char* type) {
 // ---- GCToolKit ------------------------------------------------------------------------------------
 
 TEST_CASE("peers: jdk11_details.log counts a concurrent mark once when an abort follows its end",
-          "[jvm][peers]") {
+          "[jvm][peers][corpus]") {
   // GCToolKit counts 198 G1GCConcurrentMark: one per "Concurrent Mark (a, b) <d>ms" end line (156) and one
   // per "Concurrent Mark Abort" line (42). In 4 cycles the abort comes after the mark has ended (it cuts the
   // remembered-set rebuild short), so GCToolKit counts those marks twice: GC(1311) starts at line 63120, ends
@@ -105,7 +105,7 @@ TEST_CASE("peers: jdk11_details.log counts a concurrent mark once when an abort 
   CHECK(count_of(r, "G1GCConcurrentMark") == 4);
 }
 
-TEST_CASE("peers: defnew.log runs until its last pause ends", "[jvm-legacy][peers]") {
+TEST_CASE("peers: defnew.log runs until its last pause ends", "[jvm-legacy][peers][corpus]") {
   // Fixed here: a legacy record is stamped with the start of its pause and printed when the pause is over,
   // so the log covers the run from line 1 (2.193 s) to the end of the pause of line 19378 (608800.079 s +
   // 0.0086280 s). GCToolKit's estimated runtime is the same, 608797.895 s.
@@ -116,7 +116,7 @@ TEST_CASE("peers: defnew.log runs until its last pause ends", "[jvm-legacy][peer
 }
 
 TEST_CASE("peers: BF653AA1 log ends inside a CMS concurrent mark with two ParNew collections in it",
-          "[jvm-legacy][peers]") {
+          "[jvm-legacy][peers][corpus]") {
   // GCToolKit 5305 ParNew, the text 5307 "[ParNew" records. GCToolKit holds young collections back while a
   // CMS concurrent phase is open and publishes them when the phase ends; line 150075 starts a concurrent
   // mark that the log never ends (it stops at line 150115), so the ParNew collections of lines 150083 and
@@ -133,7 +133,7 @@ TEST_CASE("peers: BF653AA1 log ends inside a CMS concurrent mark with two ParNew
   CHECK(run.sink.unparsed == 0);
 }
 
-TEST_CASE("peers: cms-gc-06102014 prints a promotion failure on a line of its own", "[jvm-legacy][peers]") {
+TEST_CASE("peers: cms-gc-06102014 prints a promotion failure on a line of its own", "[jvm-legacy][peers][corpus]") {
   // Line 18107 opens a ParNew record into which an abortable-preclean record was cut; line 18108 goes on with
   // " (promotion failed)", line 18116 gives the ParNew's figures (141769K->140729K: the young generation could
   // not be emptied) and line 18117 the CMS collection that ends in "(concurrent mode failure)". GCToolKit
@@ -152,7 +152,7 @@ TEST_CASE("peers: cms-gc-06102014 prints a promotion failure on a line of its ow
 }
 
 TEST_CASE("peers: gc_with_overflow.log has a full collection split by concurrent-phase lines",
-          "[jvm-legacy][peers]") {
+          "[jvm-legacy][peers][corpus]") {
   // Line 5391 opens "[Full GC" and three G1 concurrent-phase lines follow (5391-5393: root-region-scan start
   // and end, concurrent-mark-start); the record goes on at line 5394 (reference processing, "510M->510M(512M),
   // 4.3335850 secs]") with its Eden/Heap line 5395 and [Times: … real=4.34 secs] line 5396. GCToolKit does not
@@ -167,7 +167,7 @@ TEST_CASE("peers: gc_with_overflow.log has a full collection split by concurrent
   CHECK(run.sink.unparsed == 0);
 }
 
-TEST_CASE("peers: GCToolKit decides two diary flags before the lines that show them", "[jvm-legacy][peers]") {
+TEST_CASE("peers: GCToolKit decides two diary flags before the lines that show them", "[jvm-legacy][peers][corpus]") {
   SECTION("PRINT_HEAP_AT_GC in JDK 1.4/5 spelling") {
     // Line 30 opens "{Heap before gc invocations=1:" (lower-case gc: JDK 1.4 and 5 print it so) and line 40
     // "Heap after gc invocations=1:", around the record of line 39. GCToolKit looks for "{Heap before GC
@@ -197,7 +197,7 @@ TEST_CASE("peers: GCToolKit decides two diary flags before the lines that show t
 
 // ---- garbagecat -----------------------------------------------------------------------------------
 
-TEST_CASE("peers: garbagecat adds G1's Other time to the pause that contains it", "[jvm][peers]") {
+TEST_CASE("peers: garbagecat adds G1's Other time to the pause that contains it", "[jvm][peers][corpus]") {
   SECTION("JDK 8 G1 (dataset41, dataset98)") {
     // Line 5 closes the pause of line 3: ", 0.0209631 secs]"; its detail block has "[Other: 8.2 ms]" (line 19),
     // a part of that pause (Parallel 12.6 + Clear CT 0.1 + Other 8.2 = 20.9 ms), and line 26 stops the
@@ -244,7 +244,7 @@ TEST_CASE("peers: garbagecat adds G1's Other time to the pause that contains it"
 }
 
 TEST_CASE("peers: a thread dump without GC records is read, every line counted as not GC output",
-          "[jvm][peers]") {
+          "[jvm][peers][corpus]") {
   // garbagecat reads dataset234.txt (an Infinispan log line, then a thread dump: "main:" at line 2 and 15
   // "    at …(….java:N)" frames) and reports INFO_THREAD_DUMP with no GC event. Fixed here: the input was
   // refused as "not a GC log"; it is now read as JVM output with no GC record, its 17 lines listed as not GC
@@ -291,7 +291,7 @@ TEST_CASE("peers: GC lines inside application output are analyzed, the other lin
 
 // ---- GCViewer -------------------------------------------------------------------------------------
 
-TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collection record", "[jvm-legacy][peers]") {
+TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collection record", "[jvm-legacy][peers][corpus]") {
   // Fixed here: "0.153: [GCAdaptiveSizePolicy::old generation size: …" (line 1 of the JDK 1.4 sample) starts a
   // young collection whose figures come three lines later (line 4: " 3054K->3065K(13056K), 0.0077290 secs]").
   // The "[GC" glued to "AdaptiveSizePolicy" was not taken for a record start, so the six young collections of
@@ -321,7 +321,7 @@ TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collecti
   }
 }
 
-TEST_CASE("peers: JDK 6 and early 7 G1 print the heap on a line of its own", "[jvm][peers]") {
+TEST_CASE("peers: JDK 6 and early 7 G1 print the heap on a line of its own", "[jvm][peers][corpus]") {
   // Fixed here: before JDK 7u2 G1's detail block ends with "   [ 8192K->8128K(64M)]" instead of "[Eden: …
   // Heap: …]"; the heap size GCViewer asserts (getHeapAllocatedSizes().getMax()) comes from that line.
   SECTION("SampleSun1_7_0-01_G1_young.txt line 29") {
@@ -352,7 +352,7 @@ TEST_CASE("peers: JDK 6 and early 7 G1 print the heap on a line of its own", "[j
 }
 
 TEST_CASE("peers: a ParNew that fails into a CMS collection is two pauses here, one in GCViewer",
-          "[jvm-legacy][peers]") {
+          "[jvm-legacy][peers][corpus]") {
   // By definition (wasm/jvm/README.md, Pauses): lines 1-9 of the sample are one record, "[GC [ParNew (promotion
   // failed) …: …, 0.5939440 secs][CMS: …, 20.9698110 secs] …, 21.5649460 secs]". gcscope's pauses follow
   // GCToolKit's events: the failed ParNew (0.5939440 s) and the full CMS collection it fell back to (the

@@ -59,7 +59,7 @@ std::vector<std::string> strings(const nlohmann::json& j) { return j.get<std::ve
 
 }  // namespace
 
-TEST_CASE("rotation: a zip of a unified rotating set is ordered by content, not name", "[jvm-legacy][rotation]") {
+TEST_CASE("rotation: a zip of a unified rotating set is ordered by content, not name", "[jvm-legacy][rotation][corpus]") {
   for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip", "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip"}) {
     const auto& want = io_expectation(rel);
     auto got = plan_members(decode_members(corpus(std::string("jvm/") + rel)));
@@ -70,7 +70,7 @@ TEST_CASE("rotation: a zip of a unified rotating set is ordered by content, not 
   }
 }
 
-TEST_CASE("rotation: JDK 7 rotation with a .current live file", "[jvm-legacy][rotation]") {
+TEST_CASE("rotation: JDK 7 rotation with a .current live file", "[jvm-legacy][rotation][corpus]") {
   for (const char* rel : {"gctoolkit/streaming/rotating.zip", "gctoolkit/streaming/rotating_directory.zip"}) {
     const auto& want = io_expectation(rel);
     auto members = decode_members(corpus(std::string("jvm/") + rel));
@@ -91,7 +91,7 @@ TEST_CASE("rotation: JDK 7 rotation with a .current live file", "[jvm-legacy][ro
   CHECK(got.lines + kGctoolkitEndMarker == want["lines_streamed"].get<uint64_t>());
 }
 
-TEST_CASE("rotation: a JVM restart inside a set keeps only the latest run", "[jvm-legacy][rotation]") {
+TEST_CASE("rotation: a JVM restart inside a set keeps only the latest run", "[jvm-legacy][rotation][corpus]") {
   const std::string base = "gctoolkit/rolling/jdk14/rollinglogs/";
   const auto& want = io_expectation(base + "short_restart_4.log");
   std::vector<NamedBytes> set;
@@ -130,7 +130,7 @@ TEST_CASE("rotation: wall-clock stamps order segments across a restart", "[jvm-l
   CHECK_FALSE(is_live_segment("gc.log.3.gz"));
 }
 
-TEST_CASE("streaming: the gzip log decodes to GCToolKit's line count", "[jvm-legacy][rotation]") {
+TEST_CASE("streaming: the gzip log decodes to GCToolKit's line count", "[jvm-legacy][rotation][corpus]") {
   const auto& want = io_expectation("gctoolkit/streaming/gc.log.gz");
   auto members = decode_members(corpus("jvm/gctoolkit/streaming/gc.log.gz"));
   REQUIRE(members.size() == 1);

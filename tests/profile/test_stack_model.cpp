@@ -48,7 +48,7 @@ StackModel hand_model() {
 
 }  // namespace
 
-TEST_CASE("stacks.folded with transforms equals the independent script's output", "[profile][transforms]") {
+TEST_CASE("stacks.folded with transforms equals the independent script's output", "[profile][transforms][corpus]") {
   nlohmann::json cases = read_json(fixture("profile/transforms/cases.json"));
   REQUIRE(cases.size() >= 10);
   for (const auto& c : cases) {
@@ -60,7 +60,7 @@ TEST_CASE("stacks.folded with transforms equals the independent script's output"
   }
 }
 
-TEST_CASE("transforms refuse what they cannot apply", "[profile][transforms]") {
+TEST_CASE("transforms refuse what they cannot apply", "[profile][transforms][corpus]") {
   auto set = session(case_dump("corpus:blocks-cpu-raw"));
   auto ask = [&](const nlohmann::json& t) { return set->query("stacks.folded", {{"transforms", t}}); };
   CHECK_THROWS_WITH(ask({{{"hide", "(["}}}), Catch::Contains("invalid regular expression"));
@@ -72,7 +72,7 @@ TEST_CASE("transforms refuse what they cannot apply", "[profile][transforms]") {
   CHECK(ask({{{"focus_function", "no such frame"}}}) == "");
 }
 
-TEST_CASE("per-frame weights from raw samples equal stackprof's own frame counters", "[profile]") {
+TEST_CASE("per-frame weights from raw samples equal stackprof's own frame counters", "[profile][corpus]") {
   // stackprof counts a frame's total once per sample while sampling (stackprof.c); the model
   // computes it from the raw stacks afterwards. Both must agree on every frame of real dumps.
   for (const char* name : {"blocks-cpu-raw", "blocks-object-raw", "gc-cpu-raw", "threads-wall-raw"}) {

@@ -100,7 +100,7 @@ void check_against_truth(const json& r, const json& truth, const std::string& fi
 
 }  // namespace
 
-TEST_CASE("rbkit: every capture of the corpus matches the msgpack gem's ground truth", "[rbkit]") {
+TEST_CASE("rbkit: every capture of the corpus matches the msgpack gem's ground truth", "[rbkit][corpus]") {
   const json manifest = read_json(corpus("heap/manifest.json"));
   size_t n = 0;
   for (const auto& f : manifest["files"]) {
@@ -134,7 +134,7 @@ TEST_CASE("rbkit: every capture of the corpus matches the msgpack gem's ground t
   CHECK(n == 8);  // 1 real 2.1 capture + 7 legacy rbkit-client fixtures (corpus README)
 }
 
-TEST_CASE("rbkit: the real stock-server capture, as the manifest says it must be shown", "[rbkit]") {
+TEST_CASE("rbkit: the real stock-server capture, as the manifest says it must be shown", "[rbkit][corpus]") {
   json doc = analyze_paths({corpus("heap/rbkit/real_stock_threaddeath.rbkit")});
   const json& r = report_of(doc, "rbkit-capture");
   CHECK(r["protocol_version"] == "2.1");
@@ -179,7 +179,7 @@ TEST_CASE("rbkit: the real stock-server capture, as the manifest says it must be
   }
 }
 
-TEST_CASE("rbkit: reports do not depend on how the input is cut into chunks", "[rbkit]") {
+TEST_CASE("rbkit: reports do not depend on how the input is cut into chunks", "[rbkit][corpus]") {
   for (const char* rel : {"heap/rbkit/real_stock_threaddeath.rbkit", "heap/rbkit/legacy_rbkit_client_fixtures/split_dump.rbkit",
                           "heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit",
                           "heap/malformed/rbkit_truncated_mid_frame.rbkit", "heap/malformed/rbkit_garbage_prefix.rbkit"}) {
@@ -215,7 +215,7 @@ TEST_CASE("rbkit: the fixture (first 12 frames of the real capture)", "[rbkit]")
                        {"String", 1107}, {"Hash", 1104}, {"Array", 492}, {"Order", 328}, {"Time", 120}, {"(nil)", 1}});
 }
 
-TEST_CASE("rbkit: snapshots also go through the shared heap model", "[rbkit]") {
+TEST_CASE("rbkit: snapshots also go through the shared heap model", "[rbkit][corpus]") {
   // split_dump.rbkit: the msgpack gem's truth (58189 objects, String 34860, ...) seen through the
   // heap model's by_class rows; no roots in a 2.x snapshot, so no dominator tree, with the reason.
   json truth = read_json(corpus("heap/expected/rbkit_split_dump.truth.json"));

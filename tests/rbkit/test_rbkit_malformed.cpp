@@ -45,14 +45,14 @@ std::string msgpack_f64(double d) {
 
 }  // namespace
 
-TEST_CASE("rbkit malformed: every rbkit file of expectations.json is covered here", "[rbkit]") {
+TEST_CASE("rbkit malformed: every rbkit file of expectations.json is covered here", "[rbkit][corpus]") {
   size_t n = 0;
   for (auto& [name, e] : expectations().items())
     if (e["kind"] == "rbkit") ++n;
   CHECK(n == 15);  // one TEST_CASE section below per file
 }
 
-TEST_CASE("rbkit malformed: truncated mid-frame keeps the 5 complete frames", "[rbkit]") {
+TEST_CASE("rbkit malformed: truncated mid-frame keeps the 5 complete frames", "[rbkit][corpus]") {
   const json& e = expectations()["rbkit_truncated_mid_frame.rbkit"];
   // "5 complete top-level frames (handshake + event_collection counters 0..3), then truncation inside
   //  frame 6 at byte 74893 (cut at 80480); must report truncation, keep the 5 frames"
@@ -72,7 +72,7 @@ TEST_CASE("rbkit malformed: truncated mid-frame keeps the 5 complete frames", "[
     }
 }
 
-TEST_CASE("rbkit malformed: a lone fixmap(4) header byte", "[rbkit]") {
+TEST_CASE("rbkit malformed: a lone fixmap(4) header byte", "[rbkit][corpus]") {
   // "fixmap(4) header with no body: 0 events, truncation error at offset 0"
   // Identification leaves this 1-byte file unrecognized: 0x84 alone is no evidence of rbkit (any
   // msgpack map, or a binary file starting with 0x84, looks the same) and the probe never guesses.
@@ -89,7 +89,7 @@ TEST_CASE("rbkit malformed: a lone fixmap(4) header byte", "[rbkit]") {
   CHECK(forced["errors"].back()["offset"] == 0);
 }
 
-TEST_CASE("rbkit malformed: empty capture", "[rbkit]") {
+TEST_CASE("rbkit malformed: empty capture", "[rbkit][corpus]") {
   // "empty file: 0 events, friendly "empty capture" message, no crash"
   json doc = run("rbkit_empty.rbkit");
   CHECK(doc["inputs"][0]["format"] == "unrecognized");
@@ -101,7 +101,7 @@ TEST_CASE("rbkit malformed: empty capture", "[rbkit]") {
   CHECK(count_errors(forced, "empty capture") == 1);
 }
 
-TEST_CASE("rbkit malformed: 0xC1 garbage prefix, then a valid collection", "[rbkit]") {
+TEST_CASE("rbkit malformed: 0xC1 garbage prefix, then a valid collection", "[rbkit][corpus]") {
   // "0xc1 is the never-used msgpack byte: error at offset 0; a resyncing reader may recover the valid
   //  event_collection at offset 16 (1 gc_start + 1 gc_end_s); must not loop forever"
   json doc = run("rbkit_garbage_prefix.rbkit");
@@ -117,7 +117,7 @@ TEST_CASE("rbkit malformed: 0xC1 garbage prefix, then a valid collection", "[rbk
   CHECK(r["gc_cycles"]["count"] == 1);
 }
 
-TEST_CASE("rbkit malformed: wrong types in 17 well-formed msgpack objects", "[rbkit]") {
+TEST_CASE("rbkit malformed: wrong types in 17 well-formed msgpack objects", "[rbkit][corpus]") {
   const json& e = expectations()["rbkit_wrong_types.rbkit"];
   // "17 well-formed msgpack objects; only the last 3 (gc_start, gc_end_m, gc_end_s) are valid
   //  top-level events; the gc_start nested in the counter="seven" collection is valid if the tool
@@ -140,7 +140,7 @@ TEST_CASE("rbkit malformed: wrong types in 17 well-formed msgpack objects", "[rb
   CHECK(doc["inputs"][0]["identification"]["first_event_offset"] == 42);
 }
 
-TEST_CASE("rbkit malformed: huge declared lengths are never allocated", "[rbkit]") {
+TEST_CASE("rbkit malformed: huge declared lengths are never allocated", "[rbkit][corpus]") {
   // "array32/str32/map32 headers claim 4G/2GiB/4G entries with only bytes for a few: must fail with
   //  truncation without allocating by declared length (no OOM in a 32-bit wasm heap)"
   // Not identified: the 28 bytes hold no rbkit event map at all (an array of 1, 2, 3 and a string),
@@ -156,7 +156,7 @@ TEST_CASE("rbkit malformed: huge declared lengths are never allocated", "[rbkit]
   CHECK(count_errors(forced, "2147483647 declared bytes, 2147483632 of them missing") == 1);
 }
 
-TEST_CASE("rbkit malformed: a collection declaring 2^31-1 events", "[rbkit]") {
+TEST_CASE("rbkit malformed: a collection declaring 2^31-1 events", "[rbkit][corpus]") {
   // "event_collection declares 2147483647 events but contains 1 gc_start: report truncation; lenient
   //  mode may surface the 1 gc_start; no pre-allocation"
   json doc = run("rbkit_huge_collection_count.rbkit");
@@ -166,7 +166,7 @@ TEST_CASE("rbkit malformed: a collection declaring 2^31-1 events", "[rbkit]") {
   CHECK(count_errors(doc, "2147483646 declared item(s) of an open array missing") == 1);
 }
 
-TEST_CASE("rbkit malformed: 200000 nested arrays are rejected without recursion", "[rbkit]") {
+TEST_CASE("rbkit malformed: 200000 nested arrays are rejected without recursion", "[rbkit][corpus]") {
   // "payload is 200000 nested 1-element arrays: parser must cap depth (iterative or limit) and reject,
   //  no stack overflow in wasm"
   json doc = run("rbkit_deep_nesting.rbkit");
@@ -179,7 +179,7 @@ TEST_CASE("rbkit malformed: 200000 nested arrays are rejected without recursion"
   CHECK(count_errors(doc, "no further rbkit message", true) == 1);
 }
 
-TEST_CASE("rbkit malformed: invalid UTF-8 class names and paths", "[rbkit]") {
+TEST_CASE("rbkit malformed: invalid UTF-8 class names and paths", "[rbkit][corpus]") {
   // "1 event_collection: 6 obj_created (5 invalid-UTF-8 class names + 1 valid "Ünïcødé") and 1
   //  complete object_space_dump (2 objects, invalid UTF-8 class name and file path). Count all 8
   //  objects; display invalid bytes as U+FFFD (or hex), never drop or crash; JSON export must stay valid"
@@ -205,7 +205,7 @@ TEST_CASE("rbkit malformed: invalid UTF-8 class names and paths", "[rbkit]") {
   CHECK_NOTHROW(doc.dump());  // nlohmann::json throws on invalid UTF-8: the export is valid
 }
 
-TEST_CASE("rbkit malformed: XSS strings are data, counted once each", "[rbkit]") {
+TEST_CASE("rbkit malformed: XSS strings are data, counted once each", "[rbkit][corpus]") {
   // "handshake + 1 event_collection with 7 obj_created, 1 complete object_space_dump (7 objects),
   //  1 gc_stats ... class counts = 1 each for 7 class names" (rendering is checked by e2e/rbkit.spec.js)
   json doc = run("rbkit_xss_strings.rbkit");
@@ -222,7 +222,7 @@ TEST_CASE("rbkit malformed: XSS strings are data, counted once each", "[rbkit]")
   CHECK(r["handshake"]["process_name"] == "<script>alert('proc')</script>");  // kept verbatim, as text
 }
 
-TEST_CASE("rbkit malformed: unknown event types and extra fields", "[rbkit]") {
+TEST_CASE("rbkit malformed: unknown event types and extra fields", "[rbkit][corpus]") {
   // "event types 42 and -1 are unknown -> skipped and counted (2); gc_start with extra key 77 is valid;
   //  empty cpu_sample ok; 1 gc_start, 1 gc_end_s, 1 obj_created(Foo; extra file/line keys tolerated)"
   json doc = run("rbkit_unknown_events_fields.rbkit");
@@ -238,7 +238,7 @@ TEST_CASE("rbkit malformed: unknown event types and extra fields", "[rbkit]") {
   CHECK(r["rejected_events"] == 0);
 }
 
-TEST_CASE("rbkit malformed: message_counter gaps and duplicates", "[rbkit]") {
+TEST_CASE("rbkit malformed: message_counter gaps and duplicates", "[rbkit][corpus]") {
   const json& e = expectations()["rbkit_counter_gaps.rbkit"];
   // "message_counter sequence 0,1,2,5,5,6 -> 2 missing collections (3,4) and 1 duplicate (5);
   //  6 gc_start and 6 gc_end_s present (dedupe policy must be stated)"
@@ -253,7 +253,7 @@ TEST_CASE("rbkit malformed: message_counter gaps and duplicates", "[rbkit]") {
   CHECK(by_type(r, "gc_end_s") == 6);
 }
 
-TEST_CASE("rbkit malformed: incomplete snapshot flagged, complete one summarized", "[rbkit]") {
+TEST_CASE("rbkit malformed: incomplete snapshot flagged, complete one summarized", "[rbkit][corpus]") {
   // "correlation_id 7: 2000 of 2500 objects -> INCOMPLETE (must be flagged, not shown as a full heap);
   //  correlation_id 8: 1500/1500 complete (1500 Hash, b.rb:3, 160000 bytes counted where size
   //  present, 500 nil sizes)"
@@ -282,7 +282,7 @@ TEST_CASE("rbkit malformed: incomplete snapshot flagged, complete one summarized
   CHECK(b["objects_without_size"] == 500);
 }
 
-TEST_CASE("rbkit malformed: unbalanced GC events", "[rbkit]") {
+TEST_CASE("rbkit malformed: unbalanced GC events", "[rbkit][corpus]") {
   // "gc_end_s first (no start), gc_start twice, gc_end_m without start, trailing gc_start: 3 gc_start,
   //  2 gc_end_m, 3 gc_end_s; at most 2 well-formed start->end_s intervals; no negative durations"
   // Sequence (msgpack gem): end_s, start, start, end_m, end_s, end_m, end_s, start. A start while a
@@ -301,7 +301,7 @@ TEST_CASE("rbkit malformed: unbalanced GC events", "[rbkit]") {
   for (const auto& d : gc["duration_ms"]) CHECK(d.get<double>() >= 0);
 }
 
-TEST_CASE("rbkit malformed: bin class names, ext timestamps, ids above 2^53", "[rbkit]") {
+TEST_CASE("rbkit malformed: bin class names, ext timestamps, ids above 2^53", "[rbkit][corpus]") {
   // "4 events: obj_created id 18446744073709551615 (bin8 class "String"), obj_created id
   //  18446744073709551614 (str16 "Array"), gc_start with ext(-1) timestamp (reject or convert),
   //  obj_destroyed of the first id. The two ids must stay DISTINCT and after destroy 1 object (Array)
@@ -377,7 +377,7 @@ TEST_CASE("rbkit msgpack: key order does not matter inside events and payloads",
   CHECK(r["objects_created"] == 1);
 }
 
-TEST_CASE("rbkit identification: probe evidence and what stays unrecognized", "[rbkit]") {
+TEST_CASE("rbkit identification: probe evidence and what stays unrecognized", "[rbkit][corpus]") {
   using gcscope::identify;
   // The real capture starts with the handshake reply: type 8, protocol from the handshake.
   std::string real = read_file(corpus("heap/rbkit/real_stock_threaddeath.rbkit")).substr(0, 65536);

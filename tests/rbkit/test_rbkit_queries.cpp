@@ -28,7 +28,7 @@ Session open(const std::string& path) {
 }
 }  // namespace
 
-TEST_CASE("rbkit.range: a zoomed window's figures are the events in it", "[rbkit][query]") {
+TEST_CASE("rbkit.range: a zoomed window's figures are the events in it", "[rbkit][query][corpus]") {
   Session s = open(corpus("heap/rbkit/real_stock_threaddeath.rbkit"));
   json truth = read_json(fixture("rbkit/real_stock_windows.truth.json"));
   json corpus_truth = read_json(corpus("heap/expected/rbkit_real_stock_threaddeath.truth.json"));
@@ -61,7 +61,7 @@ TEST_CASE("rbkit.range: a zoomed window's figures are the events in it", "[rbkit
   CHECK_THROWS_WITH(s.set->query("rbkit.range", {{"t0", 5}}), Catch::Contains("'t1'"));
 }
 
-TEST_CASE("rbkit leak reading: steady after warm-up is no leak, a kept share of objects is one", "[rbkit][query]") {
+TEST_CASE("rbkit leak reading: steady after warm-up is no leak, a kept share of objects is one", "[rbkit][query][corpus]") {
   // The real capture: the live curve climbs for ~6 s, then stays between 9,500 and 11,800.
   json steady = open(corpus("heap/rbkit/real_stock_threaddeath.rbkit")).report.at("leak");
   CHECK(steady.at("verdict") == "stable");

@@ -53,7 +53,7 @@ const json* row_of(const json& fleet, const std::string& suffix) {
 
 }  // namespace
 
-TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped together", "[rubygc]") {
+TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped together", "[rubygc][corpus]") {
   const std::vector<std::string> files = {"rt01_rack_app_seed.json", "rt10_rack_app_preset_far.json", "rt16_rack_app_tiny_seed.json"};
   std::vector<std::string> paths;
   for (auto& f : files) paths.push_back(corpus("tuner/" + f));
@@ -107,7 +107,7 @@ TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped togethe
   CHECK((*rt01)["outlier"].empty());
 }
 
-TEST_CASE("rubygc fleet: mixed Ruby versions are separate groups, never one advice", "[rubygc]") {
+TEST_CASE("rubygc fleet: mixed Ruby versions are separate groups, never one advice", "[rubygc][corpus]") {
   json doc = analyze_paths({corpus("tuner/rt01_rack_app_seed.json"), corpus("tuner/rt20_wasm33_rack_app_seed.json"),
                             corpus("tuner/rt21_wasm34_rack_app_seed.json")});
   const json& fleet = report_of(doc, kFormat)["fleet"];
@@ -116,7 +116,7 @@ TEST_CASE("rubygc fleet: mixed Ruby versions are separate groups, never one advi
   CHECK(fleet["notes"][0].get<std::string>().find("Ruby versions differ (3.1.2, 3.3.3, 3.4.1)") == 0);
 }
 
-TEST_CASE("rubygc fleet: a single payload's report stays the payload's own, each process is asked by index", "[rubygc]") {
+TEST_CASE("rubygc fleet: a single payload's report stays the payload's own, each process is asked by index", "[rubygc][corpus]") {
   json alone = report_of(analyze_paths({corpus("tuner/rt01_rack_app_seed.json")}), kFormat);
   CHECK(!alone.contains("fleet"));
   Session s({corpus("tuner/rt01_rack_app_seed.json"), corpus("tuner/rt10_rack_app_preset_far.json")});

@@ -72,7 +72,7 @@ std::set<std::string> our_finding_keys(const json& r) {
 
 }  // namespace
 
-TEST_CASE("rubygc: every corpus payload gets the manifest's expected offline status", "[rubygc]") {
+TEST_CASE("rubygc: every corpus payload gets the manifest's expected offline status", "[rubygc][corpus]") {
   const json manifest = read_json(corpus("tuner/manifest.json"));
   size_t checked = 0;
   for (const auto& f : manifest["files"]) {
@@ -96,7 +96,7 @@ TEST_CASE("rubygc: every corpus payload gets the manifest's expected offline sta
   CHECK(checked == 35);
 }
 
-TEST_CASE("rubygc: 426/501/404/412 carry the oracle's details", "[rubygc]") {
+TEST_CASE("rubygc: 426/501/404/412 carry the oracle's details", "[rubygc][corpus]") {
   const json manifest = read_json(corpus("tuner/manifest.json"));
   std::map<std::string, json> by_file;
   for (const auto& f : manifest["files"]) by_file[f["file"]] = f;
@@ -151,7 +151,7 @@ TEST_CASE("rubygc: 426/501/404/412 carry the oracle's details", "[rubygc]") {
   CHECK(linted);
 }
 
-TEST_CASE("rubygc: metrics, findings and recommendations match the oracle", "[rubygc]") {
+TEST_CASE("rubygc: metrics, findings and recommendations match the oracle", "[rubygc][corpus]") {
   const json manifest = read_json(corpus("tuner/manifest.json"));
   size_t compared = 0;
   for (const auto& f : manifest["files"]) {
@@ -199,7 +199,7 @@ TEST_CASE("rubygc: metrics, findings and recommendations match the oracle", "[ru
   CHECK(compared == 11);
 }
 
-TEST_CASE("rubygc: per-heap advice on Ruby 3.3/3.4, never RUBY_GC_HEAP_INIT_SLOTS", "[rubygc]") {
+TEST_CASE("rubygc: per-heap advice on Ruby 3.3/3.4, never RUBY_GC_HEAP_INIT_SLOTS", "[rubygc][corpus]") {
   for (const char* file : {"rt20_wasm33_rack_app_seed.json", "rt21_wasm34_rack_app_seed.json"}) {
     INFO(file);
     json r = tuner_report(corpus(std::string("tuner/") + file));
@@ -219,7 +219,7 @@ TEST_CASE("rubygc: per-heap advice on Ruby 3.3/3.4, never RUBY_GC_HEAP_INIT_SLOT
   CHECK(r["metrics"]["max_heap_available_processing"] == 954696);  // oracle value, via heap_available_slots by name
 }
 
-TEST_CASE("rubygc: a payload is analyzed the same whatever the chunking", "[rubygc]") {
+TEST_CASE("rubygc: a payload is analyzed the same whatever the chunking", "[rubygc][corpus]") {
   const std::string bytes = read_file(corpus("tuner/rt03_batch_etl_seed_example.json"));
   json whole = report_of(analyze_bytes({{"p.json", bytes}}), "tunemygc-payload");
   json chunked = report_of(analyze_bytes({{"p.json", bytes}}, json::object(), 7), "tunemygc-payload");
@@ -228,7 +228,7 @@ TEST_CASE("rubygc: a payload is analyzed the same whatever the chunking", "[ruby
   CHECK(whole["layout"] == "7");
 }
 
-TEST_CASE("rubygc: report shape — columns, units of work, object types, exports", "[rubygc]") {
+TEST_CASE("rubygc: report shape — columns, units of work, object types, exports", "[rubygc][corpus]") {
   json r = tuner_report(corpus("tuner/rt01_rack_app_seed.json"));
   const size_t n = r["samples"]["count"];
   for (const char* col : {"t", "event", "heap_available_slots", "heap_live_slots", "heap_free_slots", "rss_bytes",
@@ -255,7 +255,7 @@ TEST_CASE("rubygc: report shape — columns, units of work, object types, export
   }
 }
 
-TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its version", "[rubygc]") {
+TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its version", "[rubygc][corpus]") {
   std::vector<std::string> paths;
   for (const char* f : {"rt01_rack_app_seed.json", "rt03_batch_etl_seed_example.json", "rt10_rack_app_preset_far.json",
                         "rt20_wasm33_rack_app_seed.json", "rt21_wasm34_rack_app_seed.json", "sd01_seed_sample_set_example.json"})
@@ -275,7 +275,7 @@ TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its v
   CHECK(values > 30);
 }
 
-TEST_CASE("rubygc: RSS budget strategy maps a budget to heap slots", "[rubygc]") {
+TEST_CASE("rubygc: RSS budget strategy maps a budget to heap slots", "[rubygc][corpus]") {
   // rt01: peak RSS 134.4 MB with 929563 slots of 40 B at most -> ~99 MB is not object heap.
   json r = report_of(analyze_paths({corpus("tuner/rt01_rack_app_seed.json")}, {{"rss_budget_mb", 120}}), "tunemygc-payload");
   REQUIRE(r["rss_budget"]["available"] == true);
@@ -293,7 +293,7 @@ TEST_CASE("rubygc: RSS budget strategy maps a budget to heap slots", "[rubygc]")
   CHECK(r["strategies"]["rss_budget"].empty());
 }
 
-TEST_CASE("rubygc: identification routes plausible malformed payloads to the tuner", "[rubygc]") {
+TEST_CASE("rubygc: identification routes plausible malformed payloads to the tuner", "[rubygc][corpus]") {
   using gcscope::identify;
   CHECK(identify(read_file(corpus("tuner/mf02_top_level_object.json")), true).format == "tunemygc-payload");
   CHECK(identify("[]", true).format == "tunemygc-payload");
@@ -304,7 +304,7 @@ TEST_CASE("rubygc: identification routes plausible malformed payloads to the tun
   CHECK(identify("{\"samples\": [\"BOOTED\", \"TERMINATED\"]}", true).format == "unrecognized");  // no GC.stat keys
 }
 
-TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[rubygc]") {
+TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[rubygc][corpus]") {
   const std::string base = read_file(corpus("tuner/rt16_rack_app_tiny_seed.json"));
   size_t answers = 0;
   for (size_t cut = 1; cut < base.size(); cut += 97) {
@@ -343,7 +343,7 @@ TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[
   CHECK(has(r["verdict"]["message"], "nested deeper than 32"));
 }
 
-TEST_CASE("rubygc: the fast scanner and the DOM reader give the same report", "[rubygc]") {
+TEST_CASE("rubygc: the fast scanner and the DOM reader give the same report", "[rubygc][corpus]") {
   const json manifest = read_json(corpus("tuner/manifest.json"));
   size_t fast = 0;
   for (const auto& f : manifest["files"]) {

@@ -44,7 +44,18 @@ function tables(args) {
   return { dir, summary: JSON.parse(out) };
 }
 
+// A printf event stream as the capture recipe's bpftrace program prints it: "<nsecs> <probe> <ns>".
+// 30,000 events of each of two probes: enough rows (~4 MB of CSV) for several 1 MiB pieces per file.
+function eventStream(file) {
+  const lines = ['Attaching 2 probes...'];
+  for (let i = 1; i <= 30000; i++) {
+    lines.push(`${1000000000 + i * 1000} usdt:app:"a, \\"quoted\\" probe" ${i}`);
+    lines.push(`${1000000500 + i * 1000} usdt:app:plain ${2 * i}`);
+  }
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
 // SQL text of a string literal.
 const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
 
-module.exports = { connect, tables, lit, gcscope, corpus, root, missing };
+module.exports = { connect, tables, lit, gcscope, corpus, root, missing, eventStream };

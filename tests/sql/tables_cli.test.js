@@ -5,18 +5,7 @@ const assert = require('node:assert');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { connect, tables, lit, corpus, root, missing } = require('./duckdb');
-
-// A printf event stream as the capture recipe's bpftrace program prints it: "<nsecs> <probe> <ns>".
-// 30,000 events of each of two probes: enough rows (~4 MB of CSV) for several 1 MiB pieces per file.
-function eventStream(file) {
-  const lines = ['Attaching 2 probes...'];
-  for (let i = 1; i <= 30000; i++) {
-    lines.push(`${1000000000 + i * 1000} usdt:app:"a, \\"quoted\\" probe" ${i}`);
-    lines.push(`${1000000500 + i * 1000} usdt:app:plain ${2 * i}`);
-  }
-  fs.writeFileSync(file, lines.join('\n') + '\n');
-}
+const { connect, tables, lit, corpus, root, missing, eventStream } = require('./duckdb');
 
 test('every form of the tables holds the same rows, with the inputs\' figures', { skip: missing || false }, async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-stream-'));
@@ -50,16 +39,4 @@ test('every form of the tables holds the same rows, with the inputs\' figures', 
   assert.deepStrictEqual(err, { input: path.join(tmp, 'missing.txt'), message: 'no such file or directory' });
   const summed = csv.summary.tables.find((t) => t.table === 'events');
   assert.strictEqual(summed.rows, 60000);
-});
-
-test('an input\'s rows of a table stay together and in order with two workers', { skip: missing || false }, async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-stream-'));
-  const files = [0, 1, 2].map((k) => path.join(tmp, `s${k}.txt`));
-  files.forEach(eventStream);
-  const { dir } = tables([...files, '-j2']);
-  const { rows } = await connect();
-  // Runs of one input in file order: one run per input.
-  const [r] = await rows(`select count(*) runs from (select input, lag(input) over (order by rn) prev
-      from (select input, row_number() over () rn from read_csv(${lit(path.join(dir, 'events.csv'))}))) where prev is distinct from input`);
-  assert.strictEqual(r.runs, 3);
 });

@@ -222,7 +222,7 @@ const char* kReports[] = {"text.txt",     "text-limit20.txt", "text-all.txt",   
 
 }  // namespace
 
-TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and from its JSON twin", "[stackprof]") {
+TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and from its JSON twin", "[stackprof][corpus]") {
   nlohmann::json manifest = read_json(corpus("prof/manifest.json"));
   int compared = 0;
   for (auto& [name, prof] : manifest["profiles"].items()) {
@@ -271,7 +271,7 @@ TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and 
   CHECK(compared >= 250);
 }
 
-TEST_CASE("stackprof: --method without the sources prints SOURCE UNAVAILABLE like stackprof", "[stackprof]") {
+TEST_CASE("stackprof: --method without the sources prints SOURCE UNAVAILABLE like stackprof", "[stackprof][corpus]") {
   Profile p = load(corpus("prof/blocks-cpu-raw/blocks-cpu-raw.dump"));
   std::string s, err;
   Out out(&s);
@@ -296,7 +296,7 @@ TEST_CASE("stackprof: --method without the sources prints SOURCE UNAVAILABLE lik
   CHECK(err.find("invalid regular expression") != std::string::npos);
 }
 
-TEST_CASE("stackprof: --json reproduces `stackprof --json` byte for byte (the corpus JSON twins)", "[stackprof]") {
+TEST_CASE("stackprof: --json reproduces `stackprof --json` byte for byte (the corpus JSON twins)", "[stackprof][corpus]") {
   nlohmann::json manifest = read_json(corpus("prof/manifest.json"));
   for (auto& [name, prof] : manifest["profiles"].items()) {
     INFO(name);
@@ -311,7 +311,7 @@ TEST_CASE("stackprof: --json reproduces `stackprof --json` byte for byte (the co
   }
 }
 
-TEST_CASE("stackprof: the Marshal reader gives the same profile whatever the chunk size", "[stackprof]") {
+TEST_CASE("stackprof: the Marshal reader gives the same profile whatever the chunk size", "[stackprof][corpus]") {
   std::string path = corpus("prof/gc-cpu-raw/gc-cpu-raw.dump");
   std::string golden = read_file(corpus("prof/gc-cpu-raw/golden/stackcollapse.txt"));
   for (size_t chunk : {size_t(1), size_t(2), size_t(9), size_t(1) << 20}) {
@@ -324,7 +324,7 @@ TEST_CASE("stackprof: the Marshal reader gives the same profile whatever the chu
   }
 }
 
-TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackprof's own --json back", "[stackprof]") {
+TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackprof's own --json back", "[stackprof][corpus]") {
   // The .json twins are `stackprof X.dump --json` output; our --json of a JSON dump reproduces its
   // input byte for byte, so any token lost or split wrongly at a chunk boundary shows. Every chunk
   // size from 1 byte to the whole file, on a raw profile (metadata, Bignum-sized frame ids, raw,
@@ -350,7 +350,7 @@ TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackpr
   }
 }
 
-TEST_CASE("stackprof: summing dumps equals `stackprof A B --dump` (SHA-256 frame keys)", "[stackprof]") {
+TEST_CASE("stackprof: summing dumps equals `stackprof A B --dump` (SHA-256 frame keys)", "[stackprof][corpus]") {
   // broken/combined-via-cli-dump.dump = `stackprof recursion-cpu-agg.dump blocks-cpu-agg.dump --dump`.
   std::vector<Profile> parts;
   parts.push_back(load(corpus("prof/recursion-cpu-agg/recursion-cpu-agg.dump")));
@@ -412,7 +412,7 @@ TEST_CASE("stackprof: summing dumps equals `stackprof A B --dump` (SHA-256 frame
   CHECK(err.find("cannot combine object(20) with cpu(1000)") == 0);
 }
 
-TEST_CASE("stackprof: the sum of two dumps equals the real CLI's `stackprof A B` reports", "[stackprof]") {
+TEST_CASE("stackprof: the sum of two dumps equals the real CLI's `stackprof A B` reports", "[stackprof][corpus]") {
   // fixtures/stackprof/sum-goldens.sh ran Debian's stackprof 0.2.21 on these two corpus dumps.
   std::vector<Profile> parts;
   parts.push_back(load(corpus("prof/recursion-cpu-agg/recursion-cpu-agg.dump")));
@@ -436,7 +436,7 @@ TEST_CASE("stackprof: the sum of two dumps equals the real CLI's `stackprof A B`
   CHECK(json == fx("sum.json"));  // frame order of Report#+ and the added :hash field
 }
 
-TEST_CASE("stackprof: --text with --select/--reject files and names equals the real CLI", "[stackprof]") {
+TEST_CASE("stackprof: --text with --select/--reject files and names equals the real CLI", "[stackprof][corpus]") {
   // fixtures/stackprof/filter-goldens.sh: the filters of each golden, in the same order.
   Profile p = load(corpus("prof/blocks-cpu-raw/blocks-cpu-raw.dump"));
   struct Case {

@@ -43,7 +43,7 @@ std::string our_text(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("stackprof report fields match the corpus manifest for every profile", "[stackprof]") {
+TEST_CASE("stackprof report fields match the corpus manifest for every profile", "[stackprof][corpus]") {
   nlohmann::json manifest = read_json(corpus("prof/manifest.json"));
   for (auto& [name, prof] : manifest["profiles"].items()) {
     for (const char* encoding : {"dump", "json"}) {
@@ -106,7 +106,7 @@ TEST_CASE("stackprof report fields match the corpus manifest for every profile",
   }
 }
 
-TEST_CASE("stackprof: the fixtures through the pipeline, and two dumps summed", "[stackprof]") {
+TEST_CASE("stackprof: the fixtures through the pipeline, and two dumps summed", "[stackprof][corpus]") {
   auto doc = analyze_paths({fixture("stackprof/fib-cpu-raw.dump")});
   const auto& r = report_of(doc, "stackprof");
   CHECK(r["mode"] == "cpu");
@@ -124,7 +124,7 @@ TEST_CASE("stackprof: the fixtures through the pipeline, and two dumps summed", 
   CHECK(s["inputs"].size() == 2);
 }
 
-TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stackprof]") {
+TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stackprof][corpus]") {
   nlohmann::json expect = read_json(corpus("prof/broken/broken.json"));
   auto path = [](const std::string& f) { return corpus("prof/broken/" + f); };
   auto run = [&](const std::string& f) { return analyze_paths({path(f)}); };

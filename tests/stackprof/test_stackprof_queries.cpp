@@ -100,7 +100,7 @@ std::vector<std::pair<int64_t, std::string>> sorted(std::vector<std::pair<int64_
 
 }  // namespace
 
-TEST_CASE("stacks.folded without transforms is stackprof --stackcollapse's text", "[stackprof][query]") {
+TEST_CASE("stacks.folded without transforms is stackprof --stackcollapse's text", "[stackprof][query][corpus]") {
   for (const char* name : {"blocks-cpu-raw", "blocks-wall-raw", "blocks-object-raw", "blocks-custom-raw", "gc-cpu-raw",
                            "threads-wall-raw", "threads-object-raw"}) {
     INFO(name);
@@ -110,14 +110,14 @@ TEST_CASE("stacks.folded without transforms is stackprof --stackcollapse's text"
   }
 }
 
-TEST_CASE("stacks.* on a dump without raw samples says why, as stackprof does", "[stackprof][query]") {
+TEST_CASE("stacks.* on a dump without raw samples says why, as stackprof does", "[stackprof][query][corpus]") {
   Session s = open_session({dump_of("blocks-cpu-agg")});
   CHECK_THROWS_WITH(s.ask("stacks.folded"), Catch::Contains("profile does not include raw samples"));
   // The method view needs no raw samples.
   CHECK(s.ask("stackprof.method", {{"frame", 0}}).at("name").is_string());
 }
 
-TEST_CASE("stackprof.method gives stackprof --method's figures for every frame", "[stackprof][query]") {
+TEST_CASE("stackprof.method gives stackprof --method's figures for every frame", "[stackprof][query][corpus]") {
   for (const char* name : {"blocks-cpu-raw", "recursion-cpu-agg", "cmethods-wall-agg", "gc-cpu-raw", "threads-object-raw"}) {
     INFO(name);
     Session s = open_session({dump_of(name)});
@@ -152,7 +152,7 @@ TEST_CASE("stackprof.method gives stackprof --method's figures for every frame",
   }
 }
 
-TEST_CASE("stackprof.method checks its frame argument", "[stackprof][query]") {
+TEST_CASE("stackprof.method checks its frame argument", "[stackprof][query][corpus]") {
   Session s = open_session({dump_of("blocks-cpu-raw")});
   CHECK_THROWS_AS(s.ask("stackprof.method"), QueryError);
   CHECK_THROWS_WITH(s.ask("stackprof.method", {{"frame", 32}}), Catch::Contains("from 0 to 31"));
@@ -161,7 +161,7 @@ TEST_CASE("stackprof.method checks its frame argument", "[stackprof][query]") {
   CHECK(r["method_top"] == s.ask("stackprof.method", {{"frame", r["frame_table"]["text_order"][0]}}));
 }
 
-TEST_CASE("stackprof.text applies stackprof's select/reject filters like --text", "[stackprof][query]") {
+TEST_CASE("stackprof.text applies stackprof's select/reject filters like --text", "[stackprof][query][corpus]") {
   // fixtures/stackprof/filter-goldens.sh: the real CLI with these filters on this dump.
   Session s = open_session({dump_of("blocks-cpu-raw")});
   struct Case {
@@ -189,7 +189,7 @@ TEST_CASE("stackprof.text applies stackprof's select/reject filters like --text"
   CHECK_THROWS_WITH(s.ask("stackprof.text", {{"select_names", "(["}}), Catch::Contains("invalid regular expression"));
 }
 
-TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stackprof --text", "[stackprof][compare]") {
+TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stackprof --text", "[stackprof][compare][corpus]") {
   // Side figures against `stackprof --text --limit 0` of each dump (the corpus goldens): a frame's
   // self is the sum of its rows; rows of one name are one frame here when file and line agree too.
   Session a = open_session({dump_of("blocks-cpu-raw")}), b = open_session({dump_of("gc-cpu-raw")});
@@ -240,7 +240,7 @@ TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stack
   CHECK(sb == 878);
 }
 
-TEST_CASE("a profile compare refuses modes that do not agree", "[stackprof][compare]") {
+TEST_CASE("a profile compare refuses modes that do not agree", "[stackprof][compare][corpus]") {
   Session a = open_session({dump_of("blocks-cpu-raw")}), b = open_session({dump_of("blocks-wall-raw")});
   CHECK_THROWS_WITH(b.ask("compare.with", {{"other", a.ask("compare.side")}}), Catch::Contains("cpu-mode profile cannot be compared"));
   // An aggregated dump compares by its frame table; there is no differential tree then.

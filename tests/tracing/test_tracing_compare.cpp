@@ -26,7 +26,7 @@ const json& probe_row(const json& cmp, const std::string& probe) {
 }
 }  // namespace
 
-TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give calls deltas and bucket-bound deltas", "[tracing]") {
+TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give calls deltas and bucket-bound deltas", "[tracing][corpus]") {
   // A: det_hist_keyed.txt = @["bpftrace"] = hist(2); @["curl"] = hist(-1), hist(0), hist(511), hist(1024), hist(1025)
   //   bpftrace: 1 value in [2, 4) -> p50 = p90 = p99 = [2, 3]
   //   curl: 5 values: (..., 0) 1, [0] 1, [256, 512) 1, [1K, 2K) 2; nearest rank p50 = 3rd -> [256, 511],
@@ -82,7 +82,7 @@ TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give 
   CHECK(cmp["stacks"]["rows"].empty());
 }
 
-TEST_CASE("tracing compare: a capture against itself in another format has zero deltas everywhere", "[tracing]") {
+TEST_CASE("tracing compare: a capture against itself in another format has zero deltas everywhere", "[tracing][corpus]") {
   // stacks/live: perf_script_ruby.txt (perf script) and perf_script_ruby.folded.txt (its folding by
   // FlameGraph's stackcollapse-perf.pl): 10 distinct stacks, 13 samples x 10101010 ns = 131313130 each
   json a = first_report("trace/stacks/live/perf_script_ruby.txt");
@@ -108,7 +108,7 @@ TEST_CASE("tracing compare: a capture against itself in another format has zero 
   CHECK(s["rows"][0]["a"] == 10101010);
 }
 
-TEST_CASE("tracing compare: per-stack weight deltas between two foldings of the dd capture", "[tracing]") {
+TEST_CASE("tracing compare: per-stack weight deltas between two foldings of the dd capture", "[tracing][corpus]") {
   // A: perf-dd-stacks-01.txt folded by gcscope like stackcollapse-perf.pl's defaults (no annotations);
   // B: FlameGraph's perf-dd-stacks-01-collapsed-all.txt (--all: kernel frames get "_[k]").
   // B: 10 samples x 10101010 = 101010100 in 9 stacks. A: the same 10 plus the file's last sample
@@ -194,7 +194,7 @@ TEST_CASE("tracing compare: exact event streams give exact percentile deltas, pr
   CHECK(create["p50"]["b"] == 100);
 }
 
-TEST_CASE("tracing compare: integers beyond 2^53 give exact deltas (as strings)", "[tracing]") {
+TEST_CASE("tracing compare: integers beyond 2^53 give exact deltas (as strings)", "[tracing][corpus]") {
   // det_bigints: @big = sum(9007199254740993) (2^53 + 1), @maxu["u"] = 2^64 - 1; against an empty
   // map side the delta is null; against itself it is exactly 0
   json a = first_report("trace/bpftrace-0.17-det/det_bigints.ndjson");
@@ -213,7 +213,7 @@ TEST_CASE("tracing compare: integers beyond 2^53 give exact deltas (as strings)"
   CHECK(probe_row(cmp2, "u")["total"]["delta"] == 2);  // 9007199254740995 - 9007199254740993, exact
 }
 
-TEST_CASE("tracing compare: the same Rails app traced with aggregation maps, then with hist()", "[tracing]") {
+TEST_CASE("tracing compare: the same Rails app traced with aggregation maps, then with hist()", "[tracing][corpus]") {
   // A: malformed/bt_text_with_stderr_mixed.txt: @count/@avg/@min/@max/@stats/@sum keyed by probe name
   //   (create: @count 143, @avg 5413799, @stats total 774173322; index: 650; show: 632;
   //   default_url_options: 670; current_user: 1396). No percentiles.

@@ -149,7 +149,7 @@ std::map<std::string, double> folded_of(const json& report) {
 
 }  // namespace
 
-TEST_CASE("tracing: bpftrace text and JSON outputs parse to the manifest's maps", "[tracing]") {
+TEST_CASE("tracing: bpftrace text and JSON outputs parse to the manifest's maps", "[tracing][corpus]") {
   size_t checked = 0;
   for (const auto& f : manifest()["files"]) {
     const std::string rel = f["path"];
@@ -187,7 +187,7 @@ TEST_CASE("tracing: bpftrace text and JSON outputs parse to the manifest's maps"
   CHECK(checked == 73);
 }
 
-TEST_CASE("tracing: text and JSON twins of the same bpftrace program agree", "[tracing]") {
+TEST_CASE("tracing: text and JSON twins of the same bpftrace program agree", "[tracing][corpus]") {
   // 19 deterministic programs run twice (text, -f json) by the corpus collector.
   size_t pairs = 0;
   for (const auto& f : manifest()["files"]) {
@@ -212,7 +212,7 @@ TEST_CASE("tracing: text and JSON twins of the same bpftrace program agree", "[t
   CHECK(pairs >= 12);
 }
 
-TEST_CASE("tracing: integers above 2^53 stay exact (written as strings)", "[tracing]") {
+TEST_CASE("tracing: integers above 2^53 stay exact (written as strings)", "[tracing][corpus]") {
   for (const char* rel : {"bpftrace-0.17-det/det_bigints.txt", "bpftrace-0.17-det/det_bigints.ndjson",
                           "malformed/bt_json_bigint_precision.ndjson"}) {
     INFO(rel);
@@ -223,7 +223,7 @@ TEST_CASE("tracing: integers above 2^53 stay exact (written as strings)", "[trac
   }
 }
 
-TEST_CASE("tracing: hist bucket bounds above 2^32 and hist(n, k) sub-buckets", "[tracing]") {
+TEST_CASE("tracing: hist bucket bounds above 2^32 and hist(n, k) sub-buckets", "[tracing][corpus]") {
   const json r = only_report(analyze("bpftrace-upstream/runtime-head/hist_2args.json"));
   const json& want = expect_of("bpftrace-upstream/runtime-head/hist_2args.json")["maps"][0]["entries"][0]["value"];
   const json& h = r["histograms"][0];
@@ -232,7 +232,7 @@ TEST_CASE("tracing: hist bucket bounds above 2^32 and hist(n, k) sub-buckets", "
   CHECK(bucket_bounds(h["p50"]) == bucket_bounds(want["p50_bucket"]));
 }
 
-TEST_CASE("tracing: tseries charts (>= 0.24) read like their JSON twins", "[tracing]") {
+TEST_CASE("tracing: tseries charts (>= 0.24) read like their JSON twins", "[tracing][corpus]") {
   for (auto [txt, js] : {std::pair<const char*, const char*>{"bpftrace-upstream/runtime-head/tseries.txt",
                                                               "bpftrace-upstream/runtime-head/tseries.json"},
                          {"bpftrace-upstream/runtime-head/tseries_multiple.txt", "bpftrace-upstream/runtime-head/tseries_multiple.json"}}) {
@@ -264,7 +264,7 @@ TEST_CASE("tracing: tseries charts (>= 0.24) read like their JSON twins", "[trac
   }
 }
 
-TEST_CASE("tracing: ruby-static-tracing outputs: printf lines, stack strings, probe names", "[tracing]") {
+TEST_CASE("tracing: ruby-static-tracing outputs: printf lines, stack strings, probe names", "[tracing][corpus]") {
   {
     const json r = only_report(analyze("ruby-static-tracing/integration_hello.out"));
     CHECK(r["printf_count"] == 1);
@@ -302,7 +302,7 @@ TEST_CASE("tracing: ruby-static-tracing outputs: printf lines, stack strings, pr
   }
 }
 
-TEST_CASE("tracing: malformed inputs are reported as the corpus specifies", "[tracing]") {
+TEST_CASE("tracing: malformed inputs are reported as the corpus specifies", "[tracing][corpus]") {
   SECTION("truncated hist: partial result kept, cut row reported at its line") {
     json doc = analyze("malformed/bt_text_truncated_hist.txt");
     const json& want = expect_of("malformed/bt_text_truncated_hist.txt");
@@ -427,7 +427,7 @@ TEST_CASE("tracing: malformed inputs are reported as the corpus specifies", "[tr
   }
 }
 
-TEST_CASE("tracing: folded stack files", "[tracing]") {
+TEST_CASE("tracing: folded stack files", "[tracing][corpus]") {
   size_t checked = 0;
   for (const auto& f : manifest()["files"]) {
     if (f["format"] != "folded" || std::string(f["path"]).rfind("malformed/", 0) == 0) continue;
@@ -452,7 +452,7 @@ TEST_CASE("tracing: folded stack files", "[tracing]") {
   CHECK(r["samples_estimate"] == expect_of("stacks/live/perf_script_ruby.txt")["samples"]);
 }
 
-TEST_CASE("tracing: perf script folds like FlameGraph's stackcollapse-perf.pl", "[tracing]") {
+TEST_CASE("tracing: perf script folds like FlameGraph's stackcollapse-perf.pl", "[tracing][corpus]") {
   // The corpus has stackcollapse-perf.pl's own outputs for these inputs, with --pid ("comm-?") and
   // --all (_[k]/_[j] annotations). Our default fold is the plain one: strip those decorations.
   auto strip = [](std::string s, bool all) {
@@ -493,7 +493,7 @@ TEST_CASE("tracing: perf script folds like FlameGraph's stackcollapse-perf.pl", 
   CHECK(only_report(analyze("stacks/live/perf_script_ruby.txt"))["samples"] == expect_of("stacks/live/perf_script_ruby.txt")["samples"]);
 }
 
-TEST_CASE("tracing: DTrace outputs", "[tracing]") {
+TEST_CASE("tracing: DTrace outputs", "[tracing][corpus]") {
   {
     const json r = only_report(analyze("dtrace/rb_calldist_example.txt"));
     CHECK(r["tool"] == "dtrace");
@@ -533,7 +533,7 @@ TEST_CASE("tracing: DTrace outputs", "[tracing]") {
   }
 }
 
-TEST_CASE("tracing: BCC Ruby tools", "[tracing]") {
+TEST_CASE("tracing: BCC Ruby tools", "[tracing][corpus]") {
   SECTION("ucalls: tables, merged rows, latency") {
     const json r = only_report(analyze("bcc-upstream/ucalls_example.txt"));
     const json& want = expect_of("bcc-upstream/ucalls_example.txt");
@@ -647,7 +647,7 @@ TEST_CASE("tracing: BCC Ruby tools", "[tracing]") {
   }
 }
 
-TEST_CASE("tracing: results do not depend on how the input is cut into chunks", "[tracing]") {
+TEST_CASE("tracing: results do not depend on how the input is cut into chunks", "[tracing][corpus]") {
   for (const char* rel : {"bpftrace-0.17-det/det_hist_keyed.txt", "bpftrace-0.17-det/det_multiline_key.txt",
                           "bpftrace-upstream/runtime-0.17/hist_multiple.json", "bpftrace-0.17-det/det_printf.ndjson",
                           "malformed/bt_json_invalid_utf8.ndjson", "stacks/live/perf_script_ruby.txt",

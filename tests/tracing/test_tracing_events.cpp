@@ -195,7 +195,7 @@ TEST_CASE("tracing events: pathological JSON nesting is refused, the rest of the
   CHECK(refused);
 }
 
-TEST_CASE("tracing events: avg() maps of type stats tell the bpftrace version", "[tracing]") {
+TEST_CASE("tracing events: avg() maps of type stats tell the bpftrace version", "[tracing][corpus]") {
   json doc = gcscope::test::analyze_paths({gcscope::test::corpus("trace/bpftrace-0.17-det/det_aggs.ndjson")});
   CHECK(doc["reports"][0]["tool_version"] == "0.17 - 0.23");
 }

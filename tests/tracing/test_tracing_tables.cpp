@@ -30,7 +30,7 @@ const json& cell(const json& t, size_t r, const std::string& column) {
 }
 }  // namespace
 
-TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_aggs.txt)", "[tracing][tables]") {
+TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_aggs.txt)", "[tracing][tables][corpus]") {
   // det_aggs.txt prints @avg[y] -7, @avg[x] 12, @c[y] 1, @c[x] 2, @max[x] 9, @min[x] 2,
   // @stats[x] count 2 average 6 total 12, @stats[y] 1/7/7, @sum[x] 7: 9 entries.
   std::string path = corpus("trace/bpftrace-0.17-det/det_aggs.txt");
@@ -57,7 +57,7 @@ TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_a
   CHECK(file_rows(path, "events")["total"] == 0);
 }
 
-TEST_CASE("tracing tables: histogram bins as printed, text and JSON alike (det_hist_keyed)", "[tracing][tables]") {
+TEST_CASE("tracing tables: histogram bins as printed, text and JSON alike (det_hist_keyed)", "[tracing][tables][corpus]") {
   // @[bpftrace]: [2, 4) 1; @[curl]: (..., 0) 1, [0] 1, [1] 0, [2, 4) ... [512, 1K) 0 except
   // [256, 512) 1, [1K, 2K) 2: 1 + 13 buckets.
   for (const char* rel : {"trace/bpftrace-0.17-det/det_hist_keyed.txt", "trace/bpftrace-0.17-det/det_hist_keyed.ndjson"}) {

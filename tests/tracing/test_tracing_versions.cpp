@@ -8,7 +8,7 @@
 using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
 using nlohmann::json;
 
-TEST_CASE("tracing versions: 0.24+ stats() text form and 'Attached N probes'", "[tracing]") {
+TEST_CASE("tracing versions: 0.24+ stats() text form and 'Attached N probes'", "[tracing][corpus]") {
   // call.testspec: NAME stats / PROG @stats = stats(1); stats(2); stats(3) / EXPECT the line below
   std::string spec = read_file(corpus("trace/bpftrace-upstream/runtime-head/call.testspec"));
   const std::string want = "EXPECT @stats: { .count = 3, .average = 2, .total = 6 }";
