@@ -39,8 +39,13 @@ export default [
     languageOptions: { globals: { module: 'writable' } },
   },
   {
-    files: ['tests/node/**/*.js', 'playwright.config.js'],
+    files: ['tests/node/**/*.js', 'tests/sql/**/*.js', 'tests/cli/**/*.js', 'playwright.config.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+  },
+  {
+    // Code emscripten puts before the Catch2 tests compiled to wasm (--pre-js), run by node.
+    files: ['tests/wasm_env.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.node, Module: 'writable', ENV: 'writable' } },
   },
   {
     // Playwright specs and browser benchmarks: node code whose page.evaluate() callbacks run in the page.
