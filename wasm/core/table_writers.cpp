@@ -4,23 +4,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "civil_date.h"
+
 namespace gcscope::tables {
 
 namespace {
-
-// Days since 1970-01-01 → civil date (proleptic Gregorian; H. Hinnant's algorithm).
-void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-}
 
 bool csv_needs_quotes(std::string_view v) {
   for (char c : v)
@@ -37,7 +25,7 @@ void append_timestamp(std::string& out, int64_t epoch_us) {
   if (sod < 0) sod += 86400, days -= 1;
   int64_t y;
   unsigned m, d;
-  civil_from_days(days, y, m, d);
+  civil::civil_from_days(days, y, m, d);
   char buf[64];
   int n = std::snprintf(buf, sizeof buf, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, static_cast<int>(sod / 3600),
                         static_cast<int>(sod / 60 % 60), static_cast<int>(sod % 60));

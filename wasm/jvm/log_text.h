@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/civil_date.h"
 #include "core/text_scan.h"
 
 // The scanners below inline into every caller in wasm: clang left log_decimal out of line there, which
@@ -82,16 +83,6 @@ GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out)
   return true;
 }
 
-// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 // Exactly n decimal digits at s[p].
 inline bool fixed_digits(std::string_view s, size_t p, size_t n, int& out) {
   if (p + n > s.size()) return false;
@@ -138,7 +129,7 @@ inline bool parse_iso_timestamp(std::string_view s, size_t& p, double& epoch_ms,
       q = t;
     }
   }
-  const int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  const int64_t days = civil::days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   epoch_ms = static_cast<double>(((days * 24 + h) * 60 + mi) * 60 + se - tz_min * 60) * 1000.0 + ms;
   p = q;
   return true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/civil_date.h"
 #include "core/text_scan.h"
 
 namespace gcscope::jvm {
@@ -10,15 +11,6 @@ namespace gcscope::jvm {
 namespace {
 
 using text::is_digit;
-
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
 
 bool two(std::string_view s, size_t p, int& v) {
   if (p + 2 > s.size() || !is_digit(s[p]) || !is_digit(s[p + 1])) return false;
@@ -49,7 +41,7 @@ bool wall_at(std::string_view s, size_t p, double& ms) {
   int th, tm;
   if (q + 5 <= s.size() && (s[q] == '+' || s[q] == '-') && two(s, q + 1, th) && two(s, q + 3, tm))
     tz = (th * 60 + tm) * (s[q] == '-' ? -1 : 1);
-  int64_t days = days_from_civil(y1 * 100 + y2, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  int64_t days = civil::days_from_civil(y1 * 100 + y2, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   ms = static_cast<double>((((days * 24 + h) * 60 + mi) * 60 + se - tz * 60)) * 1000.0 + frac;
   return true;
 }
