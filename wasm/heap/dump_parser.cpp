@@ -1,6 +1,7 @@
 #include "heap/dump_parser.h"
 
 #include "core/json_string.h"
+#include "core/utf8.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -177,23 +178,6 @@ int parse_int(const char*& p, const char* e, uint64_t& out) {
   return neg ? (v ? -1 : 1) : 1;
 }
 
-bool valid_utf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (!len || i + len > s.size() || (len == 2 && c < 0xC2)) return false;
-    for (size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += len;
-  }
-  return true;
-}
-
 // Eight bytes at a time: this runs over every byte of the dump, and a byte loop cost 13% of the parse.
 bool has_high_byte(std::string_view s) {
   const char* p = s.data();
@@ -226,7 +210,7 @@ void DumpParser::complain(bool is_error, int kind, uint64_t line, uint64_t offse
 
 void DumpParser::line(std::string_view text, uint64_t number, uint64_t offset) {
   ++c_.physical_lines;
-  if (has_high_byte(text) && !valid_utf8(text)) ++c_.invalid_utf8_lines;
+  if (has_high_byte(text) && !utf8::is_valid(text)) ++c_.invalid_utf8_lines;
   if (!pending_.empty()) {
     // A record is open from an earlier line: a continuation never starts a new record.
     std::string_view t = text;

@@ -9,39 +9,10 @@ namespace {
 
 using nlohmann::json;
 
-std::string utf8(std::string_view s) { return to_valid_utf8(s); }
-
 struct Group {
   uint64_t count = 0, bytes = 0;
 };
 }  // namespace
-
-std::string to_valid_utf8(std::string_view s) {
-  size_t i = 0;
-  bool ascii = true;
-  for (; i < s.size(); ++i)
-    if (static_cast<unsigned char>(s[i]) >= 0x80) {
-      ascii = false;
-      break;
-    }
-  if (ascii) return std::string(s);
-  std::string out(s.substr(0, i));
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok && len == 2 && c < 0xC2) ok = false;  // overlong
-    if (ok) {
-      out.append(s.substr(i, len));
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
-}
 
 namespace {
 template <typename T, typename Less>
@@ -81,7 +52,7 @@ std::vector<uint32_t> top_rows(const std::vector<Group>& groups, size_t limit) {
 // {file, line} of a location key (file string id << 32 | line); line 0 = unknown → null.
 void put_location(const HeapModel& m, uint64_t key, json& row) {
   const uint32_t line = static_cast<uint32_t>(key);
-  row["file"] = utf8(m.strings.get(static_cast<uint32_t>(key >> 32)));
+  row["file"] = to_valid_utf8(m.strings.get(static_cast<uint32_t>(key >> 32)));
   row["line"] = line ? json(line) : json(nullptr);
 }
 
@@ -362,7 +333,7 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
   {
     json rows = json::array();
     for (uint32_t id : top_rows(by_class, lim.classes))
-      rows.push_back({{"class", utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
+      rows.push_back({{"class", to_valid_utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
     out["by_class"] = rows;
   }
   out["locations"] = loc_groups.size();
@@ -403,7 +374,7 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
     json rows = json::array();
     for (uint32_t v : top) {
       std::string_view s = m.strings.get(v);
-      rows.push_back({{"value", utf8(s.substr(0, 300))},
+      rows.push_back({{"value", to_valid_utf8(s.substr(0, 300))},
                       {"count", dup_count[v]},
                       {"bytesize", dup_bytesize[v]},
                       {"wasted_bytes", wasted(v)},
@@ -416,7 +387,7 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
   json cats = json::array();
   uint64_t root_refs = 0;
   for (size_t k = 0; k < m.root_categories.size(); ++k) {
-    cats.push_back({{"category", utf8(m.strings.get(m.root_categories[k]))}, {"references", m.root_records[k]}});
+    cats.push_back({{"category", to_valid_utf8(m.strings.get(m.root_categories[k]))}, {"references", m.root_records[k]}});
     root_refs += m.root_records[k];
   }
   out["root_categories"] = cats;
@@ -433,7 +404,7 @@ std::string ObjectLabels::operator()(uint32_t i) const { return label(i, 0); }
 
 std::string ObjectLabels::label(uint32_t i, int depth) const {
   const uint8_t t = m_.type[i];
-  auto name = [&](uint32_t k) { return utf8(m_.strings.get(m_.name_id[k])); };
+  auto name = [&](uint32_t k) { return to_valid_utf8(m_.strings.get(m_.name_id[k])); };
   if (t == kClass || t == kModule) {
     if (m_.name_id[i]) return (t == kClass ? "Class " : "Module ") + name(i);
     if (t != kClass || !(m_.flags[i] & kSingleton)) return t == kClass ? "Class (anonymous)" : "Module (anonymous)";
@@ -476,21 +447,21 @@ std::string ObjectLabels::label(uint32_t i, int depth) const {
   // An object with a singleton class is an instance of that class's real class (the report's
   // groupings keep the convention of counting it under "(unnamed class)").
   const uint32_t c = t == kImemo ? kNoIndex : class_object(i);
-  if (c != kNoIndex && m_.type[c] == kClass && (m_.flags[c] & kSingleton) && m_.detail_id[c]) return utf8(m_.strings.get(m_.detail_id[c]));
-  return utf8(m_.strings.get(m_.class_id[i]));
+  if (c != kNoIndex && m_.type[c] == kClass && (m_.flags[c] & kSingleton) && m_.detail_id[c]) return to_valid_utf8(m_.strings.get(m_.detail_id[c]));
+  return to_valid_utf8(m_.strings.get(m_.class_id[i]));
 }
 
 nlohmann::json object_brief(const HeapModel& m, const ObjectLabels& labels, uint32_t i) {
   json o = {{"address", format_address(m.address[i])},
             {"label", labels(i)},
-            {"class", utf8(m.strings.get(m.class_id[i]))},
+            {"class", to_valid_utf8(m.strings.get(m.class_id[i]))},
             {"type", type_name(m.type[i])},
             {"bytes", m.memsize[i]}};
   if (m.file_id[i]) {
-    o["file"] = utf8(m.strings.get(m.file_id[i]));
+    o["file"] = to_valid_utf8(m.strings.get(m.file_id[i]));
     o["line"] = m.line[i] ? json(m.line[i]) : json(nullptr);
   }
-  if (m.name_id[i]) o["name"] = utf8(m.strings.get(m.name_id[i]));
+  if (m.name_id[i]) o["name"] = to_valid_utf8(m.strings.get(m.name_id[i]));
   return o;
 }
 
@@ -577,7 +548,7 @@ void write_retained_groups(const HeapModel& m, const Dominators& d, const Domina
                            const ReportLimits& lim, json& out) {
   const uint32_t n = static_cast<uint32_t>(m.size());
   out["retained_by_class"] = retained_rows(n, d, tree, m.class_id, m.strings.size(), lim.retained_groups,
-                                           [&](uint32_t id, json& row) { row["class"] = utf8(m.strings.get(id)); });
+                                           [&](uint32_t id, json& row) { row["class"] = to_valid_utf8(m.strings.get(id)); });
   U64Map loc_index(std::min<size_t>(n, 1024));
   std::vector<uint64_t> loc_keys;
   std::vector<uint32_t> loc_of(n, kNoIndex);
@@ -621,14 +592,14 @@ void write_top_retainers(const HeapModel& m, const Dominators& d, const ObjectLa
     o["parents"] = ps;
     o["parent_count"] = parent_total[k];
     if (d.root_edge[i] != kNoIndex && d.root_edge[i] < m.root_categories.size())
-      o["held_by_root"] = utf8(m.strings.get(m.root_categories[d.root_edge[i]]));
+      o["held_by_root"] = to_valid_utf8(m.strings.get(m.root_categories[d.root_edge[i]]));
     if (k < lim.paths) {
       json path = json::array();
       auto p = path_to_root(d, i);
       for (uint32_t v : p) path.push_back(object_brief(m, labels, v));
       o["path_to_root"] = path;
       if (!p.empty() && d.root_edge[p.back()] != kNoIndex && d.root_edge[p.back()] < m.root_categories.size())
-        o["root_category"] = utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
+        o["root_category"] = to_valid_utf8(m.strings.get(m.root_categories[d.root_edge[p.back()]]));
     }
     rows.push_back(o);
   }
@@ -667,12 +638,12 @@ json bounded_dominator_tree(const HeapModel& m, const Dominators& d, const Objec
       loc.push_back(nullptr);
     } else {
       addr.push_back(format_address(m.address[v]));
-      cls.push_back(utf8(m.strings.get(m.class_id[v])));
+      cls.push_back(to_valid_utf8(m.strings.get(m.class_id[v])));
       lab.push_back(labels(v));
       ret.push_back(d.retained[v]);
       self.push_back(m.memsize[v]);
       par.push_back(pos[d.idom[v]]);
-      loc.push_back(m.file_id[v] ? json(utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
+      loc.push_back(m.file_id[v] ? json(to_valid_utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
     }
     // Children in decreasing retained order (pushed reversed so the biggest comes first).
     std::vector<uint32_t> kids;
@@ -716,11 +687,11 @@ json shortest_path_forest(const HeapModel& m, const Dominators& d, const ObjectL
       uint32_t row = static_cast<uint32_t>(paddr.size());
       prow.find_or_insert(static_cast<uint64_t>(o) + 1, row);
       paddr.push_back(format_address(m.address[o]));
-      pcls.push_back(utf8(m.strings.get(m.class_id[o])));
+      pcls.push_back(to_valid_utf8(m.strings.get(m.class_id[o])));
       plab.push_back(labels(o));
       ppar.push_back(parent_row == kNoIndex ? json(-1) : json(parent_row));
       proot.push_back(d.bfs_parent[o] == n && d.root_edge[o] < m.root_categories.size()
-                          ? json(utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
+                          ? json(to_valid_utf8(m.strings.get(m.root_categories[d.root_edge[o]])))
                           : json(nullptr));
       parent_row = row;
     }

@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/utf8.h"
+
 namespace gcscope::heap {
 
 // Ruby's value types as ObjectSpace.dump_all names them (T_NONE ... T_MOVED), plus SHAPE records
@@ -189,6 +191,6 @@ class HeapModel {
 // "0x7f07c5b49af0" for the report (addresses exceed 2^53: always strings).
 std::string format_address(uint64_t address);
 // Bytes that are not UTF-8 (raw file names of Ruby 3.1) become U+FFFD: the report stays valid JSON.
-std::string to_valid_utf8(std::string_view s);
+inline std::string to_valid_utf8(std::string_view s) { return utf8::repaired(s); }
 
 }  // namespace gcscope::heap

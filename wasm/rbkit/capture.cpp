@@ -42,7 +42,7 @@ nlohmann::json scalar_json(const Token& t) {
       return t.i >= -(int64_t(1) << 53) ? nlohmann::json(t.i) : nlohmann::json(std::to_string(t.i));
     case Tok::Float: return std::isfinite(t.f) ? nlohmann::json(t.f) : nlohmann::json(nullptr);
     case Tok::Str:
-    case Tok::Bin: return to_valid_utf8(t.bytes);
+    case Tok::Bin: return utf8::repaired(t.bytes);
     default: return nullptr;
   }
 }
@@ -377,7 +377,7 @@ void CaptureDecoder::payload_value(Frame& f, EventScratch& e, const Token& t) {
     else if (t.kind == Tok::Nil) e.cls = 0;
     else e.class_bad = true;
   } else if (f.key == kKeyString) {
-    kv_.emplace_back(to_valid_utf8(strkey_), container ? nlohmann::json(token_kind_name(t)) : scalar_json(t));
+    kv_.emplace_back(utf8::repaired(strkey_), container ? nlohmann::json(token_kind_name(t)) : scalar_json(t));
   }
   if (container) {
     push(Role::Skip, t, f.level);

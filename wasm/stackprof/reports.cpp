@@ -6,6 +6,8 @@
 #include <regex>
 #include <unordered_map>
 
+#include "core/utf8.h"
+
 namespace gcscope::stackprof {
 
 void Out::printf(const char* fmt, ...) {
@@ -545,29 +547,12 @@ bool print_flamegraph(const Profile& p, Out& out, bool alphabetical, std::string
 
 namespace {
 
-bool valid_utf8(std::string_view s) {
-  size_t i = 0, n = s.size();
-  while (i < n) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (!len || i + static_cast<size_t>(len) > n) return false;
-    for (int k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) & 0xc0) != 0x80) return false;
-    i += static_cast<size_t>(len);
-  }
-  return true;
-}
-
 struct JsonWriter {
   Out& out;
   std::string error;
   void str(std::string_view s) {
     if (!error.empty()) return;
-    if (!valid_utf8(s)) {
+    if (!utf8::is_valid(s)) {
       error = "source sequence is illegal/malformed utf-8 (a string of the profile is not UTF-8; stackprof --json fails the same way)";
       return;
     }

@@ -13,6 +13,7 @@
 #include "core/json_string.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
+#include "core/utf8.h"
 #include "trace_model.h"
 #include "tracing/tables.h"
 
@@ -21,48 +22,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 using text::starts_with;
-
-// Replaces invalid UTF-8 sequences by U+FFFD; returns the number of bytes replaced.
-size_t sanitize_utf8(std::string_view in, std::string& out) {
-  out.clear();
-  out.reserve(in.size() + 8);
-  size_t bad = 0;
-  const auto* s = reinterpret_cast<const unsigned char*>(in.data());
-  size_t n = in.size();
-  for (size_t i = 0; i < n;) {
-    unsigned char c = s[i];
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    }
-    size_t len = 0;
-    uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-    bool ok = len > 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if (ok) {
-      // overlong forms, surrogates and values past U+10FFFF are invalid too
-      if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-          (cp >= 0xD800 && cp <= 0xDFFF))
-        ok = false;
-    }
-    if (ok) {
-      out.append(in.substr(i, len));
-      i += len;
-    } else {
-      out.append("\xEF\xBF\xBD");
-      ++bad;
-      ++i;
-    }
-  }
-  return bad;
-}
 
 bool json_to_int(const ojson& v, Int& out) {
   if (v.is_number_unsigned()) {
@@ -240,7 +199,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
     while (q < line.size() && (line[q] == ' ' || line[q] == '\t')) ++q;
     if (q != line.size()) return false;
     if (has_high_byte(data)) {
-      size_t bad = sanitize_utf8(data, clean_);
+      size_t bad = utf8::repair(data, clean_);
       if (bad) {
         warning(ln, -1, "invalid UTF-8 in printf data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
         str_.swap(clean_);
@@ -338,7 +297,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
       }
     size_t bad = 0;
     if (high) {
-      bad = sanitize_utf8(raw, clean_);
+      bad = utf8::repair(raw, clean_);
       text = clean_;
     }
     // bpftrace nests a few levels (tuples in values); refuse pathological nesting before building
