@@ -22,7 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {
     gcscope::ZipArchive zip;
     if (zip.open(std::string_view(reinterpret_cast<const char*>(data), size)))
-      for (const auto& m : zip.members()) zip.extract(m, [](const char*, size_t) {}, limits);
+      for (const auto& m : zip.members())
+        zip.extract(
+            m, [](const char*, size_t) {}, limits);
   }
   return 0;
 }

@@ -48,8 +48,8 @@ struct NamedBytes {
   std::string path;
   std::string bytes;
 };
-inline nlohmann::json analyze_bytes(const std::vector<NamedBytes>& files, nlohmann::json options = nlohmann::json::object(),
-                                    size_t chunk = 0) {
+inline nlohmann::json analyze_bytes(const std::vector<NamedBytes>& files,
+                                    nlohmann::json options = nlohmann::json::object(), size_t chunk = 0) {
   InputSet set(options);
   for (const auto& f : files) {
     set.begin_file(f.path);
@@ -65,8 +65,8 @@ inline nlohmann::json analyze_bytes(const std::vector<NamedBytes>& files, nlohma
 }
 
 // Runs the pipeline over files on disk (paths as given), in 1 MiB chunks.
-inline nlohmann::json analyze_paths(const std::vector<std::string>& paths, nlohmann::json options = nlohmann::json::object(),
-                                    size_t chunk = 1 << 20) {
+inline nlohmann::json analyze_paths(const std::vector<std::string>& paths,
+                                    nlohmann::json options = nlohmann::json::object(), size_t chunk = 1 << 20) {
   std::vector<NamedBytes> files;
   for (const auto& p : paths) files.push_back({p, read_file(p)});
   return analyze_bytes(files, std::move(options), chunk);

@@ -96,7 +96,8 @@ TEST_CASE("memcmp: sign and zero agree with a byte loop at every offset, length 
   for (int i = 0; i < 40; ++i) a[i] = b[i] = static_cast<unsigned char>('a' + i % 26);
   int checked = 0;
   for (size_t diff = 0; diff <= 40; ++diff) {
-    for (unsigned char v : {static_cast<unsigned char>(0x00), static_cast<unsigned char>(0x7a), static_cast<unsigned char>(0xff)}) {
+    for (unsigned char v :
+         {static_cast<unsigned char>(0x00), static_cast<unsigned char>(0x7a), static_cast<unsigned char>(0xff)}) {
       unsigned char x[40], y[40];
       std::memcpy(x, a, 40);
       std::memcpy(y, b, 40);

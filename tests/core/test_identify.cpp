@@ -119,7 +119,7 @@ TEST_CASE("identification: heap dumps and rbkit captures of the heap corpus", "[
   size_t n = 0;
   for (const auto& f : manifest["files"]) {
     const std::string kind = f["kind"], rel = f["path"];
-    const char* expected = kind.rfind("heap_dump", 0) == 0 ? "ruby-heap-dump"
+    const char* expected = kind.rfind("heap_dump", 0) == 0       ? "ruby-heap-dump"
                            : kind.rfind("rbkit_capture", 0) == 0 ? "rbkit-capture"
                                                                  : nullptr;
     if (!expected) continue;  // malformed files: their analyzers' tests

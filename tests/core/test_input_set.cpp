@@ -11,7 +11,8 @@ TEST_CASE("input set: a corrupt .gz is an error while another file of the same d
   std::string gz = read_file(fixture("jvm/jdk17-g1-gconly.log.gz"));
   gz[20] = static_cast<char>(gz[20] ^ 0xff);
   gz[21] = static_cast<char>(gz[21] ^ 0xff);
-  auto doc = analyze_bytes({{"broken.log.gz", gz}, {"fib.dump", read_file(fixture("stackprof/fib-cpu-raw.dump"))}}, {}, 7);
+  auto doc =
+      analyze_bytes({{"broken.log.gz", gz}, {"fib.dump", read_file(fixture("stackprof/fib-cpu-raw.dump"))}}, {}, 7);
   REQUIRE(doc["inputs"].size() == 2);
   CHECK(doc["inputs"][1]["format"] == "stackprof");
   bool gz_error = false;

@@ -18,10 +18,26 @@ namespace {
 // with an exponent, NaN and infinity that must come out as null), null, booleans, strings that need
 // escaping, invalid UTF-8 (replaced), and a nested object.
 json sample_values() {
-  return json::array({0, -7, int64_t{9007199254740993}, std::numeric_limits<int64_t>::min(),
-                      std::numeric_limits<uint64_t>::max(), 0.0015, 2.0, -0.0, 1e-06, 123456.789012, 3.0e21,
-                      std::nan(""), std::numeric_limits<double>::infinity(), nullptr, true, false, "a \"quoted\"\n\\ text",
-                      "caf\xc3\xa9", std::string("bad \xff byte"), json{{"k", 1}}});
+  return json::array({0,
+                      -7,
+                      int64_t{9007199254740993},
+                      std::numeric_limits<int64_t>::min(),
+                      std::numeric_limits<uint64_t>::max(),
+                      0.0015,
+                      2.0,
+                      -0.0,
+                      1e-06,
+                      123456.789012,
+                      3.0e21,
+                      std::nan(""),
+                      std::numeric_limits<double>::infinity(),
+                      nullptr,
+                      true,
+                      false,
+                      "a \"quoted\"\n\\ text",
+                      "caf\xc3\xa9",
+                      std::string("bad \xff byte"),
+                      json{{"k", 1}}});
 }
 json as_raw(const json& values) {
   raw::ArrayWriter w(values.size());
@@ -31,8 +47,12 @@ json as_raw(const json& values) {
 }  // namespace
 
 TEST_CASE("raw json: a document with raw arrays dumps byte for byte as the same tree") {
-  json tree = {{"gcscope", "x"}, {"reports", json::array({{{"format", "jvm-gc-log"}, {"series", {{"t", sample_values()}, {"empty", json::array()}}}}})},
-               {"errors", json::array()}, {"z key \xe2\x82\xac", 1.5}};
+  json tree = {
+      {"gcscope", "x"},
+      {"reports",
+       json::array({{{"format", "jvm-gc-log"}, {"series", {{"t", sample_values()}, {"empty", json::array()}}}}})},
+      {"errors", json::array()},
+      {"z key \xe2\x82\xac", 1.5}};
   json withRaw = tree;
   withRaw["reports"][0]["series"]["t"] = as_raw(sample_values());
   withRaw["reports"][0]["series"]["empty"] = raw::ArrayWriter().take();
@@ -69,8 +89,11 @@ TEST_CASE("raw json: typed writers match the tree's numbers") {
 }
 
 TEST_CASE("raw json: plain strings are written as is, anything JSON escapes falls back to a string") {
-  json doc = {{"packed", raw::plain_string("12,-3,7*40,")}, {"quoted", raw::plain_string("a\"b")},
-              {"ctrl", raw::plain_string("a\nb")}, {"utf8", raw::plain_string("caf\xc3\xa9")}, {"empty", raw::plain_string("")}};
+  json doc = {{"packed", raw::plain_string("12,-3,7*40,")},
+              {"quoted", raw::plain_string("a\"b")},
+              {"ctrl", raw::plain_string("a\nb")},
+              {"utf8", raw::plain_string("caf\xc3\xa9")},
+              {"empty", raw::plain_string("")}};
   CHECK(raw::is_raw(doc["packed"]));
   CHECK(raw::is_raw(doc["empty"]));
   CHECK_FALSE(raw::is_raw(doc["quoted"]));
@@ -106,7 +129,8 @@ TEST_CASE("raw json: the escape check sees every byte JSON escapes at every posi
   }
 }
 
-TEST_CASE("raw json: input text never passes for a raw value (fuzz find: a frame name spelling the old marker was written as JSON)") {
+TEST_CASE(
+    "raw json: input text never passes for a raw value (fuzz find: a frame name spelling the old marker was written as JSON)") {
   // Raw values were once strings starting with "\x01gcscope:raw-json\x01": a folded-stacks frame named
   // that, followed by broken JSON, went into the report unescaped and resolve() threw. Now raw values
   // are binary values of their own subtype, which no parser makes.

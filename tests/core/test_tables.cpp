@@ -26,10 +26,13 @@ const tables::Schema& sample_schema() {
 
 std::string write_rows(tables::TextFormat format, size_t piece_bytes = 1 << 20, int* pieces = nullptr) {
   std::string out = tables::header_text(format, sample_schema());
-  tables::TextWriter w(format, [&](std::string_view t) {
-    out.append(t);
-    if (pieces) ++*pieces;
-  }, piece_bytes);
+  tables::TextWriter w(
+      format,
+      [&](std::string_view t) {
+        out.append(t);
+        if (pieces) ++*pieces;
+      },
+      piece_bytes);
   w.begin(sample_schema());
   tables::RowWriter row(sample_schema(), w);
   row.str("gc.log").i64(-42).f64(2.0).boolean(true).ts_ms(1714564800123.0).end_row();
@@ -83,7 +86,7 @@ TEST_CASE("tables: Arrow-layout column batches (validity bits, 8-byte values, st
   int64_t n0;
   std::memcpy(&n0, first[1].data.data(), 8);
   CHECK(n0 == -42);
-  CHECK(first[1].data.size() == 16);  // a null still takes its 8 bytes
+  CHECK(first[1].data.size() == 16);                  // a null still takes its 8 bytes
   CHECK(first[3].data == std::vector<uint8_t>{0x1});  // true, false
   int64_t us;
   std::memcpy(&us, first[4].data.data(), 8);
@@ -114,7 +117,8 @@ TEST_CASE("tables: a row that breaks its schema is a programming error", "[table
   CHECK_THROWS_AS(short_row.end_row(), std::logic_error);
   CHECK_THROWS_AS(tables::check_schema({"bad", "no input column", {{"t_s", tables::Type::kFloat64, "s", "a time"}}}),
                   std::logic_error);
-  CHECK_THROWS_AS(tables::check_schema({"bad", "ts not a timestamp",
+  CHECK_THROWS_AS(tables::check_schema({"bad",
+                                        "ts not a timestamp",
                                         {{"input", tables::Type::kString, "", "where"},
                                          {"ts", tables::Type::kFloat64, "s", "seconds"}}}),
                   std::logic_error);

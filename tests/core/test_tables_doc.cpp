@@ -19,7 +19,7 @@ namespace {
 
 struct DocTable {
   std::string name;
-  std::string meaning;  // the paragraph under the heading
+  std::string meaning;                            // the paragraph under the heading
   std::vector<std::vector<std::string>> columns;  // name, type, unit, meaning
 };
 struct DocSection {
@@ -127,7 +127,11 @@ TEST_CASE("docs/TABLES.md documents every table of every format as the engine ex
     for (const auto& format : section.formats) {
       INFO("format " << format);
       REQUIRE(FormatRegistry::builtin().find(format));
-      INFO("formats with a sample: " << [&] { std::string all; for (auto& [k, v] : samples) all += k + " "; return all; }());
+      INFO("formats with a sample: " << [&] {
+        std::string all;
+        for (auto& [k, v] : samples) all += k + " ";
+        return all;
+      }());
       REQUIRE(samples.count(format));  // a sample of every documented format
       documented.insert(format);
       const json& exposed = samples[format];

@@ -38,7 +38,10 @@ TEST_CASE("utf8: well-formed sequences are kept, each byte of an ill-formed one 
       {"U+110000, past the last code point", "\xF4\x90\x80\x80", 4, R + R + R + R},
       {"lead byte F5", "\xF5\x80\x80\x80", 4, R + R + R + R},
       {"truncated 3-byte sequence at the end", "ab\xE2\x82", 2, "ab" + R + R},
-      {"truncated 3-byte sequence before ASCII", "a\xE2\x82" "b", 2, "a" + R + R + "b"},
+      {"truncated 3-byte sequence before ASCII",
+       "a\xE2\x82"
+       "b",
+       2, "a" + R + R + "b"},
       {"truncated 4-byte sequence at the end", "\xF0\x9F\x98", 3, R + R + R},
       {"lone continuation byte", "\x80", 1, R},
       {"byte FF", "\xFF", 1, R},
@@ -63,7 +66,7 @@ TEST_CASE("civil_date: day counts since 1970-01-01 both ways") {
     unsigned m, d;
     int64_t days;
   };
-  const Day days[] = {{1970, 1, 1, 0},        {1969, 12, 31, -1},   {2000, 3, 1, 11017}, {2024, 2, 29, 19782},
+  const Day days[] = {{1970, 1, 1, 0},      {1969, 12, 31, -1}, {2000, 3, 1, 11017},    {2024, 2, 29, 19782},
                       {1900, 3, 1, -25508}, {1, 1, 1, -719162}, {9999, 12, 31, 2932896}};
   for (const Day& x : days) {
     CHECK(days_from_civil(x.y, x.m, x.d) == x.days);

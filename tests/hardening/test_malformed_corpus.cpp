@@ -34,7 +34,8 @@ std::vector<Case> malformed_files() {
   add_dir("jvm/gctoolkit/preunified/g1gc/corrupted", "jvm/manifest.json", {});
   const auto tuner = read_json(corpus("tuner/manifest.json"));  // kept alive: the loop iterates into it
   for (const auto& f : tuner["files"])
-    if (f["file"].get<std::string>().rfind("mf", 0) == 0) out.push_back({corpus("tuner/" + f["file"].get<std::string>()), "tuner/manifest.json"});
+    if (f["file"].get<std::string>().rfind("mf", 0) == 0)
+      out.push_back({corpus("tuner/" + f["file"].get<std::string>()), "tuner/manifest.json"});
   return out;
 }
 
@@ -114,6 +115,7 @@ TEST_CASE("hardening: the manifests' machine-readable outcomes hold", "[hardenin
   auto doc = analyze_paths({corpus("heap/malformed/rbkit_truncated_mid_frame.rbkit")});
   bool at_frame = false;
   for (const auto& e : doc["errors"])
-    if (e["offset"].is_number() && e["offset"].get<int64_t>() >= cut["truncated_frame_offset"].get<int64_t>()) at_frame = true;
+    if (e["offset"].is_number() && e["offset"].get<int64_t>() >= cut["truncated_frame_offset"].get<int64_t>())
+      at_frame = true;
   CHECK(at_frame);
 }

@@ -27,8 +27,9 @@ std::map<std::string, Counts> classes_of(const json& r) {
 std::map<std::string, Counts> locations_of(const json& r) {
   std::map<std::string, Counts> m;
   for (const auto& row : r.at("by_location"))
-    m[row.at("file").get<std::string>() + ":" + (row.at("line").is_null() ? std::string("") : std::to_string(row.at("line").get<int>()))] = {
-        row.at("count"), row.at("bytes")};
+    m[row.at("file").get<std::string>() + ":" +
+      (row.at("line").is_null() ? std::string("") : std::to_string(row.at("line").get<int>()))] = {row.at("count"),
+                                                                                                   row.at("bytes")};
   return m;
 }
 std::map<std::string, uint64_t> generations_of(const json& r) {
@@ -64,14 +65,16 @@ struct Adjust {
 void check_against_truth(const json& r, const json& t, const Adjust& adj = {}) {
   const uint64_t free_slots = r.at("free_slots");
   CHECK(r.at("physical_lines") == t.at("physical_lines"));
-  CHECK(r.at("unparseable_lines").get<int64_t>() + r.at("recovered_lines").get<int64_t>() >= t.at("unparseable_lines").get<int64_t>());
+  CHECK(r.at("unparseable_lines").get<int64_t>() + r.at("recovered_lines").get<int64_t>() >=
+        t.at("unparseable_lines").get<int64_t>());
   CHECK(r.at("roots") == t.at("root_records"));
   CHECK(r.at("root_references") == t.at("root_references"));
   std::vector<std::string> cats;
   for (const auto& c : r.at("root_categories")) cats.push_back(c.at("category"));
   CHECK(cats == t.at("root_categories").get<std::vector<std::string>>());
   // Objects: the truth counts NONE free slots as object records; we keep them out of every total.
-  CHECK(r.at("objects").get<int64_t>() + static_cast<int64_t>(free_slots) - adj.extra_objects == t.at("object_records").get<int64_t>());
+  CHECK(r.at("objects").get<int64_t>() + static_cast<int64_t>(free_slots) - adj.extra_objects ==
+        t.at("object_records").get<int64_t>());
   CHECK(static_cast<int64_t>(free_slots) == t.at("count_by_type").value("NONE", 0));
   CHECK(r.at("bytes").get<int64_t>() - adj.extra_bytes == t.at("total_memsize").get<int64_t>());
   CHECK(r.at("total_references").get<int64_t>() - adj.extra_refs == t.at("total_references").get<int64_t>());
@@ -82,7 +85,8 @@ void check_against_truth(const json& r, const json& t, const Adjust& adj = {}) {
     CHECK(static_cast<int64_t>(type_count(r, type)) - extra == n.get<int64_t>());
     CHECK(static_cast<int64_t>(type_bytes(r, type)) - extra * 40 == t.at("memsize_by_type").at(type).get<int64_t>());
   }
-  CHECK(r.at("objects_with_allocation_site").get<int64_t>() - adj.extra_with_site == t.at("objects_with_allocation_site").get<int64_t>());
+  CHECK(r.at("objects_with_allocation_site").get<int64_t>() - adj.extra_with_site ==
+        t.at("objects_with_allocation_site").get<int64_t>());
   auto gens = generations_of(r);
   for (auto& [g, n] : t.at("objects_by_generation").items()) {
     INFO("generation " << g);
@@ -142,7 +146,8 @@ TEST_CASE("small_points dump agrees with ObjectSpace.count_objects taken in the 
   CHECK(classes_of(r)["Point"].count == in.at("retained").at("Point").get<uint64_t>());
   const json& c = in.at("dump").at("count_objects_before_dump");
   // Types dump_all does not allocate while it walks: exact.
-  for (const char* t : {"OBJECT", "CLASS", "MODULE", "FLOAT", "ARRAY", "STRUCT", "BIGNUM", "COMPLEX", "SYMBOL", "ICLASS"}) {
+  for (const char* t :
+       {"OBJECT", "CLASS", "MODULE", "FLOAT", "ARRAY", "STRUCT", "BIGNUM", "COMPLEX", "SYMBOL", "ICLASS"}) {
     INFO(t);
     CHECK(type_count(r, t) == c.at(std::string("T_") + t).get<uint64_t>());
   }
@@ -207,7 +212,7 @@ TEST_CASE("adversarial dump: unescaped file names are recovered and counted", "[
   auto locs = locations_of(r);
   CHECK(locs["new\nline.rb:3"].count == 4);
   CHECK(locs["q\"uote<script>alert('file')</script>.rb:7"].count == 6);
-  CHECK(locs["C:\\temp\\x.rb:5"].count == 2);  // kept raw: the backslashes are part of the name
+  CHECK(locs["C:\\temp\\x.rb:5"].count == 2);                        // kept raw: the backslashes are part of the name
   CHECK(locs["bad-\xEF\xBF\xBD\xEF\xBF\xBD-utf8.rb:9"].count == 2);  // \xff\xfe shown as U+FFFD
   CHECK(classes_of(r)["<callcache> (IMEMO)"].count == 99 + 4);
   // class names with angle brackets and non-ASCII are kept verbatim
@@ -215,7 +220,10 @@ TEST_CASE("adversarial dump: unescaped file names are recovered and counted", "[
   for (const auto& row : r.at("by_class")) {
     std::string c = row.at("class");
     leaky |= c.find("#<Module:0x") == 0 && c.find(">::Leaky") != std::string::npos;
-    unicode |= c == "\xC3\x9Cn\xC3\xAF" "c\xC3\xB8" "d\xC3\xA9";
+    unicode |= c ==
+               "\xC3\x9Cn\xC3\xAF"
+               "c\xC3\xB8"
+               "d\xC3\xA9";
   }
   CHECK(leaky);
   CHECK(unicode);
@@ -233,7 +241,8 @@ TEST_CASE("fixture points.heap.json.gz matches ObjectSpace.count_objects from ge
   json doc = analyze_paths({fixture("heap/points.heap.json.gz")});
   const json& r = report_of(doc, kFormat);
   json c = read_json(fixture("heap/points.counts.json")).at("counts");
-  for (const char* t : {"OBJECT", "CLASS", "MODULE", "FLOAT", "REGEXP", "STRUCT", "BIGNUM", "COMPLEX", "SYMBOL", "ICLASS"}) {
+  for (const char* t :
+       {"OBJECT", "CLASS", "MODULE", "FLOAT", "REGEXP", "STRUCT", "BIGNUM", "COMPLEX", "SYMBOL", "ICLASS"}) {
     INFO(t);
     CHECK(type_count(r, t) == c.at(std::string("T_") + t).get<uint64_t>());
   }
@@ -269,7 +278,8 @@ TEST_CASE("a record of several MB (300000 references) is read whole at any chunk
   big += "], \"memsize\":2400040}\n";
   for (int i = 0; i < 300000; ++i) {
     char buf[128];
-    std::snprintf(buf, sizeof buf, "{\"address\":\"0x%x\", \"type\":\"STRING\", \"bytesize\":1, \"value\":\"x\", \"memsize\":40}\n",
+    std::snprintf(buf, sizeof buf,
+                  "{\"address\":\"0x%x\", \"type\":\"STRING\", \"bytesize\":1, \"value\":\"x\", \"memsize\":40}\n",
                   0x100000 + i * 0x28);
     big += buf;
   }
@@ -300,13 +310,13 @@ TEST_CASE("3.3/3.4-era records: SHAPE records, shape_id, escaped class names, no
       "{\"address\":\"0x7f0000000050\", \"type\":\"STRING\", \"shape_id\":0, \"slot_size\":40, \"class\":\"0x7f0000000060\", \"chilled\":true, \"coderange\":\"7bit\", \"bytesize\":2, \"value\":\"hi\", \"encoding\":\"UTF-8\", \"memsize\":40}\n";
   json doc = analyze_bytes({{"new.heap.json", text}});
   const json& r = report_of(doc, kFormat);
-  CHECK(r.at("objects") == 4);          // the SHAPE record is not an object
+  CHECK(r.at("objects") == 4);  // the SHAPE record is not an object
   CHECK(r.at("shape_records") == 1);
   CHECK(r.at("bytes") == 512 + 40 + 40 + 40);
   CHECK(r.at("ruby_version").is_null());  // no standard-library path in this dump
   std::map<std::string, uint64_t> cls;
   for (const auto& row : r.at("by_class")) cls[row.at("class")] = row.at("count");
-  CHECK(cls["Caf\xC3\xA9\"Q"] == 1);        // the OBJECT, through its class's escaped name
+  CHECK(cls["Caf\xC3\xA9\"Q"] == 1);  // the OBJECT, through its class's escaped name
   CHECK(cls["<callcache> (IMEMO)"] == 1);
   CHECK(cls["String"] == 1);
   CHECK(doc.at("errors").empty());

@@ -156,7 +156,8 @@ TEST_CASE("retained sizes equal the brute-force definition on random graphs", "[
 TEST_CASE("a 300000-object chain needs no recursion", "[heap]") {
   HeapModel m;
   const uint64_t n = 300000;
-  for (uint64_t k = 0; k < n; ++k) add(m, 0x10 + 8 * k, 40, k + 1 < n ? std::vector<uint64_t>{0x10 + 8 * (k + 1)} : std::vector<uint64_t>{});
+  for (uint64_t k = 0; k < n; ++k)
+    add(m, 0x10 + 8 * k, 40, k + 1 < n ? std::vector<uint64_t>{0x10 + 8 * (k + 1)} : std::vector<uint64_t>{});
   m.add_root("vm", 0x10);
   m.finalize();
   Dominators d = compute_dominators(m);

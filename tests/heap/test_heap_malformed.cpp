@@ -40,7 +40,8 @@ TEST_CASE("malformed heap: truncated mid-line keeps the 3862 complete lines and 
   CHECK(r.at("objects").get<int>() + r.at("roots").get<int>() == 3862);
   REQUIRE(count_messages(doc, "ends inside a record") == 1);
   for (const auto& e : doc.at("errors"))
-    if (e.at("message").get<std::string>().find("ends inside a record") != std::string::npos) CHECK(e.at("line") == 3863);
+    if (e.at("message").get<std::string>().find("ends inside a record") != std::string::npos)
+      CHECK(e.at("line") == 3863);
 }
 
 TEST_CASE("malformed heap: CRLF and gzip give the same report as the LF dump", "[heap][corpus]") {
@@ -91,9 +92,9 @@ TEST_CASE("malformed heap: wrong value types are coerced by the stated rules", "
   CHECK(r.at("by_type").at("ARRAY").at("count") == 4);    // 2, 9, 10 and 11 (repeated "type": last wins)
   CHECK(r.at("dangling_references") == 1);
   CHECK(r.at("dangling_reference_examples") == json::array({"0xdead0"}));
-  CHECK(r.at("duplicate_addresses") == 1);                  // 0x1020 twice
+  CHECK(r.at("duplicate_addresses") == 1);  // 0x1020 twice
   CHECK(count_messages(doc, "0xdead0") == 1);
-  CHECK(count_messages(doc, "negative") == 3);              // line, generation, memsize of line 4
+  CHECK(count_messages(doc, "negative") == 3);  // line, generation, memsize of line 4
   CHECK(count_messages(doc, "appears twice") == 1);
   CHECK(count_messages(doc, "not a plausible integer") == 2);
 }
@@ -115,8 +116,9 @@ TEST_CASE("malformed heap: HTML in fields stays data, the anonymous class counts
 
 TEST_CASE("diff of 3 dumps finds all 2000 leaked strings", "[heap]") {
   json truth = read_json(fixture("heap/diff.truth.json"));
-  json doc = analyze_paths({fixture("heap/leak_1.heap.json.gz"), fixture("heap/leak_2.heap.json.gz"), fixture("heap/leak_3.heap.json.gz")},
-                           {{"heap_diff", true}});
+  json doc = analyze_paths(
+      {fixture("heap/leak_1.heap.json.gz"), fixture("heap/leak_2.heap.json.gz"), fixture("heap/leak_3.heap.json.gz")},
+      {{"heap_diff", true}});
   const json& r = report_of(doc, kFormat);
   REQUIRE(r.contains("diff"));
   const json& d = r.at("diff");
@@ -139,7 +141,8 @@ TEST_CASE("diff of 3 dumps finds all 2000 leaked strings", "[heap]") {
 
 TEST_CASE("diff across GC.compact: moved objects are not new allocations", "[heap]") {
   json truth = read_json(fixture("heap/diff.truth.json")).at("compact");
-  json doc = analyze_paths({fixture("heap/compact_1.heap.json.gz"), fixture("heap/compact_2.heap.json.gz")}, {{"heap_diff", true}});
+  json doc = analyze_paths({fixture("heap/compact_1.heap.json.gz"), fixture("heap/compact_2.heap.json.gz")},
+                           {{"heap_diff", true}});
   const json& d = report_of(doc, kFormat).at("diff");
   // Ruby allocated 61 objects between the two dumps (GC.stat, including dump_all's own output
   // objects); GC.compact moved 2557 (GC.latest_compact_info), which heapy reports as 2534 STRING

@@ -117,7 +117,8 @@ TEST_CASE("classes and modules are named for what they are", "[heap][query]") {
   const json& tree = s.doc.at("reports").at(0).at("dominator_tree");
   bool object_named = false;
   for (size_t i = 0; i < tree.at("label").size(); ++i)
-    object_named |= tree.at("address").at(i) == truth.at("labels").at("Class Object").at(0) && tree.at("label").at(i) == "Class Object";
+    object_named |= tree.at("address").at(i) == truth.at("labels").at("Class Object").at(0) &&
+                    tree.at("label").at(i) == "Class Object";
   CHECK(object_named);
 }
 
@@ -140,25 +141,25 @@ TEST_CASE("retention questions of a hand-drawn graph", "[heap][query]") {
 
   json a = q.answer("heap.object", {{"address", "0xa0"}});
   CHECK(a.at("retained_bytes") == 15);
-  CHECK(a.at("dominated_count") == 3);                  // B, C, D
-  CHECK(a.at("parent_count") == 1);                     // G (unreachable, but it references A)
+  CHECK(a.at("dominated_count") == 3);  // B, C, D
+  CHECK(a.at("parent_count") == 1);     // G (unreachable, but it references A)
   CHECK(a.at("held_by_root") == "vm");
   CHECK(a.at("dominator").at("label") == "(GC roots)");
   json d_parents = q.answer("heap.parents", {{"address", "0xd0"}});
-  CHECK(d_parents.at("total") == 2);                    // B and C; C's two edges count once
+  CHECK(d_parents.at("total") == 2);                          // B and C; C's two edges count once
   CHECK(d_parents.at("rows").at(0).at("address") == "0xc0");  // C retains 4 > B's 2
   json kids = q.answer("heap.children", {{"address", "0xa0"}});
   REQUIRE(kids.at("total") == 3);
   CHECK(kids.at("rows").at(0).at("address") == "0xd0");  // 8, then C 4, then B 2
   CHECK(kids.at("rows").at(2).at("address") == "0xb0");
   json roots = q.answer("heap.children", json::object());
-  CHECK(roots.at("total") == 3);                        // F 32, E 16, A 15
+  CHECK(roots.at("total") == 3);  // F 32, E 16, A 15
   CHECK(roots.at("rows").at(0).at("address") == "0xf0");
   json doms = q.answer("heap.dominators", {{"address", "0xd0"}});
   CHECK(doms.at("total") == 1);
   CHECK(doms.at("rows").at(0).at("address") == "0xa0");
   json path = q.answer("heap.path", {{"address", "0xe0"}});
-  REQUIRE(path.at("length") == 2);                      // E ← F, the shortest
+  REQUIRE(path.at("length") == 2);  // E ← F, the shortest
   CHECK(path.at("path_to_root").at(1).at("address") == "0xf0");
   CHECK(path.at("root_category") == "machine_context");
   json g = q.answer("heap.object", {{"address", "0x100"}});
@@ -173,7 +174,7 @@ TEST_CASE("retention questions of a hand-drawn graph", "[heap][query]") {
   CHECK(sub.at("parent") == json::array({-1, 0, 0}));
   CHECK(sub.at("children").at(0) == 3);
   CHECK(sub.at("hidden").at(0) == 1);
-  CHECK(sub.at("ancestors").size() == 1);              // the GC roots
+  CHECK(sub.at("ancestors").size() == 1);  // the GC roots
   // The whole tree from the roots: 7 nodes (the roots and six reachable objects), preorder.
   json all = q.answer("heap.subtree", json::object());
   CHECK(all.at("nodes") == 7);

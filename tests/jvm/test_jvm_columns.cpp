@@ -50,11 +50,11 @@ TEST_CASE("jvm columns: every value reads back exactly, nulls and extremes inclu
   for (size_t i = 0; i < 100000; ++i) {
     int64_t v;
     switch (i % 7) {
-      case 0: v = IntColumn::kNull; break;                                      // not printed
-      case 1: v = static_cast<int64_t>(rng()); break;                           // anything
+      case 0: v = IntColumn::kNull; break;             // not printed
+      case 1: v = static_cast<int64_t>(rng()); break;  // anything
       case 2: v = INT64_MAX; break;
-      case 3: v = IntColumn::kNull + 1; break;                                  // the smallest value
-      case 4: v = static_cast<int64_t>(i) * 1000000; break;                     // a ms grid in ns
+      case 3: v = IntColumn::kNull + 1; break;                                      // the smallest value
+      case 4: v = static_cast<int64_t>(i) * 1000000; break;                         // a ms grid in ns
       default: v = static_cast<int64_t>(rng() % 4096) * 1024 - 2048 * 1024; break;  // sizes in M, some negative
     }
     if (i >= 60000) v = (i / 300) % 3 ? static_cast<int64_t>(i) * 3 : IntColumn::kNull;  // whole null blocks
@@ -115,8 +115,8 @@ TEST_CASE("jvm columns: records printed after later ones are put in time order",
   const auto& t = agg.columns().events.t;
   for (size_t i = 1; i < t.size(); ++i)
     if (t[i] < t[i - 1]) FAIL("event " << i << " is before event " << i - 1);
-  CHECK(t[1] == 5000000);                // the late cycle, second
-  CHECK(t[10000] == 99985000000);        // the other between the last two pauses
+  CHECK(t[1] == 5000000);          // the late cycle, second
+  CHECK(t[10000] == 99985000000);  // the other between the last two pauses
   // Its first page and a range count it where it started.
   CHECK(agg.events_page({})["rows"][1]["type"] == "Concurrent_Cycle");
   CHECK(agg.summary(0.001, 0.006)["events"]["total"] == 1);
@@ -131,8 +131,14 @@ TEST_CASE("jvm columns: percentiles are exact (synthetic stream)", "[jvm][column
   const json r = whole(agg);
   // (The mean, 500.5 µs, is a rounding tie at the report's precision: compared with a margin.)
   CHECK(r["pauses"]["mean_s"].get<double>() == Approx(0.0005005).margin(0.6e-6));
-  const json want = {{"count", 300000}, {"total_s", 150.15}, {"min_s", 0.000001}, {"max_s", 0.001},
-                     {"mean_s", r["pauses"]["mean_s"]}, {"p50_s", 0.0005}, {"p90_s", 0.0009}, {"p99_s", 0.00099},
+  const json want = {{"count", 300000},
+                     {"total_s", 150.15},
+                     {"min_s", 0.000001},
+                     {"max_s", 0.001},
+                     {"mean_s", r["pauses"]["mean_s"]},
+                     {"p50_s", 0.0005},
+                     {"p90_s", 0.0009},
+                     {"p99_s", 0.00099},
                      {"p999_s", 0.000999}};
   CHECK(r["pauses"] == want);
   // The pauses of [1000 s, 1999.99 s]: indexes 100,000-199,999, the same 1..1,000 µs 100 times each.
@@ -162,17 +168,19 @@ TEST_CASE("jvm columns: merged members give the figures of one aggregator over b
   CHECK(a.summary(20, 49.99)["pauses"] == one.summary(20, 49.99)["pauses"]);
 }
 
-TEST_CASE("jvm columns: a rotating set with restarts keeps every run (members overlap in time)", "[jvm][columns][corpus]") {
+TEST_CASE("jvm columns: a rotating set with restarts keeps every run (members overlap in time)",
+          "[jvm][columns][corpus]") {
   // Every segment starts near uptime 0 (five JVM runs); with all_runs=true every run is kept. A
   // range then holds the events of every run in it.
   const std::string dir = corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/");
   std::vector<std::string> runs;
-  for (const char* m : {"short_restart_4.log.1", "short_restart_4.log.2", "short_restart_4.log.3", "short_restart_4.log.4",
-                        "short_restart_4.log"})
+  for (const char* m : {"short_restart_4.log.1", "short_restart_4.log.2", "short_restart_4.log.3",
+                        "short_restart_4.log.4", "short_restart_4.log"})
     runs.push_back(dir + m);
   JvmSession all(runs, json{{"all_runs", true}});
   int64_t in_range = 0;
-  for (const auto& p : runs) in_range += JvmSession({p}).ask("jvm.summary", {{"t0", 0}, {"t1", 1}})["pauses"]["count"].get<int64_t>();
+  for (const auto& p : runs)
+    in_range += JvmSession({p}).ask("jvm.summary", {{"t0", 0}, {"t1", 1}})["pauses"]["count"].get<int64_t>();
   CHECK(all.report()["pauses"]["count"] == 65 + 45 + 3 + 120 + 288);
   CHECK(all.ask("jvm.summary", {{"t0", 0}, {"t1", 1}})["pauses"]["count"] == in_range);
   // The event table: every event once.

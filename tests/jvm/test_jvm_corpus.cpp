@@ -58,9 +58,9 @@ TEST_CASE("jvm unified: GCToolKit parser event counts per GarbageCollectionType"
         "likewise; test_peer_disagreements.cpp reads them). The log has 194 'Concurrent Mark (a)' start lines: "
         "194 marks."}},
   };
-  for (const char* rel : {"gctoolkit/unified/g1gc/jdk11_details.log.zip", "gctoolkit/unified/g1gc/jvm-gc-10Nov2022.log",
-                          "gctoolkit/unified/parallel/parallelgc.log",
-                          "gctoolkit/unified/serial/factorization-serialgc-tip.log"}) {
+  for (const char* rel :
+       {"gctoolkit/unified/g1gc/jdk11_details.log.zip", "gctoolkit/unified/g1gc/jvm-gc-10Nov2022.log",
+        "gctoolkit/unified/parallel/parallelgc.log", "gctoolkit/unified/serial/factorization-serialgc-tip.log"}) {
     auto exps = expectations(rel, "gctoolkit.parser_event_counts");
     REQUIRE(exps.size() == 1);
     json r = jvm(rel);
@@ -151,7 +151,8 @@ TEST_CASE("jvm unified: generated JDK 17 logs match the text counts", "[jvm][cor
     CHECK(r["pauses"]["total_s"].get<double>() == Approx(ex["pause_total_ms"].get<double>() / 1000).margin(1e-9));
     CHECK(r["pauses"]["max_s"].get<double>() == Approx(ex["pause_max_ms"].get<double>() / 1000).margin(1e-9));
     CHECK(r["safepoints"]["count"] == ex["safepoints"]);
-    CHECK(r["safepoints"]["total_s"].get<double>() == Approx(ex["safepoint_total_ms"].get<double>() / 1000).margin(1e-6));
+    CHECK(r["safepoints"]["total_s"].get<double>() ==
+          Approx(ex["safepoint_total_ms"].get<double>() / 1000).margin(1e-6));
     CHECK(r["safepoints"]["max_s"].get<double>() == Approx(ex["safepoint_max_ms"].get<double>() / 1000).margin(1e-9));
     CHECK(r["diary"]["jvm_version"] == ex["jvm_version_line"]);
     CHECK(r["time_range_s"]["first"].get<double>() == Approx(ex["uptime_first_s"].get<double>()));
@@ -179,7 +180,8 @@ TEST_CASE("jvm unified: generated JDK 17 logs against GCToolKit's end-to-end cou
         "'Concurrent Mark' starts: 165 end normally, 8 end with 'Concurrent Mark Abort' (77 more aborts come "
         "after the mark ended and abort the rebuild)."}},
       {{"generated/jdk17_g1_gc-all-safepoint_default-decorations.log", "ConcurrentCleanupForNextMark"},
-       {92, "the text has 92 'Concurrent Cleanup for Next Mark <d>ms' lines (184 lines incl. starts); GCToolKit says 96"}},
+       {92,
+        "the text has 92 'Concurrent Cleanup for Next Mark <d>ms' lines (184 lines incl. starts); GCToolKit says 96"}},
       {{"generated/jdk17_g1_gc-all-safepoint_default-decorations.log", "G1GCConcurrentCleanup"},
        {165,
         "GCToolKit's G1GCConcurrentCleanup is its Rebuild Remembered Sets event: the text has 165 'Concurrent "
@@ -245,8 +247,11 @@ json event_rows(const std::string& rel, json args = json::object()) {
 }
 Ev first_event(const std::string& rel) {
   const json e = event_rows(rel)[0];
-  return {e["type"].get<std::string>(), e["t"].is_null() ? NAN : e["t"].get<double>(),
-          e["duration_s"].is_null() ? NAN : e["duration_s"].get<double>(), e["heap_before_kb"], e["heap_after_kb"],
+  return {e["type"].get<std::string>(),
+          e["t"].is_null() ? NAN : e["t"].get<double>(),
+          e["duration_s"].is_null() ? NAN : e["duration_s"].get<double>(),
+          e["heap_before_kb"],
+          e["heap_after_kb"],
           e["heap_committed_kb"]};
 }
 const std::string kUjl = "gcviewer/openjdk/unified-jvm-logging/";
@@ -305,9 +310,10 @@ TEST_CASE("jvm unified: GCViewer assertions, Serial/Parallel/G1/CMS", "[jvm][cor
     CHECK(count_of(r, "G1GCYoungInitialMark") == 1);  // initialMarkEvent.isInitialMark()
     CHECK(count_of(r, "G1GCRemark") == 1);            // remarkEvent.isRemark()
     CHECK(count_of(r, "Mixed") == 1);
-    CHECK(count_of(r, "Concurrent_Cycle") == 1);      // concurrent cycle begin/end pair
+    CHECK(count_of(r, "Concurrent_Cycle") == 1);  // concurrent cycle begin/end pair
     int tse = 0;
-    for (const auto& e : event_rows(kUjl + "sample-ujl-g1-gc-defaults.txt")) tse += (e["flags"].get<uint32_t>() & 1u) ? 1 : 0;
+    for (const auto& e : event_rows(kUjl + "sample-ujl-g1-gc-defaults.txt"))
+      tse += (e["flags"].get<uint32_t>() & 1u) ? 1 : 0;
     CHECK(tse == 3);
   }
   SECTION("G1 gc*,safepoint: 13 pauses, 14 VM operations, first young 14M before") {
@@ -431,27 +437,50 @@ TEST_CASE("jvm unified: garbagecat event types and analyses", "[jvm][corpus]") {
   // garbagecat's JdkUtil.EventType → what shows it in our report.
   using Pred = std::function<bool(const json&)>;
   const std::map<std::string, Pred> event_type = {
-      {"UNIFIED_G1_YOUNG_PAUSE", [](const json& r) { return has_type(r, {"Young", "G1GCYoungInitialMark"}); }},
+      {"UNIFIED_G1_YOUNG_PAUSE",
+       [](const json& r) {
+         return has_type(r, {"Young", "G1GCYoungInitialMark"});
+       }},
       {"UNIFIED_G1_MIXED_PAUSE", [](const json& r) { return has_type(r, {"Mixed"}); }},
       {"UNIFIED_G1_YOUNG_PREPARE_MIXED", [](const json& r) { return has_type(r, {"Young"}); }},
-      {"UNIFIED_G1_FULL_GC_PARALLEL", [](const json& r) { return has_type(r, {"Full", "SystemGC"}); }},
+      {"UNIFIED_G1_FULL_GC_PARALLEL",
+       [](const json& r) {
+         return has_type(r, {"Full", "SystemGC"});
+       }},
       {"UNIFIED_G1_CLEANUP", [](const json& r) { return has_type(r, {"G1GCCleanup"}); }},
-      {"UNIFIED_REMARK", [](const json& r) { return has_type(r, {"G1GCRemark", "Remark"}); }},
+      {"UNIFIED_REMARK",
+       [](const json& r) {
+         return has_type(r, {"G1GCRemark", "Remark"});
+       }},
       {"UNIFIED_PARALLEL_SCAVENGE", [](const json& r) { return has_type(r, {"PSYoungGen"}); }},
-      {"UNIFIED_PARALLEL_COMPACTING_OLD", [](const json& r) { return has_type(r, {"PSFull", "SystemGC"}); }},
+      {"UNIFIED_PARALLEL_COMPACTING_OLD",
+       [](const json& r) {
+         return has_type(r, {"PSFull", "SystemGC"});
+       }},
       {"UNIFIED_SERIAL_NEW", [](const json& r) { return has_type(r, {"DefNew"}); }},
-      {"UNIFIED_SERIAL_OLD", [](const json& r) { return has_type(r, {"FullGC", "PSFull", "SystemGC"}); }},
+      {"UNIFIED_SERIAL_OLD",
+       [](const json& r) {
+         return has_type(r, {"FullGC", "PSFull", "SystemGC"});
+       }},
       {"UNIFIED_PAR_NEW", [](const json& r) { return has_type(r, {"ParNew"}); }},
       {"UNIFIED_CMS_INITIAL_MARK", [](const json& r) { return has_type(r, {"InitialMark"}); }},
       {"UNIFIED_SAFEPOINT", [](const json& r) { return r["safepoints"]["count"].get<int64_t>() > 0; }},
-      {"UNIFIED_YOUNG", [](const json& r) { return has_type(r, {"Young", "PSYoungGen", "DefNew", "ParNew", "G1GCYoungInitialMark"}); }},
-      {"UNIFIED_OLD", [](const json& r) { return has_type(r, {"Full", "FullGC", "PSFull", "SystemGC"}); }},
-      {"UNIFIED_CONCURRENT", [](const json& r) {
+      {"UNIFIED_YOUNG",
+       [](const json& r) {
+         return has_type(r, {"Young", "PSYoungGen", "DefNew", "ParNew", "G1GCYoungInitialMark"});
+       }},
+      {"UNIFIED_OLD",
+       [](const json& r) {
+         return has_type(r, {"Full", "FullGC", "PSFull", "SystemGC"});
+       }},
+      {"UNIFIED_CONCURRENT",
+       [](const json& r) {
          for (const auto& [name, st] : r["phases"].items())
            if (name.find("Concurrent") != std::string::npos) return true;
          return false;
        }},
-      {"UNIFIED_HEADER", [](const json& r) {
+      {"UNIFIED_HEADER",
+       [](const json& r) {
          const json& d = r["diary"];
          return !d["jvm_version"].is_null() || !d["collectors"].empty() || !d["max_heap_kb"].is_null() ||
                 !d["region_size_kb"].is_null();
@@ -531,7 +560,7 @@ TEST_CASE("jvm unified: garbagecat summary figures", "[jvm][corpus]") {
     json r = jvm("garbagecat/dataset243.txt");
     CHECK(std::lround(r["pauses"]["total_s"].get<double>() * 1e6) == 969);  // getDurationTotal() µs
     CHECK(std::lround(r["pauses"]["max_s"].get<double>() * 1e6) == 37);     // getDurationMax() µs
-    CHECK(r["safepoints"]["count"] == 154);                                // getUnifiedSafepointEventCount()
+    CHECK(r["safepoints"]["count"] == 154);                                 // getUnifiedSafepointEventCount()
     CHECK(r["safepoints"]["total_s"].get<double>() == Approx(12839885e-9).margin(1e-6));
   }
   SECTION("safepoint totals (testSafepointSummaryTotals)") {

@@ -34,7 +34,7 @@ TEST_CASE("jvm decorations: the default-decoration fast path and the general loo
   };
   const std::vector<Shape> shapes = {
       {"[1.500s][info][gc,start    ] ", "[1.502s][info][gc          ] "},  // JDK 17 default
-      {"[1.500s][info][gc,start] ", "[1.502s][info][gc] "},                  // JDK 11 default
+      {"[1.500s][info][gc,start] ", "[1.502s][info][gc] "},                // JDK 11 default
       {"[1.500s][info][gc,start    ][4242][4243t] ", "[1.502s][info][gc          ][4242][4243t] "},
       {"[1,500s][info][gc,start] ", "[1,502s][info][gc] "},
       {"[1.500s][debug][gc,start] ", "[1.502s][debug][gc] "},
@@ -46,7 +46,8 @@ TEST_CASE("jvm decorations: the default-decoration fast path and the general loo
     Sink sink;
     auto parser = make_unified_parser(sink, 0);
     parser->feed_line(std::string(shape.start) + "GC(0) Pause Young (Normal) (G1 Evacuation Pause)", 1);
-    parser->feed_line(std::string(shape.end) + "GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 2.000ms", 2);
+    parser->feed_line(std::string(shape.end) + "GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 2.000ms",
+                      2);
     parser->finish();
     CHECK(sink.unparsed == 0);
     REQUIRE(sink.events.size() == 1);
@@ -128,8 +129,8 @@ TEST_CASE("jvm decorations: split() reads each decoration kind of a unified line
   CHECK(d.tags.empty());
 
   // legacy records open with '[' but no decoration
-  CHECK_FALSE(dec::split("[GC (Allocation Failure) [PSYoungGen: 512K->496K(1024K)] 512K->504K(1536K), 0.0012 secs]",
-                         d, nanos, msg));
+  CHECK_FALSE(dec::split("[GC (Allocation Failure) [PSYoungGen: 512K->496K(1024K)] 512K->504K(1536K), 0.0012 secs]", d,
+                         nanos, msg));
   CHECK_FALSE(dec::split("[Full GC (System.gc()) 1024K->512K(2048K), 0.01 secs]", d, nanos, msg));
 }
 

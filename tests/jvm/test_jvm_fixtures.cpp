@@ -68,7 +68,8 @@ TEST_CASE("jvm fixtures: pause and safepoint hand counts per collector", "[jvm]"
     CHECK(r["diary"]["unified"] == true);
     // -Xlog:gc alone prints no gc,init header (version, capacities).
     const std::string file = row.file;
-    bool header = file != "jdk17-g1-gconly.log" && file != "jdk17-serial-timemillis.log" && file != "jdk17-parallel-hostname.log";
+    bool header =
+        file != "jdk17-g1-gconly.log" && file != "jdk17-serial-timemillis.log" && file != "jdk17-parallel-hostname.log";
     if (header) {
       CHECK(r["diary"]["jvm_version"] == "17.0.15+6-Debian-1deb12u1 (release)");
       CHECK(r["diary"]["max_heap_kb"] == 64 * 1024);  // -Xmx64m
@@ -102,7 +103,7 @@ TEST_CASE("jvm fixtures: events per type of the JDK 17 G1, Parallel, Serial, ZGC
   CHECK(ser["events"]["by_type"]["FullGC"] == 2);
 
   json z = jvm_fixture("jdk17-zgc.log");
-  CHECK(z["events"]["by_type"]["ZGCFull"] == 9);  // 9 "GC(n) Garbage Collection (…) a->b" lines
+  CHECK(z["events"]["by_type"]["ZGCFull"] == 9);   // 9 "GC(n) Garbage Collection (…) a->b" lines
   CHECK(z["stalls"]["allocation"]["count"] == 9);  // grep -c '\] Allocation Stall ('
   CHECK(z["stalls"]["relocation"]["count"] == 3);  // grep -c '\] Relocation Stall ('
   CHECK(z["phases"]["Pause Mark Start"]["count"] == 9);
@@ -111,7 +112,8 @@ TEST_CASE("jvm fixtures: events per type of the JDK 17 G1, Parallel, Serial, ZGC
   json sh = jvm_fixture("jdk17-shenandoah.log");
   CHECK(sh["causes"]["System.gc()"]["count"] == 1);  // "Trigger: Explicit GC request (System.gc())"
   int64_t degenerated = 0;
-  for (const auto& e : fixture_events("jdk17-shenandoah.log")) degenerated += (e["flags"].get<uint32_t>() & (1u << 6)) ? 1 : 0;
+  for (const auto& e : fixture_events("jdk17-shenandoah.log"))
+    degenerated += (e["flags"].get<uint32_t>() & (1u << 6)) ? 1 : 0;
   CHECK(degenerated == 2);  // grep -c '\[gc *\] GC([0-9]*) Pause Degenerated'
 }
 
@@ -130,7 +132,7 @@ TEST_CASE("jvm fixtures: decorations (uptime+time, none, uptimemillis+pid+tid, t
   CHECK(ms["time_range_s"]["first"].get<double>() == Approx(0.003));
   CHECK(ms["safepoints"]["count"] == 36);
 
-  json ns = jvm_fixture("jdk17-serial-timemillis.log");  // [1795264025945ms][3056530ns][tid]
+  json ns = jvm_fixture("jdk17-serial-timemillis.log");                     // [1795264025945ms][3056530ns][tid]
   CHECK(ns["time_range_s"]["first"].get<double>() == Approx(0.004747642));  // first line's [4747642ns]
   CHECK(ns["runtime_s"].get<double>() > 0.1);
 
@@ -139,7 +141,8 @@ TEST_CASE("jvm fixtures: decorations (uptime+time, none, uptimemillis+pid+tid, t
   json hn = jvm_fixture("jdk17-parallel-hostname.log");
   CHECK(hn["time_range_s"]["first"].get<double>() == 0.0);
   CHECK(hn["time_range_s"]["last"].get<double>() == Approx(4473921751769e-9 - 4473398977047e-9).margin(1e-9));
-  CHECK(fixture_events("jdk17-parallel-hostname.log")[0]["wall_ms"].get<double>() == 1795267050331.0);  // 13:17:30.333 − 2.343 ms
+  CHECK(fixture_events("jdk17-parallel-hostname.log")[0]["wall_ms"].get<double>() ==
+        1795267050331.0);  // 13:17:30.333 − 2.343 ms
   CHECK(hn["unparsed"]["count"] == 0);
 }
 
@@ -220,7 +223,8 @@ TEST_CASE("jvm findings: each on a real log that triggers it and one that does n
   };
   const Case cases[] = {
       {"explicit_system_gc", F + "jdk17-g1.log", "Pause Full (System.gc())", F + "jdk17-g1-leak.log"},
-      {"g1_evacuation_failure", ujl + "sample-ujl-g1-gc-all,safepoint,os+cpu-to-space-exhausted.txt", "GC(", F + "jdk17-g1.log"},
+      {"g1_evacuation_failure", ujl + "sample-ujl-g1-gc-all,safepoint,os+cpu-to-space-exhausted.txt", "GC(",
+       F + "jdk17-g1.log"},
       {"humongous_allocations", F + "jdk17-g1.log", "G1 Humongous Allocation", F + "jdk17-g1-leak.log"},
       {"full_gc_concurrent_collector", C + "garbagecat/dataset205.txt", "Pause Full", F + "jdk17-g1.log"},
       {"frequent_full_gc", C + "generated/jdk17_parallel_gc-all-safepoint_default-decorations.log", "Pause Full",
@@ -230,7 +234,8 @@ TEST_CASE("jvm findings: each on a real log that triggers it and one that does n
        C + "generated/jdk17_zgc_gc-all-safepoint_default-decorations.log"},
       {"allocation_stall", F + "jdk17-zgc.log", "Allocation Stall (", F + "jdk17-shenandoah.log"},
       {"relocation_stall", F + "jdk17-zgc.log", "Relocation Stall (", ujl + "sample-ujl-zgc-gc-all.txt"},
-      {"shenandoah_degenerated", F + "jdk17-shenandoah.log", "Pause Degenerated GC", ujl + "Sample-ujl-shenandoah-jdk17.txt"},
+      {"shenandoah_degenerated", F + "jdk17-shenandoah.log", "Pause Degenerated GC",
+       ujl + "Sample-ujl-shenandoah-jdk17.txt"},
       {"metaspace_gc", C + "garbagecat/dataset183.txt", "Metadata GC Threshold", F + "jdk17-g1.log"},
       {"heap_after_gc_growing", F + "jdk17-g1-leak.log", "GC(", F + "jdk17-g1.log"},
       {"heap_full_after_gc", F + "jdk17-g1-leak.log", "GC(", F + "jdk17-g1.log"},
@@ -243,7 +248,8 @@ TEST_CASE("jvm findings: each on a real log that triggers it and one that does n
       {"missing_gc_details", F + "jdk17-g1-gconly.log", nullptr, F + "jdk17-g1.log"},
       {"missing_safepoint_logging", F + "jdk17-g1-time.log", nullptr, F + "jdk17-g1.log"},
       {"missing_timestamps", F + "jdk17-g1-none.log", nullptr, F + "jdk17-g1.log"},
-      {"concurrent_gc_behind_allocation", F + "jdk17-zgc.log", "Allocation Stall", ujl + "Sample-ujl-shenandoah-jdk17.txt"},
+      {"concurrent_gc_behind_allocation", F + "jdk17-zgc.log", "Allocation Stall",
+       ujl + "Sample-ujl-shenandoah-jdk17.txt"},
   };
   auto find = [](const json& r, const std::string& id) -> const json* {
     for (const auto& f : r["findings"])
@@ -283,7 +289,8 @@ TEST_CASE("jvm findings: ranked by severity, errors first, each group in written
   CHECK(ids(jvm_fixture("jdk17-serial-mixed-stdout.log")) ==
         std::vector<std::string>{"gc_overhead", "heap_full_after_gc", "pause_outliers", "missing_gc_details",
                                  "missing_safepoint_logging"});
-  CHECK(ids(jvm_fixture("jdk17-g1-leak.log")) == std::vector<std::string>{"heap_full_after_gc", "heap_after_gc_growing"});
+  CHECK(ids(jvm_fixture("jdk17-g1-leak.log")) ==
+        std::vector<std::string>{"heap_full_after_gc", "heap_after_gc_growing"});
 }
 
 TEST_CASE("jvm fixtures: Epsilon is recognized and has no collections", "[jvm]") {

@@ -54,10 +54,14 @@ TEST_CASE("jvm log_text: decimals and sizes of GC log lines", "[jvm][log_text]")
     double value;  // the correctly rounded double of the literal
     size_t end;
   };
-  const Dec decs[] = {{"0.0282030 secs]", 0.0282030, 9},     {"4.942: [GC", 4.942, 5},
-                      {"1207,770 ms", 1207.770, 8},          {"11499.878210", 11499.878210, 12},
-                      {"0.08 sys=0.01,", 0.08, 4},           {"123456.123456789x", 123456.123456789, 16},
-                      {"7.", 7.0, 1},                        {"3.5", 3.5, 3}};
+  const Dec decs[] = {{"0.0282030 secs]", 0.0282030, 9},
+                      {"4.942: [GC", 4.942, 5},
+                      {"1207,770 ms", 1207.770, 8},
+                      {"11499.878210", 11499.878210, 12},
+                      {"0.08 sys=0.01,", 0.08, 4},
+                      {"123456.123456789x", 123456.123456789, 16},
+                      {"7.", 7.0, 1},
+                      {"3.5", 3.5, 3}};
   for (const Dec& d : decs) {
     size_t p = 0;
     double v = -1;
@@ -75,8 +79,12 @@ TEST_CASE("jvm log_text: decimals and sizes of GC log lines", "[jvm][log_text]")
     int64_t kb;
     size_t end;
   };
-  const Size sizes[] = {{"209792K->7385K(235968K)", 209792, 7}, {"1546688K)", 1546688, 8}, {"12.5M", 12800, 5},
-                        {"0.0B(20.0M)", 0, 4},                   {"135282 K", 135282, 8},    {"6MB", 6144, 3},
+  const Size sizes[] = {{"209792K->7385K(235968K)", 209792, 7},
+                        {"1546688K)", 1546688, 8},
+                        {"12.5M", 12800, 5},
+                        {"0.0B(20.0M)", 0, 4},
+                        {"135282 K", 135282, 8},
+                        {"6MB", 6144, 3},
                         {"1G", 1048576, 2}};
   for (const Size& s : sizes) {
     size_t q = 0;
@@ -88,7 +96,8 @@ TEST_CASE("jvm log_text: decimals and sizes of GC log lines", "[jvm][log_text]")
   }
 }
 
-TEST_CASE("jvm log_text: a size no heap can hold is not a size (fuzz find: 1.9e22 KiB cast to int64)", "[jvm][log_text]") {
+TEST_CASE("jvm log_text: a size no heap can hold is not a size (fuzz find: 1.9e22 KiB cast to int64)",
+          "[jvm][log_text]") {
   // The CI fuzz smoke fed "...T" sizes of ~10^22 KiB: the double-to-int64 conversion was undefined.
   size_t q = 0;
   int64_t kb = -2;

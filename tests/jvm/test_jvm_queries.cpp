@@ -19,7 +19,7 @@ namespace gcscope::test {
 namespace {
 
 const char* const kG1 = "jvm/generated/jdk17_g1_gc-all-safepoint_default-decorations.log";  // 2,657 pauses, 15 s
-const char* const kParallel = "jvm/gctoolkit/unified/parallel/parallelgc.log";               // 4,666 pauses
+const char* const kParallel = "jvm/gctoolkit/unified/parallel/parallelgc.log";              // 4,666 pauses
 
 // Checks a jvm.summary's pauses against the hand-counted pauses of its range.
 void check_pauses(const json& summary, const std::vector<TextPause>& want) {
@@ -36,7 +36,8 @@ void check_pauses(const json& summary, const std::vector<TextPause>& want) {
   CHECK(p["total_s"].get<double>() == static_cast<double>(total) / 1e6);
   CHECK(p["min_s"].get<double>() == static_cast<double>(us.front()) / 1e6);
   CHECK(p["max_s"].get<double>() == static_cast<double>(us.back()) / 1e6);
-  CHECK(p["mean_s"].get<double>() == Approx(static_cast<double>(total) / 1e6 / static_cast<double>(us.size())).margin(5e-7));
+  CHECK(p["mean_s"].get<double>() ==
+        Approx(static_cast<double>(total) / 1e6 / static_cast<double>(us.size())).margin(5e-7));
   CHECK(p["p50_s"].get<double>() == static_cast<double>(nearest_rank(us, 0.50)) / 1e6);
   CHECK(p["p90_s"].get<double>() == static_cast<double>(nearest_rank(us, 0.90)) / 1e6);
   CHECK(p["p99_s"].get<double>() == static_cast<double>(nearest_rank(us, 0.99)) / 1e6);
@@ -45,14 +46,16 @@ void check_pauses(const json& summary, const std::vector<TextPause>& want) {
   int64_t kinds = 0;
   for (const auto& [name, k] : summary["pause_kinds"].items()) kinds += k["count"].get<int64_t>();
   CHECK(kinds == static_cast<int64_t>(want.size()));
-  const size_t remarks = std::count_if(want.begin(), want.end(), [](const TextPause& w) { return w.kind == "Pause Remark"; });
+  const size_t remarks =
+      std::count_if(want.begin(), want.end(), [](const TextPause& w) { return w.kind == "Pause Remark"; });
   const json& kr = summary["pause_kinds"];
   CHECK((kr.contains("Pause G1GCRemark") ? kr["Pause G1GCRemark"]["count"].get<size_t>() : 0) == remarks);
 }
 
 // The report's fields that jvm.summary answers for the whole log.
-const char* const kSummaryFields[] = {"events", "pauses", "time_range_s", "runtime_s", "percent_paused", "throughput_percent",
-                                      "heap", "rates", "causes", "pause_kinds", "phases", "safepoints", "pause_histogram"};
+const char* const kSummaryFields[] = {
+    "events", "pauses", "time_range_s", "runtime_s", "percent_paused", "throughput_percent", "heap",
+    "rates",  "causes", "pause_kinds",  "phases",    "safepoints",     "pause_histogram"};
 
 }  // namespace
 
@@ -62,7 +65,8 @@ TEST_CASE("jvm.summary: the pauses of a time range are those the log's text show
   const auto all = text_pauses(path);
   REQUIRE(all.size() == 2657);  // grep -c 'Pause.*ms$'
   check_pauses(s.ask("jvm.summary"), all);
-  for (const auto& [t0, t1] : {std::pair{5.0, 10.0}, {0.05, 0.1}, {0.136, 0.177}, {14.0, 20.0}, {7.3, 7.3}, {-5.0, 0.0}}) {
+  for (const auto& [t0, t1] :
+       {std::pair{5.0, 10.0}, {0.05, 0.1}, {0.136, 0.177}, {14.0, 20.0}, {7.3, 7.3}, {-5.0, 0.0}}) {
     INFO("[" << t0 << ", " << t1 << "]");
     const json r = s.ask("jvm.summary", {{"t0", t0}, {"t1", t1}});
     check_pauses(r, starting_in(all, t0, t1));
@@ -96,7 +100,8 @@ TEST_CASE("jvm.summary: more than 4,096 events, exact in any range", "[jvm][quer
   }
 }
 
-TEST_CASE("jvm.summary: the whole log is the report, and a range covering it gives the same figures", "[jvm][query][corpus]") {
+TEST_CASE("jvm.summary: the whole log is the report, and a range covering it gives the same figures",
+          "[jvm][query][corpus]") {
   for (const char* rel : {kG1, kParallel, "jvm/gctoolkit/preunified/cms/defnew/details/defnew.log"}) {
     INFO(rel);
     JvmSession s({corpus(rel)});
@@ -144,10 +149,12 @@ TEST_CASE("jvm.events: pages over every event, in any order, filtered", "[jvm][q
   std::sort(us.rbegin(), us.rend());
   const json longest = s.ask("jvm.events", {{"sort", "duration_s"}, {"desc", true}, {"limit", 5}});
   REQUIRE(longest["rows"].size() == 5);
-  for (size_t k = 0; k < 5; ++k) CHECK(longest["rows"][k]["duration_s"].get<double>() == Approx(us[k] / 1e6).epsilon(1e-12));
+  for (size_t k = 0; k < 5; ++k)
+    CHECK(longest["rows"][k]["duration_s"].get<double>() == Approx(us[k] / 1e6).epsilon(1e-12));
   // The same order, page after page: the next page starts where the first ended.
   const json next = s.ask("jvm.events", {{"sort", "duration_s"}, {"desc", true}, {"offset", 5}, {"limit", 5}});
-  for (size_t k = 0; k < 5; ++k) CHECK(next["rows"][k]["duration_s"].get<double>() == Approx(us[5 + k] / 1e6).epsilon(1e-12));
+  for (size_t k = 0; k < 5; ++k)
+    CHECK(next["rows"][k]["duration_s"].get<double>() == Approx(us[5 + k] / 1e6).epsilon(1e-12));
 
   // Heap before, ascending, in a range: the range's events, in order of the figure.
   const json heap = s.ask("jvm.events", {{"sort", "heap_before_kb"}, {"t0", 12}, {"t1", 14}, {"limit", 1000}});
@@ -161,9 +168,8 @@ TEST_CASE("jvm.events: pages over every event, in any order, filtered", "[jvm][q
   const json full = s.ask("jvm.events", {{"filter", "psfull"}, {"limit", 50}});
   CHECK(full["total"] == fulls);
   for (const auto& row : full["rows"]) CHECK(row["type"] == "PSFull");
-  const size_t ergonomics = std::count_if(all.begin(), all.end(), [](const TextPause& p) {
-    return p.text.find("(Ergonomics)") != std::string::npos;
-  });
+  const size_t ergonomics = std::count_if(
+      all.begin(), all.end(), [](const TextPause& p) { return p.text.find("(Ergonomics)") != std::string::npos; });
   CHECK(s.ask("jvm.events", {{"filter", "ERGONOMICS"}})["total"] == ergonomics);
 }
 
@@ -280,7 +286,8 @@ static std::string repeated_log(const std::string& text, int copies, double shif
   return out;
 }
 
-TEST_CASE("jvm report: its size does not grow with the log, and a range of a long log is exact", "[jvm][query][corpus]") {
+TEST_CASE("jvm report: its size does not grow with the log, and a range of a long log is exact",
+          "[jvm][query][corpus]") {
   // parallelgc.log: 4,666 pauses from 10.02 s to 21.26 s, GC ids 0-4665. Twenty copies 22 s apart
   // are one run of 93,320 pauses whose copy k holds exactly the pauses of the single log.
   const std::string text = read_file(corpus(kParallel));

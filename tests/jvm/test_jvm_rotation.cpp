@@ -50,9 +50,11 @@ json jvm(const std::vector<std::string>& paths, json options = json::object()) {
 
 }  // namespace
 
-TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit's segment order)", "[jvm][rotation][corpus]") {
-  for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip", "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip",
-                          "gctoolkit/streaming/rotating.zip", "gctoolkit/streaming/rotating_directory.zip"}) {
+TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit's segment order)",
+          "[jvm][rotation][corpus]") {
+  for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip",
+                          "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip", "gctoolkit/streaming/rotating.zip",
+                          "gctoolkit/streaming/rotating_directory.zip"}) {
     INFO(rel);
     const json& want = io_expectation(rel);
     const std::string path = corpus(std::string("jvm/") + rel);
@@ -72,7 +74,8 @@ TEST_CASE("jvm rotation: zips of rotating sets are ordered by content (GCToolKit
   }
 }
 
-TEST_CASE("jvm rotation: a directory given in reverse name order, and a single gzip member", "[jvm][rotation][corpus]") {
+TEST_CASE("jvm rotation: a directory given in reverse name order, and a single gzip member",
+          "[jvm][rotation][corpus]") {
   const std::string dir = corpus("jvm/gctoolkit/streaming/rotating_directory/");
   const json& want = io_expectation("gctoolkit/streaming/rotating_directory/gc.log.0");
   json r = jvm({dir + "gc.log.1.current", dir + "gc.log.0"});
@@ -95,8 +98,8 @@ TEST_CASE("jvm rotation: a JVM restart keeps only the latest run unless all_runs
   const std::string dir = corpus("jvm/gctoolkit/rolling/jdk14/rollinglogs/");
   const json& want = io_expectation("gctoolkit/rolling/jdk14/rollinglogs/short_restart_4.log");
   std::vector<std::string> set;
-  for (const char* m : {"short_restart_4.log.1", "short_restart_4.log.2", "short_restart_4.log.3", "short_restart_4.log.4",
-                        "short_restart_4.log"})
+  for (const char* m : {"short_restart_4.log.1", "short_restart_4.log.2", "short_restart_4.log.3",
+                        "short_restart_4.log.4", "short_restart_4.log"})
     set.push_back(dir + m);
   json live = jvm({dir + "short_restart_4.log"});
   json r = jvm(set);
@@ -166,7 +169,8 @@ TEST_CASE("jvm report: legacy findings end to end (CMS failures, promotion faile
   CHECK_FALSE(finding(r, "icms_in_use"));
 }
 
-TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that do not", "[jvm][legacy-findings][corpus]") {
+TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that do not",
+          "[jvm][legacy-findings][corpus]") {
   CHECK(finding(legacy_report("gctoolkit/preunified/icms/details/par.icms.wd.nt.log"), "icms_in_use"));
   json cms = legacy_report("gctoolkit/preunified/cms/parnew/details/GCLog_CMSCollection.log");
   CHECK_FALSE(finding(cms, "icms_in_use"));
@@ -174,8 +178,9 @@ TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that d
 
   // garbagecat dataset1: PSYoungGen with PSOldGen full collections (garbagecat: ERROR_SERIAL_GC_PARALLEL).
   CHECK(finding(legacy_report("garbagecat/dataset1.txt"), "serial_old_with_parallel_young"));
-  CHECK_FALSE(finding(legacy_report("gctoolkit/preunified/ps/details/tenuring/gccause/170/ps.cause.tenuring.details.v17051.log"),
-                      "serial_old_with_parallel_young"));
+  CHECK_FALSE(finding(
+      legacy_report("gctoolkit/preunified/ps/details/tenuring/gccause/170/ps.cause.tenuring.details.v17051.log"),
+      "serial_old_with_parallel_young"));
 
   // dataset119: "GC locker: Trying a full collection because scavenge failed"; the unified "gclocker"
   // finding (cause GCLocker Initiated GC) must not appear next to it.
@@ -204,8 +209,9 @@ TEST_CASE("jvm report: legacy findings on logs that trigger them and logs that d
 }
 
 TEST_CASE("jvm report: no duplicate finding ids on any legacy log", "[jvm][legacy-findings][corpus]") {
-  for (const char* rel : {"gctoolkit/preunified/cms/parnew/details/1073_1.log", "garbagecat/dataset1.txt", "garbagecat/dataset119.txt",
-                          "garbagecat/dataset144.txt", "garbagecat/dataset9.txt", "gctoolkit/streaming/rotating.zip"}) {
+  for (const char* rel :
+       {"gctoolkit/preunified/cms/parnew/details/1073_1.log", "garbagecat/dataset1.txt", "garbagecat/dataset119.txt",
+        "garbagecat/dataset144.txt", "garbagecat/dataset9.txt", "gctoolkit/streaming/rotating.zip"}) {
     INFO(rel);
     json r = legacy_report(rel);
     std::vector<std::string> ids;

@@ -84,7 +84,8 @@ TEST_CASE("jvm events: young generation per event (legacy ParNew)", "[jvm][serie
   CHECK(e["wall_ms"].is_number());
 }
 
-TEST_CASE("jvm events: a corrupt region count is not a figure (fuzz find: count x region size overflowed)", "[jvm][series]") {
+TEST_CASE("jvm events: a corrupt region count is not a figure (fuzz find: count x region size overflowed)",
+          "[jvm][series]") {
   // fixtures/jvm/jdk17-g1.log with GC(0)'s "Eden regions: 6->0(12)" (line 27) replaced by a count no
   // heap can hold (2^62 + 1: times 1024 KiB it wraps to 1024 in 64 bits); GC(1)'s line 43
   // "Eden regions: 12->0(17)" is left as it is.
@@ -105,7 +106,8 @@ TEST_CASE("jvm events: a corrupt region count is not a figure (fuzz find: count 
   CHECK(report_of(doc, "jvm-gc-log")["events"]["total"] == 37);
 }
 
-TEST_CASE("jvm events: a stamp past any real uptime is clamped, the figures around it stay exact (fuzz find)", "[jvm][series]") {
+TEST_CASE("jvm events: a stamp past any real uptime is clamped, the figures around it stay exact (fuzz find)",
+          "[jvm][series]") {
   // timemillis decorations only: uptime is taken relative to the first line. The second stamp is
   // a corrupt 18-digit value (5.07e17 ms, ~5.07e14 s after the first line): in nanoseconds it has
   // no 64-bit value, so it is kept as 9e9 s; the pauses around it are exact.
@@ -154,7 +156,8 @@ TEST_CASE("jvm events: a log with 19,166 pauses keeps every event, nothing is lo
   CHECK(paused == Approx(r["pauses"]["total_s"].get<double>()).margin(1e-6));
   CHECK(max_before == r["heap"]["max_occupancy_kb"].get<int64_t>());
   CHECK(max_after == r["heap"]["max_after_gc_kb"].get<int64_t>());
-  CHECK(allocated / 1024 / r["runtime_s"].get<double>() == Approx(r["rates"]["allocation_mb_s"].get<double>()).epsilon(1e-6));
+  CHECK(allocated / 1024 / r["runtime_s"].get<double>() ==
+        Approx(r["rates"]["allocation_mb_s"].get<double>()).epsilon(1e-6));
   // The report's first screen stays small: its series decimated, the table's first page.
   CHECK(r["series"]["decimated"] == true);
   CHECK(r["series"]["events"]["t"].size() <= 4000);

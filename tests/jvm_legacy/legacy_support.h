@@ -43,7 +43,7 @@ inline std::vector<NamedBytes> decode_members(const std::string& path) {
 struct CollectingSink : jvm::GcEventSink {
   std::array<uint64_t, static_cast<size_t>(jvm::GcType::kCount)> by_type{};
   std::vector<jvm::GcEvent> events;  // causes are not kept (their views die after on_event)
-  std::deque<std::string> causes;  // stable storage the kept events' cause views point into
+  std::deque<std::string> causes;    // stable storage the kept events' cause views point into
   uint64_t safepoints = 0, tenuring = 0, unparsed = 0;
   double safepoint_total_s = 0;
   std::vector<std::pair<uint64_t, std::string>> first_unparsed;

@@ -17,22 +17,23 @@ const nlohmann::json* row(const nlohmann::json& cmp, const std::string& key) {
 }  // namespace
 
 TEST_CASE("compare: KPI fields are flattened and diffed", "[jvm-legacy][compare]") {
-  nlohmann::json a = {{"format", "jvm-gc-log"},
-                      {"inputs", {"before.log"}},
-                      {"pauses", {{"count", 100}, {"total_ms", 2500.0}, {"max_ms", 80.0}, {"p99_ms", {{"young", 40.0}}}}},
-                      {"throughput_percent", 97.5},
-                      {"percent_paused", 2.5},
-                      {"heap", {{"max_after_gc_kb", 1000}}},
-                      {"rates", {{"allocation_mb_s", 50.0}}},
-                      {"events", {{"total", 120}, {"by_type", {{"ParNew", 100}}}}},
-                      {"series", {{"t", {1, 2, 3}}}},  // per-event data: not a KPI
-                      {"jvm_version", "1.8.0_20"}};
+  nlohmann::json a = {
+      {"format", "jvm-gc-log"},
+      {"inputs", {"before.log"}},
+      {"pauses", {{"count", 100}, {"total_ms", 2500.0}, {"max_ms", 80.0}, {"p99_ms", {{"young", 40.0}}}}},
+      {"throughput_percent", 97.5},
+      {"percent_paused", 2.5},
+      {"heap", {{"max_after_gc_kb", 1000}}},
+      {"rates", {{"allocation_mb_s", 50.0}}},
+      {"events", {{"total", 120}, {"by_type", {{"ParNew", 100}}}}},
+      {"series", {{"t", {1, 2, 3}}}},  // per-event data: not a KPI
+      {"jvm_version", "1.8.0_20"}};
   nlohmann::json b = a;
   b["inputs"] = {"after.log"};
-  b["pauses"]["count"] = 80;          // 80 - 100 = -20, -20 %
-  b["pauses"]["max_ms"] = 120.0;      // +40, +50 %
+  b["pauses"]["count"] = 80;      // 80 - 100 = -20, -20 %
+  b["pauses"]["max_ms"] = 120.0;  // +40, +50 %
   b["pauses"]["p99_ms"]["young"] = 30.0;
-  b["throughput_percent"] = 99.0;     // +1.5
+  b["throughput_percent"] = 99.0;  // +1.5
   b["heap"]["max_after_gc_kb"] = 0;
   b["rates"].erase("allocation_mb_s");
   b["rates"]["promotion_mb_s"] = 5.0;

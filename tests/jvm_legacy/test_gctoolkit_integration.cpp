@@ -27,9 +27,12 @@ TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest]
   LegacyRun run;
   run_legacy(run, decode_members(corpus("jvm/" + path)));
   const auto& s = run.sink;
-  CHECK(s.count(GcType::DefNew) == expectation(path, "HeapOccupancyAfterCollectionSummary.DefNew.size").get<uint64_t>());
-  CHECK(s.count(GcType::InitialMark) == expectation(path, "HeapOccupancyAfterCollectionSummary.InitialMark.size").get<uint64_t>());
-  CHECK(s.count(GcType::Remark) == expectation(path, "HeapOccupancyAfterCollectionSummary.Remark.size").get<uint64_t>());
+  CHECK(s.count(GcType::DefNew) ==
+        expectation(path, "HeapOccupancyAfterCollectionSummary.DefNew.size").get<uint64_t>());
+  CHECK(s.count(GcType::InitialMark) ==
+        expectation(path, "HeapOccupancyAfterCollectionSummary.InitialMark.size").get<uint64_t>());
+  CHECK(s.count(GcType::Remark) ==
+        expectation(path, "HeapOccupancyAfterCollectionSummary.Remark.size").get<uint64_t>());
 
   // Pause total over the stop-the-world events (GCToolKit: 208.922351 s).
   double pause = 0, first = INFINITY, end = 0;
@@ -45,7 +48,8 @@ TEST_CASE("DefNew/CMS log: GCToolKit end-to-end totals", "[jvm-legacy][manifest]
   // GCToolKit's runtime runs from the JVM start (uptime 0) to the end of the last event.
   const auto& runtime = expectation(path, "PauseTimeSummary.estimatedRuntime_s");
   CHECK(end == Approx(value_of(runtime)).margin(runtime["tolerance"].get<double>()));
-  CHECK(static_cast<int>(pause / end * 100.0 * 1000) == expectation(path, "int(PauseTimeSummary.percentPaused*1000)").get<int>());
+  CHECK(static_cast<int>(pause / end * 100.0 * 1000) ==
+        expectation(path, "int(PauseTimeSummary.percentPaused*1000)").get<int>());
   const auto& first_event = expectation(path, "JVMTermination.timeOfFirstEvent_s");
   CHECK(first == Approx(value_of(first_event)).margin(first_event["tolerance"].get<double>()));
 

@@ -49,8 +49,9 @@ TEST_CASE("findings: Parallel young with the serial old collector", "[jvm-legacy
   auto fs = findings_of("garbagecat/dataset1.txt");
   REQUIRE(find(fs, "serial_old_with_parallel_young"));
   // ParOldGen logs do not raise it.
-  CHECK_FALSE(find(findings_of("gctoolkit/preunified/ps/details/tenuring/gccause/170/ps.cause.tenuring.details.v17051.log"),
-                   "serial_old_with_parallel_young"));
+  CHECK_FALSE(
+      find(findings_of("gctoolkit/preunified/ps/details/tenuring/gccause/170/ps.cause.tenuring.details.v17051.log"),
+           "serial_old_with_parallel_young"));
 }
 
 TEST_CASE("findings: GC locker forced collection", "[jvm-legacy][findings][corpus]") {

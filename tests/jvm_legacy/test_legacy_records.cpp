@@ -156,7 +156,8 @@ TEST_CASE("legacy records: the same events whatever the chunk size", "[jvm-legac
   }
 }
 
-TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes nor grows", "[jvm-legacy][records][corpus]") {
+TEST_CASE("legacy records: truncated, corrupted and hostile input never crashes nor grows",
+          "[jvm-legacy][records][corpus]") {
   std::string log = decode_members(corpus("jvm/gctoolkit/preunified/cms/parnew/details/1073_1.log"))[0].bytes;
   // Truncations at arbitrary points keep what was complete before the cut.
   std::mt19937 rng(42);

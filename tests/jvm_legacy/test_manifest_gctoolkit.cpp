@@ -119,8 +119,10 @@ TEST_CASE("legacy parser meets GCToolKit's per-type event counts of the corpus",
       (ok ? met : unmet)++;
     }
   }
-  std::printf("[jvm-legacy] gctoolkit.parser_event_counts: %d records met, %d unmet; %d counts where GCToolKit is "
-              "wrong (documented)\n", met, unmet, documented);
+  std::printf(
+      "[jvm-legacy] gctoolkit.parser_event_counts: %d records met, %d unmet; %d counts where GCToolKit is "
+      "wrong (documented)\n",
+      met, unmet, documented);
   CHECK(documented == 3);
   CHECK(met > 0);
 }
@@ -150,7 +152,8 @@ TEST_CASE("legacy diary meets GCToolKit's diary verdicts of the corpus", "[jvm-l
           continue;
         }
         bool good = diary_flag(run.diary, flag) != jvm::Tri::kTrue;
-        if (!good) std::printf("  [jvm-legacy] %s: %s should not be TRUE\n", path.c_str(), flag.get<std::string>().c_str());
+        if (!good)
+          std::printf("  [jvm-legacy] %s: %s should not be TRUE\n", path.c_str(), flag.get<std::string>().c_str());
         ok = ok && good;
         CHECK(good);
       }
@@ -163,8 +166,10 @@ TEST_CASE("legacy diary meets GCToolKit's diary verdicts of the corpus", "[jvm-l
       (ok ? met : unmet)++;
     }
   }
-  std::printf("[jvm-legacy] gctoolkit.diary: %d records met, %d unmet; %d verdicts where GCToolKit is wrong "
-              "(documented)\n", met, unmet, documented);
+  std::printf(
+      "[jvm-legacy] gctoolkit.diary: %d records met, %d unmet; %d verdicts where GCToolKit is wrong "
+      "(documented)\n",
+      met, unmet, documented);
   CHECK(documented == 3);
   CHECK(met > 0);
 }

@@ -29,8 +29,9 @@ const nlohmann::json& manifest() {
 }
 
 bool is_g1_concurrent(GcType t) {
-  return t == GcType::ConcurrentRootRegionScan || t == GcType::G1GCConcurrentMark || t == GcType::G1GCConcurrentCleanup ||
-         t == GcType::G1ConcurrentMarkResetForOverflow || t == GcType::ConcurrentStringDeduplication;
+  return t == GcType::ConcurrentRootRegionScan || t == GcType::G1GCConcurrentMark ||
+         t == GcType::G1GCConcurrentCleanup || t == GcType::G1ConcurrentMarkResetForOverflow ||
+         t == GcType::ConcurrentStringDeduplication;
 }
 bool is_cms_concurrent(GcType t) {
   return t == GcType::ConcurrentMark || t == GcType::Concurrent_Preclean || t == GcType::Abortable_Preclean ||
@@ -47,8 +48,8 @@ struct Record {
 std::vector<Record> records_of(const CollectingSink& s) {
   std::vector<Record> out;
   for (const auto& e : s.events) {
-    if (!out.empty() && out.back().parts.front()->first_line == e.first_line && out.back().parts.front()->member == e.member &&
-        e.stop_the_world && out.back().stw) {
+    if (!out.empty() && out.back().parts.front()->first_line == e.first_line &&
+        out.back().parts.front()->member == e.member && e.stop_the_world && out.back().stw) {
       out.back().parts.push_back(&e);
       if (!std::isnan(e.duration_s)) out.back().pause_s += e.duration_s;
       continue;
@@ -79,9 +80,12 @@ bool is_full_record(const Record& r) {
   for (const auto* e : r.parts) {
     if (e->old_pool) return true;
     switch (e->type) {
-      case GcType::FullGC: case GcType::PSFull: case GcType::SystemGC: case GcType::Full:
-      case GcType::ConcurrentModeFailure: case GcType::ConcurrentModeInterrupted:
-        return true;
+      case GcType::FullGC:
+      case GcType::PSFull:
+      case GcType::SystemGC:
+      case GcType::Full:
+      case GcType::ConcurrentModeFailure:
+      case GcType::ConcurrentModeInterrupted: return true;
       default: break;
     }
   }
@@ -109,7 +113,8 @@ std::string garbagecat_type(const Record& r, bool g1_log) {
   switch (t) {
     case GcType::InitialMark: return "CMS_INITIAL_MARK";
     case GcType::Remark: return "CMS_REMARK";
-    case GcType::ParNew: case GcType::ParNewPromotionFailed: return "PAR_NEW";
+    case GcType::ParNew:
+    case GcType::ParNewPromotionFailed: return "PAR_NEW";
     case GcType::DefNew: return "SERIAL_NEW";
     case GcType::PSYoungGen: return "PARALLEL_SCAVENGE";
     case GcType::Young: return g1_log ? "G1_YOUNG_PAUSE" : "VERBOSE_GC_YOUNG";
@@ -118,7 +123,10 @@ std::string garbagecat_type(const Record& r, bool g1_log) {
     case GcType::G1GCRemark: return "G1_REMARK";
     case GcType::G1GCCleanup: return "G1_CLEANUP";
     case GcType::Full: return "G1_FULL_GC_SERIAL";
-    case GcType::FullGC: case GcType::SystemGC: case GcType::ConcurrentModeFailure: case GcType::ConcurrentModeInterrupted: {
+    case GcType::FullGC:
+    case GcType::SystemGC:
+    case GcType::ConcurrentModeFailure:
+    case GcType::ConcurrentModeInterrupted: {
       const char* old = last.old_pool ? last.old_pool : "";
       if (g1_log && !last.old_pool) return "G1_FULL_GC_SERIAL";
       if (std::string(old) == "CMS") return "CMS_SERIAL_OLD";
@@ -361,18 +369,22 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
         const nlohmann::json jvm_run = ex.value("jvmRun_values", nlohmann::json::object());
         for (const auto& [getter, list] : jvm_run.items()) {
           for (const auto& item : list) {
-            std::string want = item["expected"].is_string() ? item["expected"].get<std::string>() : item["expected"].dump();
+            std::string want =
+                item["expected"].is_string() ? item["expected"].get<std::string>() : item["expected"].dump();
             size_t digit = want.find_first_of("0123456789");
             if (digit == std::string::npos) {
               ++gc.not_applicable;
               continue;
             }
             double w = std::atof(want.c_str() + digit);
-            if (getter == "jvmRun.getDurationMax()") judge(gc, getter, std::llround(pause_max * 1e6) == std::llround(w) ||
-                                                                           std::fabs(pause_max * 1e6 - w) <= 1.0);
-            else if (getter == "jvmRun.getDurationTotal()") judge(gc, getter, std::fabs(pause_sum * 1e6 - w) <= pause_n);
+            if (getter == "jvmRun.getDurationMax()")
+              judge(gc, getter,
+                    std::llround(pause_max * 1e6) == std::llround(w) || std::fabs(pause_max * 1e6 - w) <= 1.0);
+            else if (getter == "jvmRun.getDurationTotal()")
+              judge(gc, getter, std::fabs(pause_sum * 1e6 - w) <= pause_n);
             else if (getter == "jvmRun.getBlockingEventCount()") judge(gc, getter, static_cast<double>(pause_n) == w);
-            else if (getter == "jvmRun.getStoppedTimeEventCount()") judge(gc, getter, static_cast<double>(run.sink.safepoints) == w);
+            else if (getter == "jvmRun.getStoppedTimeEventCount()")
+              judge(gc, getter, static_cast<double>(run.sink.safepoints) == w);
             // ms of uptime; garbagecat subtracts the stopped time in whole ms (3884 - 1000 = 2884 where
             // 3.884 - 1.0006881 = 2.8833 s): 1 ms of rounding either way.
             else if (getter == "jvmRun.getFirstSafepointEvent().getTimestamp()")
@@ -388,7 +400,8 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
             else if (getter == "jvmRun.getLastBlockingEvent().getTimestamp()" && !first_pause_uptime.empty())
               judge(gc, getter, std::llround(first_pause_uptime.back() * 1000) == std::llround(w));
             else if (getter == "jvmRun.getStoppedTimeTotal()")  // microseconds, one rounding per event at most
-              judge(gc, getter, std::fabs(run.sink.safepoint_total_s * 1e6 - w) <= static_cast<double>(run.sink.safepoints));
+              judge(gc, getter,
+                    std::fabs(run.sink.safepoint_total_s * 1e6 - w) <= static_cast<double>(run.sink.safepoints));
             else ++gc.not_applicable;
           }
         }
@@ -418,8 +431,9 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
           const std::string expr = entry.key();  // a named variable: lambdas below capture it
           for (const auto& item : entry.value()) {
             double v = 0, tol = 0;
-            bool parsed = (item.contains("matcher") && item["matcher"].is_string() && parse_matcher(item["matcher"], v, tol)) ||
-                          parse_expected(item, v, tol);
+            bool parsed =
+                (item.contains("matcher") && item["matcher"].is_string() && parse_matcher(item["matcher"], v, tol)) ||
+                parse_expected(item, v, tol);
             if (!parsed) {
               ++gv.not_applicable;
               continue;
@@ -433,9 +447,12 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
             auto getter_after = [&](const char* prefix) { return expr.substr(std::string(prefix).size()); };
             if (expr == "handler.getCount()" && v == 0) judge(gv, expr + " = 0", run.sink.unparsed == 0);
             else if (expr.rfind("model.getPause().", 0) == 0) pause_figure(all, getter_after("model.getPause()."));
-            else if (expr.rfind("model.getGCPause().", 0) == 0) pause_figure(young, getter_after("model.getGCPause()."));
-            else if (expr.rfind("model.getFullGCPause().", 0) == 0) pause_figure(full, getter_after("model.getFullGCPause()."));
-            else if (expr == "model.getHeapAllocatedSizes().getMax()") judge(gv, expr, static_cast<double>(heap_max_kb) == v);
+            else if (expr.rfind("model.getGCPause().", 0) == 0)
+              pause_figure(young, getter_after("model.getGCPause()."));
+            else if (expr.rfind("model.getFullGCPause().", 0) == 0)
+              pause_figure(full, getter_after("model.getFullGCPause()."));
+            else if (expr == "model.getHeapAllocatedSizes().getMax()")
+              judge(gv, expr, static_cast<double>(heap_max_kb) == v);
             else ++gv.not_applicable;
           }
         }
@@ -444,10 +461,10 @@ TEST_CASE("legacy parser meets garbagecat and GCViewer assertions of the corpus"
   }
   for (const auto& s : gc.unexplained_list) std::printf("  [jvm-legacy] garbagecat unmet: %s\n", s.c_str());
   for (const auto& s : gv.unexplained_list) std::printf("  [jvm-legacy] gcviewer unmet: %s\n", s.c_str());
-  std::printf("[jvm-legacy] garbagecat.test_assertions: %d met, %d explained, %d unexplained, %d not applicable\n", gc.met,
-              gc.explained, gc.unexplained, gc.not_applicable);
-  std::printf("[jvm-legacy] gcviewer.test_assertions: %d met, %d explained, %d unexplained, %d not applicable\n", gv.met,
-              gv.explained, gv.unexplained, gv.not_applicable);
+  std::printf("[jvm-legacy] garbagecat.test_assertions: %d met, %d explained, %d unexplained, %d not applicable\n",
+              gc.met, gc.explained, gc.unexplained, gc.not_applicable);
+  std::printf("[jvm-legacy] gcviewer.test_assertions: %d met, %d explained, %d unexplained, %d not applicable\n",
+              gv.met, gv.explained, gv.unexplained, gv.not_applicable);
   // Every applicable assertion is met or explained; the met counts may only go up.
   constexpr int kMaxUnexplainedGarbagecat = 0, kMaxUnexplainedGcviewer = 0;
   CHECK(gc.unexplained <= kMaxUnexplainedGarbagecat);

@@ -92,8 +92,8 @@ TEST_CASE("peers: jdk11_details.log counts a concurrent mark once when an abort 
   // at 63610 and is aborted at 63687; GC(2129) 102182/102720/102797; GC(3035) 145497/145893/145970;
   // GC(8246) 394967/395360/395437. The log has 194 "Concurrent Mark (a)" start lines: 194 marks.
   const std::string rel = "gctoolkit/unified/g1gc/jdk11_details.log.zip";
-  const size_t cycles[4][3] = {{63120, 63610, 63687}, {102182, 102720, 102797}, {145497, 145893, 145970},
-                               {394967, 395360, 395437}};
+  const size_t cycles[4][3] = {
+      {63120, 63610, 63687}, {102182, 102720, 102797}, {145497, 145893, 145970}, {394967, 395360, 395437}};
   std::string text;
   for (const auto& c : cycles) {
     CHECK(contains(corpus_line(rel, c[0]), ") Concurrent Mark ("));
@@ -124,8 +124,8 @@ TEST_CASE("peers: BF653AA1 log ends inside a CMS concurrent mark with two ParNew
   const std::string rel =
       "gctoolkit/preunified/cms/parnew/details/tenuring/BF653AA1-F897-4279-9570-2E4837D311E8-1405428823225.log.gz";
   CHECK(contains(corpus_line(rel, 150075), "[CMS-concurrent-mark-start]"));
-  CHECK(corpus_text(rel).find("CMS-concurrent-mark:", corpus_text(rel).find("60123.204: [CMS-concurrent-mark-start]")) ==
-        std::string::npos);
+  CHECK(corpus_text(rel).find("CMS-concurrent-mark:",
+                              corpus_text(rel).find("60123.204: [CMS-concurrent-mark-start]")) == std::string::npos);
   LegacyRun run = legacy("bf.log", corpus_lines(rel, 150073, 150115));
   CHECK(run.sink.count(GcType::InitialMark) == 1);
   CHECK(run.sink.count(GcType::ParNew) == 2);
@@ -291,7 +291,8 @@ TEST_CASE("peers: GC lines inside application output are analyzed, the other lin
 
 // ---- GCViewer -------------------------------------------------------------------------------------
 
-TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collection record", "[jvm-legacy][peers][corpus]") {
+TEST_CASE("peers: JDK 1.4-6 adaptive size policy output opens the young collection record",
+          "[jvm-legacy][peers][corpus]") {
   // Fixed here: "0.153: [GCAdaptiveSizePolicy::old generation size: …" (line 1 of the JDK 1.4 sample) starts a
   // young collection whose figures come three lines later (line 4: " 3054K->3065K(13056K), 0.0077290 secs]").
   // The "[GC" glued to "AdaptiveSizePolicy" was not taken for a record start, so the six young collections of

@@ -59,8 +59,10 @@ std::vector<std::string> strings(const nlohmann::json& j) { return j.get<std::ve
 
 }  // namespace
 
-TEST_CASE("rotation: a zip of a unified rotating set is ordered by content, not name", "[jvm-legacy][rotation][corpus]") {
-  for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip", "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip"}) {
+TEST_CASE("rotation: a zip of a unified rotating set is ordered by content, not name",
+          "[jvm-legacy][rotation][corpus]") {
+  for (const char* rel : {"gctoolkit/rolling/jdk14/rollinglogs/zip/rollover.zip",
+                          "gctoolkit/rolling/jdk14/rollinglogs/zip/rolloverdir.zip"}) {
     const auto& want = io_expectation(rel);
     auto got = plan_members(decode_members(corpus(std::string("jvm/") + rel)));
     INFO(rel << ": " << got.plan.note);

@@ -66,7 +66,8 @@ void check_against_truth(const json& r, const json& truth, const std::string& fi
     CHECK(s["complete_message_count"] == t["complete_message_count"]);
     CHECK(s["complete"] == t["complete"]);
     std::map<std::string, uint64_t> by_class;  // the snapshot's classes, computed by the shared heap model
-    for (const auto& row : s["heap"]["by_class"]) by_class[row["class"].get<std::string>()] = row["count"].get<uint64_t>();
+    for (const auto& row : s["heap"]["by_class"])
+      by_class[row["class"].get<std::string>()] = row["count"].get<uint64_t>();
     for (auto& [cls, n] : t["top_classes"].items()) CHECK(by_class[cls] == n);
     std::map<std::string, uint64_t> at_site;
     const json& site = s["by_site"];
@@ -180,9 +181,10 @@ TEST_CASE("rbkit: the real stock-server capture, as the manifest says it must be
 }
 
 TEST_CASE("rbkit: reports do not depend on how the input is cut into chunks", "[rbkit][corpus]") {
-  for (const char* rel : {"heap/rbkit/real_stock_threaddeath.rbkit", "heap/rbkit/legacy_rbkit_client_fixtures/split_dump.rbkit",
-                          "heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit",
-                          "heap/malformed/rbkit_truncated_mid_frame.rbkit", "heap/malformed/rbkit_garbage_prefix.rbkit"}) {
+  for (const char* rel :
+       {"heap/rbkit/real_stock_threaddeath.rbkit", "heap/rbkit/legacy_rbkit_client_fixtures/split_dump.rbkit",
+        "heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit", "heap/malformed/rbkit_truncated_mid_frame.rbkit",
+        "heap/malformed/rbkit_garbage_prefix.rbkit"}) {
     INFO(rel);
     std::string bytes = read_file(corpus(rel));
     json whole = analyze_bytes({{"capture.rbkit", bytes}});
@@ -235,8 +237,8 @@ TEST_CASE("rbkit: snapshots also go through the shared heap model", "[rbkit][cor
   CHECK(heap["dominators"]["references_out_of_snapshot"] == 8783);
   CHECK(heap["dominators"]["unreferenced_objects"] == 34);
   CHECK(report_of(doc, "rbkit-capture")["snapshots"][0]["objects_never_referenced"] == 34);
-  CHECK(heap["dominators"]["reason"].get<std::string>().find("8783 of 193804 references point to objects the walk left out") !=
-        std::string::npos);
+  CHECK(heap["dominators"]["reason"].get<std::string>().find(
+            "8783 of 193804 references point to objects the walk left out") != std::string::npos);
 
   // objectdump.rbkit (pre-2.0): 19985 records of which 59 are root pseudo-objects (vm 1,
   // machine_context 39, global_tbl 16, global_list 2, end_proc 1: the truth's class counts); they

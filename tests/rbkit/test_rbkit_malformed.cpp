@@ -27,7 +27,8 @@ json run_forced(const std::string& name) {
 size_t count_errors(const json& doc, const std::string& part, bool warnings_too = false) {
   size_t n = 0;
   for (const auto& e : doc["errors"])
-    if ((warnings_too || !e.contains("severity")) && e["message"].get<std::string>().find(part) != std::string::npos) ++n;
+    if ((warnings_too || !e.contains("severity")) && e["message"].get<std::string>().find(part) != std::string::npos)
+      ++n;
   return n;
 }
 
@@ -191,7 +192,11 @@ TEST_CASE("rbkit malformed: invalid UTF-8 class names and paths", "[rbkit][corpu
   size_t replaced = 0;
   for (const auto& c : r["classes"]["class"]) {
     std::string s = c;
-    if (s == "\xC3\x9Cn\xC3\xAF" "c\xC3\xB8" "d\xC3\xA9") unicode = true;
+    if (s ==
+        "\xC3\x9Cn\xC3\xAF"
+        "c\xC3\xB8"
+        "d\xC3\xA9")
+      unicode = true;
     if (s.find("\xEF\xBF\xBD") != std::string::npos) ++replaced;
   }
   CHECK(unicode);
@@ -331,12 +336,12 @@ TEST_CASE("rbkit msgpack: old raw family and new str8/bin give the same classes"
     return std::string("\x83\x00\x00\x01", 4) + ts + std::string("\x02\x82\x03", 3) + id_byte + "\x04" + cls;
   };
   std::string events;
-  events += created("\x10", std::string("\xa4Hash", 5));                      // fixraw/fixstr
-  events += created("\x11", std::string("\xda\x00\x04Hash", 7));              // raw16/str16
-  events += created("\x12", std::string("\xdb\x00\x00\x00\x04Hash", 9));      // raw32/str32
-  events += created("\x13", std::string("\xd9\x04Hash", 6));                  // str8 (msgpack-c >= 1.0)
-  events += created("\x14", std::string("\xc4\x04Hash", 6));                  // bin8
-  events += created("\x15", std::string("\xc0", 1));                          // nil class name
+  events += created("\x10", std::string("\xa4Hash", 5));                  // fixraw/fixstr
+  events += created("\x11", std::string("\xda\x00\x04Hash", 7));          // raw16/str16
+  events += created("\x12", std::string("\xdb\x00\x00\x00\x04Hash", 9));  // raw32/str32
+  events += created("\x13", std::string("\xd9\x04Hash", 6));              // str8 (msgpack-c >= 1.0)
+  events += created("\x14", std::string("\xc4\x04Hash", 6));              // bin8
+  events += created("\x15", std::string("\xc0", 1));                      // nil class name
   std::string capture = std::string("\x84\x00\x07\x01", 4) + ts + std::string("\x09\x00\x02\x96", 4) + events;
   json doc = analyze_bytes({{"raw.rbkit", capture}});
   const json& r = report_of(doc, "rbkit-capture");
@@ -395,7 +400,9 @@ TEST_CASE("rbkit identification: probe evidence and what stays unrecognized", "[
 
 TEST_CASE("rbkit msgpack: absurd timestamps are rejected, not binned", "[rbkit]") {
   // gc_start at 1e300 ms and at -5 ms, then a valid gc_end_s at 1e12 ms (2001-09-09).
-  auto gc = [](char type, double ts) { return std::string("\x82\x00", 2) + type + std::string("\x01", 1) + msgpack_f64(ts); };
+  auto gc = [](char type, double ts) {
+    return std::string("\x82\x00", 2) + type + std::string("\x01", 1) + msgpack_f64(ts);
+  };
   json doc = analyze_bytes({{"ts.rbkit", gc('\x02', 1e300) + gc('\x02', -5.0) + gc('\x04', 1e12)}});
   const json& r = report_of(doc, "rbkit-capture");
   CHECK(r["rejection_reasons"]["gc_start: timestamp out of range (not milliseconds since 1970)"] == 2);
@@ -429,10 +436,19 @@ TEST_CASE("rbkit: a pre-2.0 snapshot whose root pseudo-objects reference objects
   // references id 24 (sizes 40 and 100), plus an unreferenced id 32. Retained size of 16 = 140.
   const std::string ts = msgpack_f64(1407528865806.0);
   std::string objs;
-  objs += std::string("\x83\x03\x08\x04\xa2vm\x05\x91\x10", 10);                          // {3:8, 4:"vm", 5:[16]}
-  objs += std::string("\x84\x03\x10\x04\xa1" "A\x05\x91\x18\x08\x28", 11);               // {3:16, 4:"A", 5:[24], 8:40}
-  objs += std::string("\x84\x03\x18\x04\xa1" "B\x05\x90\x08\x64", 10);                   // {3:24, 4:"B", 5:[], 8:100}
-  objs += std::string("\x84\x03\x20\x04\xa1" "C\x05\x90\x08\x08", 10);                   // {3:32, 4:"C", 5:[], 8:8}
+  objs += std::string("\x83\x03\x08\x04\xa2vm\x05\x91\x10", 10);  // {3:8, 4:"vm", 5:[16]}
+  objs += std::string(
+      "\x84\x03\x10\x04\xa1"
+      "A\x05\x91\x18\x08\x28",
+      11);  // {3:16, 4:"A", 5:[24], 8:40}
+  objs += std::string(
+      "\x84\x03\x18\x04\xa1"
+      "B\x05\x90\x08\x64",
+      10);  // {3:24, 4:"B", 5:[], 8:100}
+  objs += std::string(
+      "\x84\x03\x20\x04\xa1"
+      "C\x05\x90\x08\x08",
+      10);  // {3:32, 4:"C", 5:[], 8:8}
   std::string capture = std::string("\x83\x00\x05\x01", 4) + ts + std::string("\x02\x94", 2) + objs;
   json doc = analyze_bytes({{"legacy.rbkit", capture}});
   const json& s = report_of(doc, "rbkit-capture")["snapshots"][0];

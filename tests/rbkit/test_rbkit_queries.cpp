@@ -61,7 +61,8 @@ TEST_CASE("rbkit.range: a zoomed window's figures are the events in it", "[rbkit
   CHECK_THROWS_WITH(s.set->query("rbkit.range", {{"t0", 5}}), Catch::Contains("'t1'"));
 }
 
-TEST_CASE("rbkit leak reading: steady after warm-up is no leak, a kept share of objects is one", "[rbkit][query][corpus]") {
+TEST_CASE("rbkit leak reading: steady after warm-up is no leak, a kept share of objects is one",
+          "[rbkit][query][corpus]") {
   // The real capture: the live curve climbs for ~6 s, then stays between 9,500 and 11,800.
   json steady = open(corpus("heap/rbkit/real_stock_threaddeath.rbkit")).report.at("leak");
   CHECK(steady.at("verdict") == "stable");

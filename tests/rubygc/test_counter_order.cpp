@@ -22,13 +22,29 @@ const json* finding(const json& r, const std::string& id) {
 
 // [ts, peak_rss, rss, EVENT, [count, minor_gc_count, major_gc_count], info, meta, thread]
 json sample(double ts, const char* ev, int64_t count, int64_t minor, int64_t major, json thread = nullptr) {
-  return json::array({ts, 1000, 1000, ev, json::array({count, minor, major}), {{"major_by", nullptr}, {"gc_by", "newobj"}},
-                      nullptr, thread});
+  return json::array({ts,
+                      1000,
+                      1000,
+                      ev,
+                      json::array({count, minor, major}),
+                      {{"major_by", nullptr}, {"gc_by", "newobj"}},
+                      nullptr,
+                      thread});
 }
 
 json payload_of(std::vector<json> samples) {
-  json header = json::array({nullptr, "3.1.2", "0.0", json::object(), "1.0.71", json::array(), {{"HEAP_PAGE_OBJ_LIMIT", 409}},
-                             json::array({"count", "minor_gc_count", "major_gc_count"}), "manual", "host", 1, 2});
+  json header = json::array({nullptr,
+                             "3.1.2",
+                             "0.0",
+                             json::object(),
+                             "1.0.71",
+                             json::array(),
+                             {{"HEAP_PAGE_OBJ_LIMIT", 409}},
+                             json::array({"count", "minor_gc_count", "major_gc_count"}),
+                             "manual",
+                             "host",
+                             1,
+                             2});
   json p = json::array({header});
   for (auto& s : samples) p.push_back(std::move(s));
   return p;
@@ -108,7 +124,7 @@ TEST_CASE("rubygc counters: another thread's sample may overtake, the same threa
   p[5][7] = 8;  // thread 8's end wrote 11, then "thread 8" writes 10
   r = tuner(p);
   CHECK(r["verdict"]["status"] == 400);
-  CHECK(r["verdict"]["message"].get<std::string>().find("sample #4 (payload element 5, PROCESSING_ENDED): GC.stat count = 10 is "
-                                                        "lower than 11 at sample #3, this thread's previous sample") !=
-        std::string::npos);
+  CHECK(r["verdict"]["message"].get<std::string>().find(
+            "sample #4 (payload element 5, PROCESSING_ENDED): GC.stat count = 10 is "
+            "lower than 11 at sample #3, this thread's previous sample") != std::string::npos);
 }

@@ -46,7 +46,8 @@ std::map<std::string, json> manifest_by_file() {
 const json* row_of(const json& fleet, const std::string& suffix) {
   for (const auto& p : fleet["processes"])
     if (p["path"].get<std::string>().size() >= suffix.size() &&
-        p["path"].get<std::string>().compare(p["path"].get<std::string>().size() - suffix.size(), suffix.size(), suffix) == 0)
+        p["path"].get<std::string>().compare(p["path"].get<std::string>().size() - suffix.size(), suffix.size(),
+                                             suffix) == 0)
       return &p;
   return nullptr;
 }
@@ -54,7 +55,8 @@ const json* row_of(const json& fleet, const std::string& suffix) {
 }  // namespace
 
 TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped together", "[rubygc][corpus]") {
-  const std::vector<std::string> files = {"rt01_rack_app_seed.json", "rt10_rack_app_preset_far.json", "rt16_rack_app_tiny_seed.json"};
+  const std::vector<std::string> files = {"rt01_rack_app_seed.json", "rt10_rack_app_preset_far.json",
+                                          "rt16_rack_app_tiny_seed.json"};
   std::vector<std::string> paths;
   for (auto& f : files) paths.push_back(corpus("tuner/" + f));
   json doc = analyze_paths(paths);
@@ -81,7 +83,8 @@ TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped togethe
   CHECK((*rt01)["group"] == (*rt16)["group"]);
   CHECK((*rt01)["group"] != (*rt10)["group"]);
   bool said = false;
-  for (const auto& n : fleet["notes"]) said = said || n.get<std::string>().find("different RUBY_GC_* settings") != std::string::npos;
+  for (const auto& n : fleet["notes"])
+    said = said || n.get<std::string>().find("different RUBY_GC_* settings") != std::string::npos;
   CHECK(said);
   // The merged advice stays inside what each process, analyzed alone, advises.
   const json& g = fleet["groups"][(*rt01)["group"].get<size_t>()];
@@ -93,7 +96,8 @@ TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped togethe
       double v = std::stod(value.get<std::string>());
       std::vector<double> own;
       for (const json* alone : {&alone_a, &alone_b})
-        if ((*alone)["strategies"][strategy].contains(var)) own.push_back(std::stod((*alone)["strategies"][strategy][var].get<std::string>()));
+        if ((*alone)["strategies"][strategy].contains(var))
+          own.push_back(std::stod((*alone)["strategies"][strategy][var].get<std::string>()));
       REQUIRE(!own.empty());
       CHECK(v >= *std::min_element(own.begin(), own.end()));
       CHECK(v <= *std::max_element(own.begin(), own.end()));
@@ -101,7 +105,8 @@ TEST_CASE("rubygc fleet: the corpus's Ruby 3.1 rack-app payloads dropped togethe
     }
   CHECK(merged >= 3);
   // Both advise a heap at boot; the merged one is the larger plateau (90th percentile of two), rt01's.
-  CHECK(g["strategies"]["speed"]["RUBY_GC_HEAP_INIT_SLOTS"] == alone_a["strategies"]["speed"]["RUBY_GC_HEAP_INIT_SLOTS"]);
+  CHECK(g["strategies"]["speed"]["RUBY_GC_HEAP_INIT_SLOTS"] ==
+        alone_a["strategies"]["speed"]["RUBY_GC_HEAP_INIT_SLOTS"]);
   // rt16 (3 units) runs a GC in 1 of 3 units, rt01 in 17 of 300 (oracle): flagged as the outlier.
   CHECK(!(*rt16)["outlier"].empty());
   CHECK((*rt01)["outlier"].empty());
@@ -116,7 +121,8 @@ TEST_CASE("rubygc fleet: mixed Ruby versions are separate groups, never one advi
   CHECK(fleet["notes"][0].get<std::string>().find("Ruby versions differ (3.1.2, 3.3.3, 3.4.1)") == 0);
 }
 
-TEST_CASE("rubygc fleet: a single payload's report stays the payload's own, each process is asked by index", "[rubygc][corpus]") {
+TEST_CASE("rubygc fleet: a single payload's report stays the payload's own, each process is asked by index",
+          "[rubygc][corpus]") {
   json alone = report_of(analyze_paths({corpus("tuner/rt01_rack_app_seed.json")}), kFormat);
   CHECK(!alone.contains("fleet"));
   Session s({corpus("tuner/rt01_rack_app_seed.json"), corpus("tuner/rt10_rack_app_preset_far.json")});
@@ -140,11 +146,14 @@ TEST_CASE("rubygc compare: before (no presets) and after (the advice applied)", 
   CHECK(m["boot_gcs"]["b"] == 3);
   CHECK(m["boot_gcs"]["verdict"] == "better");
   CHECK(m["boot_gcs"]["text"] == "lower GCs during boot: 18 → 3");
-  for (const char* id : {"gcs_per_unit", "gc_time_share_pct", "heap_slots", "heap_pages", "peak_rss_mb", "unit_ms_p50", "unit_ms_p95"})
+  for (const char* id :
+       {"gcs_per_unit", "gc_time_share_pct", "heap_slots", "heap_pages", "peak_rss_mb", "unit_ms_p50", "unit_ms_p95"})
     CHECK(m.count(id) == 1);
   REQUIRE(c["settings_changed"].size() == 2);
-  CHECK(c["settings_changed"][0] == json({{"variable", "RUBY_GC_HEAP_GROWTH_FACTOR"}, {"before", nullptr}, {"after", "1.25"}}));
-  CHECK(c["settings_changed"][1] == json({{"variable", "RUBY_GC_HEAP_INIT_SLOTS"}, {"before", nullptr}, {"after", "89571"}}));
+  CHECK(c["settings_changed"][0] ==
+        json({{"variable", "RUBY_GC_HEAP_GROWTH_FACTOR"}, {"before", nullptr}, {"after", "1.25"}}));
+  CHECK(c["settings_changed"][1] ==
+        json({{"variable", "RUBY_GC_HEAP_INIT_SLOTS"}, {"before", nullptr}, {"after", "89571"}}));
   // The other direction is the same comparison read backwards.
   json back = before.ask("compare.with", {{"other", after.ask("compare.side")}, {"other_is", "a"}});
   CHECK(back["metrics"][0]["a"] == 3);
@@ -198,7 +207,8 @@ TEST_CASE("rubygc fleet: a forking server's folder (master and workers, recorded
   // fixtures/rubygc/cluster31: forking_server.rb with WORKERS=3 REQUESTS=240 (generate.sh); every
   // process wrote tunemygc-<pid>.json. The master serves nothing: 2 samples (BOOTED, TERMINATED).
   std::vector<std::string> paths;
-  for (const auto& e : std::filesystem::directory_iterator(fixture("rubygc/cluster31"))) paths.push_back(e.path().string());
+  for (const auto& e : std::filesystem::directory_iterator(fixture("rubygc/cluster31")))
+    paths.push_back(e.path().string());
   std::sort(paths.begin(), paths.end());
   REQUIRE(paths.size() == 4);
   int64_t master = -1;

@@ -25,15 +25,15 @@ TEST_CASE("rubygc params: sizes follow strtoll(base 0) + k/m/g, doubles must par
     CHECK(c.status == ParamCheck::kIgnored);
     CHECK(c.message.find(why) != std::string::npos);
   };
-  accepted("RUBY_GC_MALLOC_LIMIT", "600k", 614400);   // 600 x 1024
-  accepted("RUBY_GC_MALLOC_LIMIT", "010", 8);         // octal, base 0
-  accepted("RUBY_GC_OLDMALLOC_LIMIT", "0x100", 256);  // hex
-  accepted("RUBY_GC_OLDMALLOC_LIMIT", "16M ", 16777216);  // trailing spaces allowed for sizes
+  accepted("RUBY_GC_MALLOC_LIMIT", "600k", 614400);         // 600 x 1024
+  accepted("RUBY_GC_MALLOC_LIMIT", "010", 8);               // octal, base 0
+  accepted("RUBY_GC_OLDMALLOC_LIMIT", "0x100", 256);        // hex
+  accepted("RUBY_GC_OLDMALLOC_LIMIT", "16M ", 16777216);    // trailing spaces allowed for sizes
   accepted("RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", "0", 0);  // accept_zero
   accepted("RUBY_GC_HEAP_GROWTH_FACTOR", "1.25", 1.25);
   ignored("RUBY_GC_HEAP_GROWTH_FACTOR", "0.9", "must be greater than 1.000000");
   ignored("RUBY_GC_HEAP_GROWTH_FACTOR", "1.0", "must be greater than");
-  ignored("RUBY_GC_HEAP_GROWTH_FACTOR", "1.2 ", "invalid string");  // strtod leaves the space
+  ignored("RUBY_GC_HEAP_GROWTH_FACTOR", "1.2 ", "invalid string");         // strtod leaves the space
   ignored("RUBY_GC_OLDMALLOC_LIMIT_MAX", "49174003.5", "invalid string");  // TuneMyGC emitted this
   ignored("RUBY_GC_MALLOC_LIMIT_MAX", "0", "must be greater than 0");
   ignored("RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO", "1.5", "must be lower than");
@@ -45,7 +45,9 @@ TEST_CASE("rubygc params: sizes follow strtoll(base 0) + k/m/g, doubles must par
 }
 
 TEST_CASE("rubygc params: names and defaults per version, 2.1 .. 3.4+", "[rubygc]") {
-  auto reads = [](const char* version, const char* name) { return find_param(name, parse_ruby_version(version)) != nullptr; };
+  auto reads = [](const char* version, const char* name) {
+    return find_param(name, parse_ruby_version(version)) != nullptr;
+  };
   CHECK(reads("2.1.0", "RUBY_GC_HEAP_INIT_SLOTS"));
   CHECK_FALSE(reads("2.1.0", "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR"));  // 2.1.1
   CHECK(reads("2.1.1", "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR"));
@@ -96,18 +98,30 @@ TEST_CASE("rubygc params: the table agrees with the installed ruby's own parsing
   const RubyVersion v = parse_ruby_version(run("ruby -e 'print RUBY_VERSION'"));
   REQUIRE(v.valid);
   const std::pair<const char*, const char*> cases[] = {
-      {"RUBY_GC_HEAP_INIT_SLOTS", "20000"},        {"RUBY_GC_HEAP_INIT_SLOTS", "0"},
-      {"RUBY_GC_HEAP_FREE_SLOTS", "600k"},         {"RUBY_GC_HEAP_GROWTH_FACTOR", "1.25"},
-      {"RUBY_GC_HEAP_GROWTH_FACTOR", "0.9"},       {"RUBY_GC_HEAP_GROWTH_FACTOR", "1.2 "},
-      {"RUBY_GC_HEAP_GROWTH_MAX_SLOTS", "0x100"},  {"RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO", "0.3"},
-      {"RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO", "1.5"}, {"RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO", "0.5"},
-      {"RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO", "0"}, {"RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO", "0.7"},
-      {"RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", "0"}, {"RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", "-1"},
-      {"RUBY_GC_MALLOC_LIMIT", "010"},             {"RUBY_GC_MALLOC_LIMIT", "49174003.5"},
-      {"RUBY_GC_MALLOC_LIMIT_MAX", "0"},           {"RUBY_GC_MALLOC_LIMIT_MAX", "64m"},
-      {"RUBY_GC_MALLOC_LIMIT_GROWTH_FACTOR", "1.5"}, {"RUBY_GC_OLDMALLOC_LIMIT", "1g"},
-      {"RUBY_GC_OLDMALLOC_LIMIT_MAX", "-5"},       {"RUBY_GC_OLDMALLOC_LIMIT_GROWTH_FACTOR", "1"},
-      {"RUBY_GC_MALLOC_LIMIT_MIN", "2000000"},     {"RUBY_GC_HEAP_0_INIT_SLOTS", "20000"},
+      {"RUBY_GC_HEAP_INIT_SLOTS", "20000"},
+      {"RUBY_GC_HEAP_INIT_SLOTS", "0"},
+      {"RUBY_GC_HEAP_FREE_SLOTS", "600k"},
+      {"RUBY_GC_HEAP_GROWTH_FACTOR", "1.25"},
+      {"RUBY_GC_HEAP_GROWTH_FACTOR", "0.9"},
+      {"RUBY_GC_HEAP_GROWTH_FACTOR", "1.2 "},
+      {"RUBY_GC_HEAP_GROWTH_MAX_SLOTS", "0x100"},
+      {"RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO", "0.3"},
+      {"RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO", "1.5"},
+      {"RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO", "0.5"},
+      {"RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO", "0"},
+      {"RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO", "0.7"},
+      {"RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", "0"},
+      {"RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", "-1"},
+      {"RUBY_GC_MALLOC_LIMIT", "010"},
+      {"RUBY_GC_MALLOC_LIMIT", "49174003.5"},
+      {"RUBY_GC_MALLOC_LIMIT_MAX", "0"},
+      {"RUBY_GC_MALLOC_LIMIT_MAX", "64m"},
+      {"RUBY_GC_MALLOC_LIMIT_GROWTH_FACTOR", "1.5"},
+      {"RUBY_GC_OLDMALLOC_LIMIT", "1g"},
+      {"RUBY_GC_OLDMALLOC_LIMIT_MAX", "-5"},
+      {"RUBY_GC_OLDMALLOC_LIMIT_GROWTH_FACTOR", "1"},
+      {"RUBY_GC_MALLOC_LIMIT_MIN", "2000000"},
+      {"RUBY_GC_HEAP_0_INIT_SLOTS", "20000"},
       {"RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO", "0.02"},
       {"RUBY_GC_OLDMALLOC_LIMIT", "1000000000000"},
   };
@@ -119,7 +133,8 @@ TEST_CASE("rubygc params: the table agrees with the installed ruby's own parsing
     // Ruby prints one line per variable it reads; its name followed by '=' or "invalid string for NAME".
     const std::string prefix = std::string(name) + "=";
     size_t at = out.find(prefix);
-    bool mentioned = at != std::string::npos || out.find(std::string("invalid string for ") + name) != std::string::npos;
+    bool mentioned =
+        at != std::string::npos || out.find(std::string("invalid string for ") + name) != std::string::npos;
     if (!mentioned) {
       CHECK(ours.status == ParamCheck::kUnknownName);
       continue;

@@ -25,11 +25,11 @@ bool has_finding(const json& r, const std::string& id) {
 TEST_CASE("rubygc recorder fixtures: steady app, layout and units as recorded", "[rubygc]") {
   json r = tuner_report(fixture("rubygc/rec31_steady.json"));
   CHECK(r["verdict"]["status"] == 200);
-  CHECK(r["layout"] == "8-thread-last");          // the recorder writes the 1.0.54+ layout
-  CHECK(r["header"]["arity"] == 12);               // spy id at [8]
+  CHECK(r["layout"] == "8-thread-last");  // the recorder writes the 1.0.54+ layout
+  CHECK(r["header"]["arity"] == 12);      // spy id at [8]
   CHECK(r["header"]["spy"] == "manual");
   CHECK(r["header"]["ruby_version"] == "3.1.2");  // fixtures/rubygc/RUBY_VERSION.txt
-  CHECK(r["units_of_work"]["count"] == 120);       // UNITS=120 in generate.sh
+  CHECK(r["units_of_work"]["count"] == 120);      // UNITS=120 in generate.sh
   CHECK(r["samples"]["by_event"]["BOOTED"] == 1);
   CHECK(r["samples"]["by_event"]["TERMINATED"] == 1);
   CHECK(r["samples"]["by_event"]["GC_CYCLE_STARTED"] == 0);  // plain Ruby cannot see GC start
@@ -59,10 +59,10 @@ TEST_CASE("rubygc recorder fixtures: existing settings Ruby ignores are linted",
   std::map<std::string, std::string> status;
   for (const auto& l : r["lint"]) status[l["variable"]] = l["status"];
   // As set in generate.sh; what Ruby 3.1 does with each (ruby -W2, see test_gc_params.cpp).
-  CHECK(status["RUBY_GC_HEAP_GROWTH_FACTOR"] == "ignored");       // 0.9 <= 1.0
-  CHECK(status["RUBY_GC_MALLOC_LIMIT_MIN"] == "ignored");         // no such variable
-  CHECK(status["RUBY_GC_OLDMALLOC_LIMIT_MAX"] == "ignored");      // 49174003.5 is not an integer
-  CHECK(status["RUBY_GC_HEAP_INIT_SLOTS"] == "ok");               // 600k = 614400
+  CHECK(status["RUBY_GC_HEAP_GROWTH_FACTOR"] == "ignored");        // 0.9 <= 1.0
+  CHECK(status["RUBY_GC_MALLOC_LIMIT_MIN"] == "ignored");          // no such variable
+  CHECK(status["RUBY_GC_OLDMALLOC_LIMIT_MAX"] == "ignored");       // 49174003.5 is not an integer
+  CHECK(status["RUBY_GC_HEAP_INIT_SLOTS"] == "ok");                // 600k = 614400
   CHECK(status["RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR"] == "warn");  // accepted, < 1.0
   CHECK(r["agent_env"].contains("RUBY_GC_TOKEN"));
   CHECK(r["agent_env"].contains("RUBY_GC_TUNE_OUTPUT"));
@@ -82,8 +82,8 @@ TEST_CASE("rubygc recorder: a fresh recording with the installed ruby analyzes c
   fs::create_directories(dir);
   const std::string out = (dir / "payload.json").string();
   const std::string src = GCSCOPE_SOURCE_DIR;
-  const std::string cmd = "cd '" + src + "/fixtures/rubygc' && RUBY_GC_TUNE_OUTPUT='" + out +
-                          "' UNITS=25 ruby -r '" + src + "/recorder/tunemygc_recorder.rb' workload.rb";
+  const std::string cmd = "cd '" + src + "/fixtures/rubygc' && RUBY_GC_TUNE_OUTPUT='" + out + "' UNITS=25 ruby -r '" +
+                          src + "/recorder/tunemygc_recorder.rb' workload.rb";
   REQUIRE(std::system(cmd.c_str()) == 0);
   json r = tuner_report(out);
   CHECK(r["verdict"]["status"] == 200);
@@ -103,7 +103,8 @@ TEST_CASE("rubygc recorder: a fresh recording with the installed ruby analyzes c
          "Process.wait(pid)\n"
          "2.times { TuneMyGCRecorder.unit { Array.new(10) { |i| i.to_s } } }\n";
   }
-  const std::string cmd2 = "RUBY_GC_TUNE_OUTPUT='" + forked + "' ruby -r '" + src + "/recorder/tunemygc_recorder.rb' '" + script + "'";
+  const std::string cmd2 =
+      "RUBY_GC_TUNE_OUTPUT='" + forked + "' ruby -r '" + src + "/recorder/tunemygc_recorder.rb' '" + script + "'";
   REQUIRE(std::system(cmd2.c_str()) == 0);
   json parent = tuner_report(forked);
   CHECK(parent["units_of_work"]["count"] == 2);
@@ -141,7 +142,8 @@ TEST_CASE("rubygc rules on real payloads: each fires where the run shows it and 
   // neither (check_payload.py: no malloc-ended unit).
   json malloc = tuner_report(fixture("rubygc/rec31_malloc.json"));
   json steady = tuner_report(fixture("rubygc/rec31_steady.json"));
-  for (const char* var : {"RUBY_GC_MALLOC_LIMIT", "RUBY_GC_MALLOC_LIMIT_MAX", "RUBY_GC_OLDMALLOC_LIMIT", "RUBY_GC_OLDMALLOC_LIMIT_MAX"}) {
+  for (const char* var :
+       {"RUBY_GC_MALLOC_LIMIT", "RUBY_GC_MALLOC_LIMIT_MAX", "RUBY_GC_OLDMALLOC_LIMIT", "RUBY_GC_OLDMALLOC_LIMIT_MAX"}) {
     INFO(var);
     CHECK(malloc["strategies"]["speed"].contains(var));
     CHECK(!steady["strategies"]["speed"].contains(var));

@@ -147,7 +147,8 @@ TEST_CASE("rubygc: 426/501/404/412 carry the oracle's details", "[rubygc][corpus
   // The oracle's lint line for OLDOBJECT 0.5.
   bool linted = false;
   for (const auto& l : r["lint"])
-    if (l["variable"] == "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR") linted = l["status"] == "warn" && has(l["message"], "< 1.0");
+    if (l["variable"] == "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR")
+      linted = l["status"] == "warn" && has(l["message"], "< 1.0");
   CHECK(linted);
 }
 
@@ -189,9 +190,10 @@ TEST_CASE("rubygc: metrics, findings and recommendations match the oracle", "[ru
       INFO("strategy " << strategy);
       json want = json::object();
       for (auto it = oracle["recommendations"][strategy].begin(); it != oracle["recommendations"][strategy].end(); ++it)
-        want[it.key()] = it.value().is_number_float() ? gcscope::rubygc::format_param_value(
-                                                            *gcscope::rubygc::find_param_any_version(it.key()), it.value().get<double>())
-                                                      : it.value().dump();
+        want[it.key()] = it.value().is_number_float()
+                             ? gcscope::rubygc::format_param_value(*gcscope::rubygc::find_param_any_version(it.key()),
+                                                                   it.value().get<double>())
+                             : it.value().dump();
       CHECK(r["strategies"][strategy] == want);
     }
     ++compared;
@@ -231,8 +233,9 @@ TEST_CASE("rubygc: a payload is analyzed the same whatever the chunking", "[ruby
 TEST_CASE("rubygc: report shape — columns, units of work, object types, exports", "[rubygc][corpus]") {
   json r = tuner_report(corpus("tuner/rt01_rack_app_seed.json"));
   const size_t n = r["samples"]["count"];
-  for (const char* col : {"t", "event", "heap_available_slots", "heap_live_slots", "heap_free_slots", "rss_bytes",
-                          "gc_count", "minor_gc_count", "major_gc_count", "malloc_increase_bytes", "malloc_increase_bytes_limit"})
+  for (const char* col :
+       {"t", "event", "heap_available_slots", "heap_live_slots", "heap_free_slots", "rss_bytes", "gc_count",
+        "minor_gc_count", "major_gc_count", "malloc_increase_bytes", "malloc_increase_bytes_limit"})
     CHECK(r["timeline"][col].size() == n);
   CHECK(r["units_of_work"]["count"] == 300);
   CHECK(r["units_of_work"]["columns"]["allocations"].size() == 300);
@@ -247,7 +250,8 @@ TEST_CASE("rubygc: report shape — columns, units of work, object types, export
   CHECK(e["shell"] == "export RUBY_GC_HEAP_GROWTH_FACTOR=1.25\nexport RUBY_GC_HEAP_INIT_SLOTS=929657\n");
   CHECK(e["dockerfile"] == "ENV RUBY_GC_HEAP_GROWTH_FACTOR=1.25 \\\n    RUBY_GC_HEAP_INIT_SLOTS=929657\n");
   CHECK(e["heroku"] == "heroku config:set RUBY_GC_HEAP_GROWTH_FACTOR=1.25 RUBY_GC_HEAP_INIT_SLOTS=929657\n");
-  CHECK(e["systemd"] == "[Service]\nEnvironment=RUBY_GC_HEAP_GROWTH_FACTOR=1.25\nEnvironment=RUBY_GC_HEAP_INIT_SLOTS=929657\n");
+  CHECK(e["systemd"] ==
+        "[Service]\nEnvironment=RUBY_GC_HEAP_GROWTH_FACTOR=1.25\nEnvironment=RUBY_GC_HEAP_INIT_SLOTS=929657\n");
   // Every recommendation carries its evidence and a reason.
   for (const auto& rec : r["recommendations"]) {
     CHECK(!rec["reason"].get<std::string>().empty());
@@ -257,8 +261,9 @@ TEST_CASE("rubygc: report shape — columns, units of work, object types, export
 
 TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its version", "[rubygc][corpus]") {
   std::vector<std::string> paths;
-  for (const char* f : {"rt01_rack_app_seed.json", "rt03_batch_etl_seed_example.json", "rt10_rack_app_preset_far.json",
-                        "rt20_wasm33_rack_app_seed.json", "rt21_wasm34_rack_app_seed.json", "sd01_seed_sample_set_example.json"})
+  for (const char* f :
+       {"rt01_rack_app_seed.json", "rt03_batch_etl_seed_example.json", "rt10_rack_app_preset_far.json",
+        "rt20_wasm33_rack_app_seed.json", "rt21_wasm34_rack_app_seed.json", "sd01_seed_sample_set_example.json"})
     paths.push_back(corpus(std::string("tuner/") + f));
   size_t values = 0;
   for (const auto& path : paths) {
@@ -267,7 +272,8 @@ TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its v
     int bits = r["header"]["internal_constants"].value("RVALUE_SIZE", 40) == 20 ? 32 : 64;
     for (const auto& rec : r["recommendations"]) {
       INFO(path << " " << rec.dump());
-      auto check = gcscope::rubygc::check_param(rec["variable"].get<std::string>(), rec["value"].get<std::string>(), version, bits);
+      auto check = gcscope::rubygc::check_param(rec["variable"].get<std::string>(), rec["value"].get<std::string>(),
+                                                version, bits);
       CHECK(check.status == gcscope::rubygc::ParamCheck::kAccepted);
       ++values;
     }
@@ -277,7 +283,8 @@ TEST_CASE("rubygc: every emitted value passes Ruby's own parsing rules for its v
 
 TEST_CASE("rubygc: RSS budget strategy maps a budget to heap slots", "[rubygc][corpus]") {
   // rt01: peak RSS 134.4 MB with 929563 slots of 40 B at most -> ~99 MB is not object heap.
-  json r = report_of(analyze_paths({corpus("tuner/rt01_rack_app_seed.json")}, {{"rss_budget_mb", 120}}), "tunemygc-payload");
+  json r =
+      report_of(analyze_paths({corpus("tuner/rt01_rack_app_seed.json")}, {{"rss_budget_mb", 120}}), "tunemygc-payload");
   REQUIRE(r["rss_budget"]["available"] == true);
   CHECK(r["rss_budget"]["non_heap_rss_mb"].get<double>() == Approx(134.5 - 929563 * 40 / 1048576.0).margin(0.2));
   const int64_t init = std::stoll(r["strategies"]["rss_budget"]["RUBY_GC_HEAP_INIT_SLOTS"].get<std::string>());
@@ -288,7 +295,8 @@ TEST_CASE("rubygc: RSS budget strategy maps a budget to heap slots", "[rubygc][c
   const double rss_mb = r["rss_budget"]["non_heap_rss_mb"].get<double>() + init * 40 / 1048576.0;
   CHECK(rss_mb <= 120.2);
   // ruby.wasm payloads have RSS 0: no budget strategy, and it says why.
-  r = report_of(analyze_paths({corpus("tuner/rt20_wasm33_rack_app_seed.json")}, {{"rss_budget_mb", 120}}), "tunemygc-payload");
+  r = report_of(analyze_paths({corpus("tuner/rt20_wasm33_rack_app_seed.json")}, {{"rss_budget_mb", 120}}),
+                "tunemygc-payload");
   CHECK(r["rss_budget"]["available"] == false);
   CHECK(r["strategies"]["rss_budget"].empty());
 }
@@ -337,7 +345,8 @@ TEST_CASE("rubygc: never crashes on cut or damaged payloads, always answers", "[
     CHECK(has(r["verdict"]["message"], "GC.stat value count (index 0)"));
   }
   // Deep nesting is refused before parsing.
-  std::string deep = "[[null, \"3.1.2\", \"0.0\", {\"RUBY_GC_X\": " + std::string(100000, '[') + std::string(100000, ']') + "}]]";
+  std::string deep =
+      "[[null, \"3.1.2\", \"0.0\", {\"RUBY_GC_X\": " + std::string(100000, '[') + std::string(100000, ']') + "}]]";
   json r = report_of(analyze_bytes({{"deep.json", deep}}), "tunemygc-payload");
   CHECK(r["verdict"]["status"] == 400);
   CHECK(has(r["verdict"]["message"], "nested deeper than 32"));

@@ -10,26 +10,43 @@ using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of()
 using nlohmann::json;
 
 namespace {
-// [ts, peak_rss, rss, EVENT, [count, heap_available_slots, heap_live_slots, total_allocated_objects], info, meta, thread]
+// [ts, peak_rss, rss, EVENT, [count, heap_available_slots, heap_live_slots, total_allocated_objects], info, meta,
+// thread]
 json sample(double ts, const char* ev, int64_t count, int64_t alloc, json thread, json meta = nullptr) {
-  return json::array({ts, 1000, 1000, ev, json::array({count, 1000, 500, alloc}), {{"major_by", nullptr}, {"gc_by", "newobj"}},
-                      meta, thread});
+  return json::array({ts,
+                      1000,
+                      1000,
+                      ev,
+                      json::array({count, 1000, 500, alloc}),
+                      {{"major_by", nullptr}, {"gc_by", "newobj"}},
+                      meta,
+                      thread});
 }
 json tuner(const json& payload) { return report_of(analyze_bytes({{"p.json", payload.dump()}}), "tunemygc-payload"); }
 }  // namespace
 
 TEST_CASE("rubygc synthetic: units are paired per thread id when threads interleave", "[rubygc]") {
-  json header = json::array({nullptr, "3.1.2", "0.0", json::object(), "1.0.71", json::array(), {{"HEAP_PAGE_OBJ_LIMIT", 409}},
-                             json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
-                             "manual", "host", 1, 2});
+  json header =
+      json::array({nullptr,
+                   "3.1.2",
+                   "0.0",
+                   json::object(),
+                   "1.0.71",
+                   json::array(),
+                   {{"HEAP_PAGE_OBJ_LIMIT", 409}},
+                   json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
+                   "manual",
+                   "host",
+                   1,
+                   2});
   json p = json::array({header});
   p.push_back(sample(0.0, "BOOTED", 5, 100, nullptr, {{"T_STRING", 10}}));
-  p.push_back(sample(1.0, "PROCESSING_STARTED", 5, 100, 11));           // A starts
-  p.push_back(sample(1.5, "PROCESSING_STARTED", 5, 150, 22));           // B starts
-  p.push_back(sample(2.0, "PROCESSING_ENDED", 6, 400, 11));             // A ends: 300 allocs, 1 GC, 1000 ms
-  p.push_back(sample(2.25, "PROCESSING_STARTED", 6, 410, nullptr));     // main starts
-  p.push_back(sample(3.0, "PROCESSING_ENDED", 6, 650, 22));             // B ends: 500 allocs, 1 GC, 1500 ms
-  p.push_back(sample(3.5, "PROCESSING_ENDED", 6, 700, nullptr));        // main ends: 290 allocs, 0 GC, 1250 ms
+  p.push_back(sample(1.0, "PROCESSING_STARTED", 5, 100, 11));        // A starts
+  p.push_back(sample(1.5, "PROCESSING_STARTED", 5, 150, 22));        // B starts
+  p.push_back(sample(2.0, "PROCESSING_ENDED", 6, 400, 11));          // A ends: 300 allocs, 1 GC, 1000 ms
+  p.push_back(sample(2.25, "PROCESSING_STARTED", 6, 410, nullptr));  // main starts
+  p.push_back(sample(3.0, "PROCESSING_ENDED", 6, 650, 22));          // B ends: 500 allocs, 1 GC, 1500 ms
+  p.push_back(sample(3.5, "PROCESSING_ENDED", 6, 700, nullptr));     // main ends: 290 allocs, 0 GC, 1250 ms
   p.push_back(sample(4.0, "TERMINATED", 6, 710, nullptr, {{"T_STRING", 12}}));
   json r = tuner(p);
   CHECK(r["verdict"]["status"] == 200);
@@ -45,14 +62,23 @@ TEST_CASE("rubygc synthetic: units are paired per thread id when threads interle
 }
 
 TEST_CASE("rubygc synthetic: Ruby 2.1 GC.stat names (heap_used pages x HEAP_OBJ_LIMIT)", "[rubygc]") {
-  json header = json::array({nullptr, "2.1.5", "4.1.8", json::object(), "1.0.15", json::array(),
+  json header = json::array({nullptr,
+                             "2.1.5",
+                             "4.1.8",
+                             json::object(),
+                             "1.0.15",
+                             json::array(),
                              {{"RVALUE_SIZE", 40}, {"HEAP_OBJ_LIMIT", 408}},
-                             json::array({"count", "heap_used", "heap_live_slot", "total_allocated_object"}), "h", 1, 2});
+                             json::array({"count", "heap_used", "heap_live_slot", "total_allocated_object"}),
+                             "h",
+                             1,
+                             2});
   auto s7 = [](double ts, const char* ev, int64_t count, int64_t pages, int64_t live, int64_t alloc) {
     return json::array({ts, 0, 0, ev, json::array({count, pages, live, alloc}), json::object(), nullptr});
   };
-  json p = json::array({header, s7(0, "BOOTED", 12, 100, 30000, 1000), s7(1, "PROCESSING_STARTED", 12, 100, 30000, 1000),
-                        s7(2, "PROCESSING_ENDED", 13, 150, 50000, 21000), s7(3, "TERMINATED", 13, 150, 50000, 21010)});
+  json p =
+      json::array({header, s7(0, "BOOTED", 12, 100, 30000, 1000), s7(1, "PROCESSING_STARTED", 12, 100, 30000, 1000),
+                   s7(2, "PROCESSING_ENDED", 13, 150, 50000, 21000), s7(3, "TERMINATED", 13, 150, 50000, 21010)});
   json r = tuner(p);
   CHECK(r["verdict"]["status"] == 200);
   CHECK(r["layout"] == "7");
@@ -67,14 +93,25 @@ TEST_CASE("rubygc synthetic: Ruby 2.1 GC.stat names (heap_used pages x HEAP_OBJ_
   }
 }
 
-TEST_CASE("rubygc synthetic: a non-default GC library and GC.config(rgengc_allow_full_mark: false), Ruby 3.4", "[rubygc]") {
+TEST_CASE("rubygc synthetic: a non-default GC library and GC.config(rgengc_allow_full_mark: false), Ruby 3.4",
+          "[rubygc]") {
   // The recorder's BOOTED meta on 3.4+ carries GC.config as gc_config (recorder/tunemygc_recorder.rb).
-  json header = json::array({nullptr, "3.4.1", "0.0", {{"RUBY_GC_LIBRARY", "mmtk"}}, "1.0.71", json::array(),
-                             {{"HEAP_PAGE_OBJ_LIMIT", 1638}, {"BASE_SLOT_SIZE", 40}},
-                             json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
-                             "manual", "host", 1, 2});
+  json header =
+      json::array({nullptr,
+                   "3.4.1",
+                   "0.0",
+                   {{"RUBY_GC_LIBRARY", "mmtk"}},
+                   "1.0.71",
+                   json::array(),
+                   {{"HEAP_PAGE_OBJ_LIMIT", 1638}, {"BASE_SLOT_SIZE", 40}},
+                   json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
+                   "manual",
+                   "host",
+                   1,
+                   2});
   json config = {{"gc_config", {{"implementation", "mmtk"}, {"rgengc_allow_full_mark", false}}}};
-  json p = json::array({header, sample(0, "BOOTED", 5, 100, nullptr, config), sample(1, "PROCESSING_STARTED", 5, 100, nullptr),
+  json p = json::array({header, sample(0, "BOOTED", 5, 100, nullptr, config),
+                        sample(1, "PROCESSING_STARTED", 5, 100, nullptr),
                         sample(2, "PROCESSING_ENDED", 6, 400, nullptr), sample(3, "TERMINATED", 6, 410, nullptr)});
   json r = tuner(p);
   std::map<std::string, std::string> findings;

@@ -21,7 +21,8 @@ namespace {
 Profile load(const std::string& path, size_t chunk = 4093, std::vector<Problem>* problems_out = nullptr) {
   std::string bytes = read_file(path);
   DumpLoader loader;
-  for (size_t off = 0; off < bytes.size(); off += chunk) loader.feed(bytes.data() + off, std::min(chunk, bytes.size() - off));
+  for (size_t off = 0; off < bytes.size(); off += chunk)
+    loader.feed(bytes.data() + off, std::min(chunk, bytes.size() - off));
   Profile p;
   std::vector<Problem> problems;
   bool ok = loader.finish(p, problems);
@@ -63,7 +64,8 @@ std::string canonical(const std::string& text, const std::function<std::string(c
 // Text rows: "     TOTAL (pct)     SAMPLES (pct)     FRAME"; the key is the sorted column.
 std::function<std::string(const std::string&)> text_key(bool by_total) {
   return [by_total](const std::string& l) -> std::string {
-    if (l.size() < 40 || l[0] != ' ' || l.find("(pct)") != std::string::npos || l.find("Mode:") != std::string::npos) return "";
+    if (l.size() < 40 || l[0] != ' ' || l.find("(pct)") != std::string::npos || l.find("Mode:") != std::string::npos)
+      return "";
     return by_total ? l.substr(0, 10) : l.substr(20, 10);
   };
 }
@@ -113,7 +115,9 @@ std::map<std::string, std::vector<std::string>> sources_from_golden(const std::s
     if (!l.empty() && l[0] != ' ') {  // "name (file:line)"
       size_t open = l.rfind(" (");
       size_t colon = l.rfind(':');
-      file = (open != std::string::npos && colon != std::string::npos && colon > open) ? l.substr(open + 2, colon - open - 2) : "";
+      file = (open != std::string::npos && colon != std::string::npos && colon > open)
+                 ? l.substr(open + 2, colon - open - 2)
+                 : "";
       in_code = false;
       continue;
     }
@@ -179,7 +183,8 @@ std::string run_report(const Profile& p, const std::vector<std::string>& args, c
   return s;
 }
 
-void compare(const std::string& report, const std::vector<std::string>& args, const std::string& ours, const std::string& golden) {
+void compare(const std::string& report, const std::vector<std::string>& args, const std::string& ours,
+             const std::string& golden) {
   INFO("report " << report);
   const std::string& a0 = args.at(0);
   if (a0 == "--text") {
@@ -216,13 +221,15 @@ std::string mask_sha(const std::string& s) {
   return out;
 }
 
-const char* kReports[] = {"text.txt",     "text-limit20.txt", "text-all.txt",      "text-sort-total.txt", "files.txt",
-                          "graphviz.dot", "callgrind.txt",    "stackcollapse.txt", "method-1.txt",        "method-2.txt",
-                          "flamegraph.js", "alphabetical-flamegraph.js", "file-workloads.txt"};
+const char* kReports[] = {"text.txt",          "text-limit20.txt", "text-all.txt",  "text-sort-total.txt",
+                          "files.txt",         "graphviz.dot",     "callgrind.txt", "stackcollapse.txt",
+                          "method-1.txt",      "method-2.txt",     "flamegraph.js", "alphabetical-flamegraph.js",
+                          "file-workloads.txt"};
 
 }  // namespace
 
-TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and from its JSON twin", "[stackprof][corpus]") {
+TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and from its JSON twin",
+          "[stackprof][corpus]") {
   nlohmann::json manifest = read_json(corpus("prof/manifest.json"));
   int compared = 0;
   for (auto& [name, prof] : manifest["profiles"].items()) {
@@ -239,7 +246,8 @@ TEST_CASE("stackprof: every CLI golden of the corpus, from the Marshal dump and 
           Out out(&s);
           if (report == std::string("stackcollapse.txt")) CHECK_FALSE(print_stackcollapse(p, out, err));
           else if (report == std::string("flamegraph.js")) CHECK_FALSE(print_flamegraph(p, out, false, err));
-          else if (report == std::string("alphabetical-flamegraph.js")) CHECK_FALSE(print_flamegraph(p, out, true, err));
+          else if (report == std::string("alphabetical-flamegraph.js"))
+            CHECK_FALSE(print_flamegraph(p, out, true, err));
           else FAIL("unexpected failing golden " << report);
           CHECK(err == "profile does not include raw samples (add `raw: true` to collecting StackProf.run)");
           CHECK(s.empty());
@@ -296,7 +304,8 @@ TEST_CASE("stackprof: --method without the sources prints SOURCE UNAVAILABLE lik
   CHECK(err.find("invalid regular expression") != std::string::npos);
 }
 
-TEST_CASE("stackprof: --json reproduces `stackprof --json` byte for byte (the corpus JSON twins)", "[stackprof][corpus]") {
+TEST_CASE("stackprof: --json reproduces `stackprof --json` byte for byte (the corpus JSON twins)",
+          "[stackprof][corpus]") {
   nlohmann::json manifest = read_json(corpus("prof/manifest.json"));
   for (auto& [name, prof] : manifest["profiles"].items()) {
     INFO(name);
@@ -324,7 +333,8 @@ TEST_CASE("stackprof: the Marshal reader gives the same profile whatever the chu
   }
 }
 
-TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackprof's own --json back", "[stackprof][corpus]") {
+TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackprof's own --json back",
+          "[stackprof][corpus]") {
   // The .json twins are `stackprof X.dump --json` output; our --json of a JSON dump reproduces its
   // input byte for byte, so any token lost or split wrongly at a chunk boundary shows. Every chunk
   // size from 1 byte to the whole file, on a raw profile (metadata, Bignum-sized frame ids, raw,
@@ -335,7 +345,8 @@ TEST_CASE("stackprof: JSON dumps stream by chunk: every chunk size gives stackpr
     size_t ok = 0;
     for (size_t chunk = 1; chunk <= twin.size(); ++chunk) {
       DumpLoader loader;
-      for (size_t off = 0; off < twin.size(); off += chunk) loader.feed(twin.data() + off, std::min(chunk, twin.size() - off));
+      for (size_t off = 0; off < twin.size(); off += chunk)
+        loader.feed(twin.data() + off, std::min(chunk, twin.size() - off));
       Profile p;
       std::vector<Problem> problems;
       if (!loader.finish(p, problems)) FAIL("chunk " << chunk << ": not read");

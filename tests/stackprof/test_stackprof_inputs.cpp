@@ -20,13 +20,16 @@ std::string messages(const nlohmann::json& doc) {
 
 bool has_error(const nlohmann::json& doc, const std::string& needle, bool warning = false) {
   for (const auto& e : doc["errors"])
-    if (e["message"].get<std::string>().find(needle) != std::string::npos && (e.value("severity", "error") == "warning") == warning)
+    if (e["message"].get<std::string>().find(needle) != std::string::npos &&
+        (e.value("severity", "error") == "warning") == warning)
       return true;
   return false;
 }
 
 // The real CLI's --text for the profile a broken file was derived from.
-std::string text_golden(const std::string& profile) { return read_file(corpus("prof/" + profile + "/golden/text.txt")); }
+std::string text_golden(const std::string& profile) {
+  return read_file(corpus("prof/" + profile + "/golden/text.txt"));
+}
 
 std::string our_text(const std::string& path) {
   stackprof::DumpLoader loader;
@@ -116,7 +119,8 @@ TEST_CASE("stackprof: the fixtures through the pipeline, and two dumps summed", 
   CHECK(our_text(fixture("stackprof/fib-cpu-raw.json")) == text);
   CHECK(text.find("Samples: " + std::to_string(r["samples"].get<int64_t>()) + " ") != std::string::npos);
 
-  auto two = analyze_paths({corpus("prof/recursion-cpu-agg/recursion-cpu-agg.dump"), corpus("prof/blocks-cpu-agg/blocks-cpu-agg.dump")});
+  auto two = analyze_paths(
+      {corpus("prof/recursion-cpu-agg/recursion-cpu-agg.dump"), corpus("prof/blocks-cpu-agg/blocks-cpu-agg.dump")});
   const auto& s = report_of(two, "stackprof");
   CHECK(s["dumps"] == 2);
   CHECK(s["combined"] == true);
@@ -210,9 +214,10 @@ TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stac
   }
   SECTION("JSON dumps with missing or inconsistent fields") {
     auto noframes = run("json-missing-frames.json");
-    CHECK(has_error(noframes, "stackprof JSON without a frames object: $.frames is missing from the top-level object "
-                              "that ends at byte 114637 (its keys: version, mode, interval, samples, gc_samples, "
-                              "missed_samples, metadata, raw, raw_sample_timestamps, raw_timestamp_deltas)"));
+    CHECK(has_error(noframes,
+                    "stackprof JSON without a frames object: $.frames is missing from the top-level object "
+                    "that ends at byte 114637 (its keys: version, mode, interval, samples, gc_samples, "
+                    "missed_samples, metadata, raw, raw_sample_timestamps, raw_timestamp_deltas)"));
     // The error points at the top-level object's closing brace: the file's last byte (114638 bytes,
     // no newline at the end); its top-level keys as python3's json.load lists them.
     for (const auto& e : noframes["errors"])
@@ -226,7 +231,8 @@ TEST_CASE("stackprof broken/: every file behaves as broken.json expects", "[stac
     auto unknown = run("json-raw-unknown-frame.json");
     CHECK(has_error(unknown, "raw[1] refers to frame 424242 which is not in frames", true));
     bool placeholder = false;
-    for (const auto& n : report_of(unknown, "stackprof")["frame_table"]["name"]) placeholder = placeholder || n == "(unknown frame 424242)";
+    for (const auto& n : report_of(unknown, "stackprof")["frame_table"]["name"])
+      placeholder = placeholder || n == "(unknown frame 424242)";
     CHECK(placeholder);
     auto cut = run("json-raw-cut-mid-record.json");
     CHECK(has_error(cut, "raw ends inside a stack record (declared length 11 at index 7531", true));
@@ -296,8 +302,8 @@ TEST_CASE("stackprof: metadata of every Marshal type is parsed and shown, never 
   CHECK(m["counts"] == nlohmann::json({{"seen", 3}}));  // '}' Hash with default 0: the default is not data
   CHECK(m["klass"] == "#<Class String>");
   CHECK(m["mod"] == "#<Module Comparable>");
-  CHECK(m["tagged"] == "t");                            // 'e' extended String
-  CHECK(m["label"] == "lbl");                           // 'C' String subclass
+  CHECK(m["tagged"] == "t");   // 'e' extended String
+  CHECK(m["label"] == "lbl");  // 'C' String subclass
   CHECK(m["point"]["$type"] == "Struct Point");
   CHECK(m["point"]["x"] == 1);
   CHECK(m["point"]["y"] == 2);
@@ -309,7 +315,7 @@ TEST_CASE("stackprof: metadata of every Marshal type is parsed and shown, never 
   CHECK(m["pattern"] == "/ab+c/");
   CHECK(m["big_negative"] == "(negative integer of 9 bytes)");  // -(2**70)
   CHECK(m["ratio"] == 2.5);
-  CHECK(m["ratio_again"] == 2.5);                       // the '@' link to the same Float
+  CHECK(m["ratio_again"] == 2.5);  // the '@' link to the same Float
   CHECK(m["café"] == ":naïve");
 }
 
@@ -336,7 +342,11 @@ TEST_CASE("stackprof: a raw id above 2^63 is an unknown frame, not a crash (fuzz
 // (then, second case, with value [2]), and :frames => {} (so that the rest of the dump is read as a
 // profile and its keys are kept).
 TEST_CASE("stackprof: a top-level key that is an Array is named in the warnings (fuzzer regression)", "[stackprof]") {
-  const std::string frames("\x3a\x0b" "frames" "\x7b\x00", 10);
+  const std::string frames(
+      "\x3a\x0b"
+      "frames"
+      "\x7b\x00",
+      10);
   struct Case {
     std::string bytes;
     const char* warning;
@@ -363,8 +373,12 @@ TEST_CASE("stackprof: a top-level key that is an Array is named in the warnings 
 // pairs: [1] => 1, [2] => 2, :frames => {}. Neither complex key's value is kept (both are warned about),
 // so the one "(complex key)" is null.
 TEST_CASE("stackprof: print_json writes a repeated top-level key once", "[stackprof]") {
-  const std::string bytes = std::string("\x04\x08\x7b\x08\x5b\x06\x69\x06\x69\x06\x5b\x06\x69\x07\x69\x07", 16) +
-                            std::string("\x3a\x0b" "frames" "\x7b\x00", 10);
+  const std::string bytes =
+      std::string("\x04\x08\x7b\x08\x5b\x06\x69\x06\x69\x06\x5b\x06\x69\x07\x69\x07", 16) + std::string(
+                                                                                                "\x3a\x0b"
+                                                                                                "frames"
+                                                                                                "\x7b\x00",
+                                                                                                10);
   stackprof::DumpLoader loader;
   loader.feed(bytes.data(), bytes.size());
   stackprof::Profile p;

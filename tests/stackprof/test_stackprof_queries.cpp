@@ -118,10 +118,12 @@ TEST_CASE("stacks.* on a dump without raw samples says why, as stackprof does", 
 }
 
 TEST_CASE("stackprof.method gives stackprof --method's figures for every frame", "[stackprof][query][corpus]") {
-  for (const char* name : {"blocks-cpu-raw", "recursion-cpu-agg", "cmethods-wall-agg", "gc-cpu-raw", "threads-object-raw"}) {
+  for (const char* name :
+       {"blocks-cpu-raw", "recursion-cpu-agg", "cmethods-wall-agg", "gc-cpu-raw", "threads-object-raw"}) {
     INFO(name);
     Session s = open_session({dump_of(name)});
-    std::vector<MethodBlock> blocks = parse_method_goldens(read_file(fixture(std::string("stackprof/method-all/") + name + ".txt")));
+    std::vector<MethodBlock> blocks =
+        parse_method_goldens(read_file(fixture(std::string("stackprof/method-all/") + name + ".txt")));
     const auto& ft = s.doc["reports"][0]["frame_table"];
     REQUIRE(blocks.size() == ft["text_order"].size());
     // stackprof lists frames by self samples (ties in any order): match each block to an unused
@@ -140,12 +142,14 @@ TEST_CASE("stackprof.method gives stackprof --method's figures for every frame",
       }
       REQUIRE_FALSE(got.is_null());
       std::vector<std::pair<int64_t, std::string>> callers, callees;
-      for (const auto& c : got["callers"]) callers.push_back({c["weight"], pct_text(c["pct"], c["weight"]) + " " + c["name"].get<std::string>()});
+      for (const auto& c : got["callers"])
+        callers.push_back({c["weight"], pct_text(c["pct"], c["weight"]) + " " + c["name"].get<std::string>()});
       CHECK(sorted(callers) == sorted(b.callers));
       CHECK(got["callees"].is_array() == b.has_callees);
       if (b.has_callees) {
         CHECK(got["callees_total"] == b.callees_total);
-        for (const auto& c : got["callees"]) callees.push_back({c["weight"], pct_text(c["pct"], c["weight"]) + " " + c["name"].get<std::string>()});
+        for (const auto& c : got["callees"])
+          callees.push_back({c["weight"], pct_text(c["pct"], c["weight"]) + " " + c["name"].get<std::string>()});
         CHECK(sorted(callees) == sorted(b.callees));
       }
     }
@@ -183,13 +187,15 @@ TEST_CASE("stackprof.text applies stackprof's select/reject filters like --text"
     while (std::getline(in, line))
       if (std::regex_match(line, m, row)) want.insert({std::stoll(m[1]), std::stoll(m[2]), m[3]});
     nlohmann::json answer = s.ask("stackprof.text", c.args);
-    for (const auto& r : answer["rows"]) got.insert({r["total"].get<int64_t>(), r["self"].get<int64_t>(), r["name"].get<std::string>()});
+    for (const auto& r : answer["rows"])
+      got.insert({r["total"].get<int64_t>(), r["self"].get<int64_t>(), r["name"].get<std::string>()});
     CHECK(got == want);
   }
   CHECK_THROWS_WITH(s.ask("stackprof.text", {{"select_names", "(["}}), Catch::Contains("invalid regular expression"));
 }
 
-TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stackprof --text", "[stackprof][compare][corpus]") {
+TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stackprof --text",
+          "[stackprof][compare][corpus]") {
   // Side figures against `stackprof --text --limit 0` of each dump (the corpus goldens): a frame's
   // self is the sum of its rows; rows of one name are one frame here when file and line agree too.
   Session a = open_session({dump_of("blocks-cpu-raw")}), b = open_session({dump_of("gc-cpu-raw")});
@@ -242,7 +248,8 @@ TEST_CASE("gcscope compare of two dumps: per-frame deltas from each side's stack
 
 TEST_CASE("a profile compare refuses modes that do not agree", "[stackprof][compare][corpus]") {
   Session a = open_session({dump_of("blocks-cpu-raw")}), b = open_session({dump_of("blocks-wall-raw")});
-  CHECK_THROWS_WITH(b.ask("compare.with", {{"other", a.ask("compare.side")}}), Catch::Contains("cpu-mode profile cannot be compared"));
+  CHECK_THROWS_WITH(b.ask("compare.with", {{"other", a.ask("compare.side")}}),
+                    Catch::Contains("cpu-mode profile cannot be compared"));
   // An aggregated dump compares by its frame table; there is no differential tree then.
   Session agg = open_session({dump_of("blocks-cpu-agg")});
   nlohmann::json c = agg.ask("compare.with", {{"other", a.ask("compare.side")}});

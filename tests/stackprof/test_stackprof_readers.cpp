@@ -117,7 +117,12 @@ TEST_CASE("stackprof Marshal reader: packed longs, Bignums, links, bounds (byte 
   CHECK(marshal_events(std::string("\x04\x08[\x07l+\x08\x00\x00\x00\x00\x00\x01l-\x08\x00\x00\x00\x00\x01\x00", 22)) ==
         "[ i:1099511627776 i:-4294967296 }");
   // "ab" twice via an object link, a Symbol twice via a symbol link, a Float
-  CHECK(marshal_events(std::string("\x04\x08[\x0a\"\x07" "ab@\x06:\x06" "x;\x00" "f\x08" "1.5", 20)) == "[ s:ab s:ab y:x y:x f:1.5 }");
+  CHECK(marshal_events(std::string("\x04\x08[\x0a\"\x07"
+                                   "ab@\x06:\x06"
+                                   "x;\x00"
+                                   "f\x08"
+                                   "1.5",
+                                   20)) == "[ s:ab s:ab y:x y:x f:1.5 }");
   CHECK(marshal_events(std::string("\x04\x08[\x06@\x07", 6)) == "ERR object link @2 but only 1 objects so far");
   CHECK(marshal_events(std::string("\x04\x08[\x06;\x00", 6)) == "ERR symbol link ;0 but only 0 symbols so far");
   CHECK(marshal_events(std::string("\x04\x08[\x06Z", 5)) == "ERR unknown Marshal type byte 0x5a at byte 4");

@@ -18,7 +18,8 @@ namespace {
 Profile load_fixture() {
   std::string bytes = read_file(fixture("stackprof/source-lines.dump"));
   DumpLoader loader;
-  for (size_t off = 0; off < bytes.size(); off += 1000) loader.feed(bytes.data() + off, std::min<size_t>(1000, bytes.size() - off));
+  for (size_t off = 0; off < bytes.size(); off += 1000)
+    loader.feed(bytes.data() + off, std::min<size_t>(1000, bytes.size() - off));
   Profile p;
   std::vector<Problem> problems;
   REQUIRE(loader.finish(p, problems));
@@ -40,7 +41,8 @@ std::vector<std::string> lines_of(const std::string& s) {
 // The source file of the fixture for any path ending in /source_lines.rb.
 bool fixture_source(const std::string& file, std::vector<std::string>& lines) {
   const std::string suffix = "/source_lines.rb";
-  if (file.size() < suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  if (file.size() < suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
   lines = lines_of(read_file(fixture("stackprof/source_lines.rb")));
   return true;
 }
@@ -49,7 +51,9 @@ bool fixture_source(const std::string& file, std::vector<std::string>& lines) {
 
 TEST_CASE("stackprof: --method shows the source with stackprof's per-line samples", "[stackprof]") {
   Profile p = load_fixture();
-  for (auto [golden_name, name] : {std::pair{"format_row", "Report#format_row"}, {"render", "Report#render"}, {"build_rows", "Object#build_rows"}}) {
+  for (auto [golden_name, name] : {std::pair{"format_row", "Report#format_row"},
+                                   {"render", "Report#render"},
+                                   {"build_rows", "Object#build_rows"}}) {
     INFO(name);
     std::string golden = read_file(fixture(std::string("stackprof/source-lines.method-") + golden_name + ".txt"));
     std::string ours, err;
@@ -72,7 +76,8 @@ TEST_CASE("stackprof: --method shows the source with stackprof's per-line sample
   Out out(&s);
   REQUIRE(print_method(p, out, "\\AReport#format_row\\z", fixture_source, err));
   out.flush();
-  CHECK(s.find("  792  (133.1%)                   |    22  |     cells = row[:values].map { |v| v.to_s.rjust(6) }\n") != std::string::npos);
+  CHECK(s.find("  792  (133.1%)                   |    22  |     cells = row[:values].map { |v| v.to_s.rjust(6) }\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("stackprof: --file prints the whole file annotated, byte for byte", "[stackprof]") {

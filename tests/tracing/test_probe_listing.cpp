@@ -147,13 +147,17 @@ TEST_CASE("probe listings: the bpftrace and BCC analyzers report a listing's pro
 TEST_CASE("probe listings: identified without a forced format, as the tools' other outputs", "[tracing][listing]") {
   using gcscope::test::analyze_paths;
   using gcscope::test::report_of;
-  struct Case { const char* file; const char* format; size_t probes; };
+  struct Case {
+    const char* file;
+    const char* format;
+    size_t probes;
+  };
   // Probe counts: wc -l of each plain listing; tplist -v has 22 probe lines among its 66.
-  for (const Case& c : {Case{"tracing/bpftrace-l-usdt-libruby.txt", "bpftrace-text", 22},
-                        Case{"tracing/bpftrace-l-usdt-pid.txt", "bpftrace-text", 22},
-                        Case{"tracing/tplist-l-libruby.txt", "bcc-output", 22},
-                        Case{"tracing/tplist-v-libruby.txt", "bcc-output", 22},
-                        Case{"tracing/tplist-pid.txt", "bcc-output", 22}}) {
+  for (const Case& c :
+       {Case{"tracing/bpftrace-l-usdt-libruby.txt", "bpftrace-text", 22},
+        Case{"tracing/bpftrace-l-usdt-pid.txt", "bpftrace-text", 22},
+        Case{"tracing/tplist-l-libruby.txt", "bcc-output", 22}, Case{"tracing/tplist-v-libruby.txt", "bcc-output", 22},
+        Case{"tracing/tplist-pid.txt", "bcc-output", 22}}) {
     INFO(c.file);
     auto doc = analyze_paths({fixture(c.file)});
     CHECK(doc["errors"].empty());

@@ -23,8 +23,8 @@ TEST_CASE("bcc: ucalls -L repeats a method on several rows (bcc 0.26): rows are 
   CHECK(t["row_count"] == 3);
   CHECK(t["distinct"] == 2);
   CHECK(t["duplicated"] == json::array({"Object.foo"}));
-  CHECK(t["rows"][0]["calls"] == 5);          // 2 + 3
-  CHECK(t["rows"][0]["time"] == 30.0);        // 10 + 20 us
+  CHECK(t["rows"][0]["calls"] == 5);    // 2 + 3
+  CHECK(t["rows"][0]["time"] == 30.0);  // 10 + 20 us
   CHECK(t["rows"][0]["time_ns"] == 30000);
   // latency table: 5 calls, 30 us total -> mean 6 us is left to the view (total / calls)
   bool found = false;

@@ -26,7 +26,8 @@ const json& probe_row(const json& cmp, const std::string& probe) {
 }
 }  // namespace
 
-TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give calls deltas and bucket-bound deltas", "[tracing][corpus]") {
+TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give calls deltas and bucket-bound deltas",
+          "[tracing][corpus]") {
   // A: det_hist_keyed.txt = @["bpftrace"] = hist(2); @["curl"] = hist(-1), hist(0), hist(511), hist(1024), hist(1025)
   //   bpftrace: 1 value in [2, 4) -> p50 = p90 = p99 = [2, 3]
   //   curl: 5 values: (..., 0) 1, [0] 1, [256, 512) 1, [1K, 2K) 2; nearest rank p50 = 3rd -> [256, 511],
@@ -82,7 +83,8 @@ TEST_CASE("tracing compare: two bpftrace histogram captures (text vs JSON) give 
   CHECK(cmp["stacks"]["rows"].empty());
 }
 
-TEST_CASE("tracing compare: a capture against itself in another format has zero deltas everywhere", "[tracing][corpus]") {
+TEST_CASE("tracing compare: a capture against itself in another format has zero deltas everywhere",
+          "[tracing][corpus]") {
   // stacks/live: perf_script_ruby.txt (perf script) and perf_script_ruby.folded.txt (its folding by
   // FlameGraph's stackcollapse-perf.pl): 10 distinct stacks, 13 samples x 10101010 ns = 131313130 each
   json a = first_report("trace/stacks/live/perf_script_ruby.txt");
@@ -138,7 +140,8 @@ TEST_CASE("tracing compare: per-stack weight deltas between two foldings of the 
   CHECK(r0["share_a"].get<double>() == Approx(100.0 * 2 / 11));  // 20202020 / 111111110 = 2/11
   CHECK(r0["share_delta"].get<double>() == Approx(-100.0 * 2 / 11));
   const json& r1 = s["rows"][1];
-  CHECK(r1["stack"] == "dd;[unknown];write;system_call_[k];sys_write_[k];vfs_write_[k];fsnotify_[k];__srcu_read_unlock_[k]");
+  CHECK(r1["stack"] ==
+        "dd;[unknown];write;system_call_[k];sys_write_[k];vfs_write_[k];fsnotify_[k];__srcu_read_unlock_[k]");
   CHECK(r1["a"].is_null());
   CHECK(r1["delta"] == 20202020);
   CHECK(r1["share_b"].get<double>() == Approx(20.0));  // 20202020 / 101010100
@@ -160,7 +163,8 @@ TEST_CASE("tracing compare: exact event streams give exact percentile deltas, pr
   //      p50 6th = 9000, p90 ceil(10.8) = 11th = 20000, p99 12th = 20000; create = 100 ns once
   auto line = [](const std::string& probe, int ns, int i) {
     return "{\"type\": \"printf\", \"data\": \"" + std::to_string(1000000000LL + i * 1000000LL) +
-           " usdt:/proc/7/root/tmp/my_controller-AbCdEf.so:my_controller:" + probe + " " + std::to_string(ns) + "\\n\"}\n";
+           " usdt:/proc/7/root/tmp/my_controller-AbCdEf.so:my_controller:" + probe + " " + std::to_string(ns) +
+           "\\n\"}\n";
   };
   std::string sa, sb;
   for (int i = 1; i <= 10; ++i) sa += line("index", i * 1000, i);
@@ -178,11 +182,11 @@ TEST_CASE("tracing compare: exact event streams give exact percentile deltas, pr
   CHECK(idx["calls"]["delta_percent"].get<double>() == Approx(20.0));
   CHECK(idx["total"]["delta"] == 67500);  // 122500 - 55000
   CHECK(idx["mean"]["delta"].get<double>() == Approx(122500.0 / 12 - 5500));
-  CHECK(idx["min"]["delta"] == 500);      // 1500 - 1000
-  CHECK(idx["max"]["delta"] == 10000);    // 20000 - 10000
-  CHECK(idx["p50"]["delta"] == 4000);     // 9000 - 5000
-  CHECK(idx["p90"]["delta"] == 11000);    // 20000 - 9000
-  CHECK(idx["p99"]["delta"] == 10000);    // 20000 - 10000
+  CHECK(idx["min"]["delta"] == 500);    // 1500 - 1000
+  CHECK(idx["max"]["delta"] == 10000);  // 20000 - 10000
+  CHECK(idx["p50"]["delta"] == 4000);   // 9000 - 5000
+  CHECK(idx["p90"]["delta"] == 11000);  // 20000 - 9000
+  CHECK(idx["p99"]["delta"] == 10000);  // 20000 - 10000
   CHECK(idx["p50"]["delta_bounds"] == json::array({4000, 4000}));
   const json& show = probe_row(cmp, "my_controller:show");
   CHECK(show["in"] == "a");
@@ -238,8 +242,8 @@ TEST_CASE("tracing compare: the same Rails app traced with aggregation maps, the
   CHECK(create["p50"]["delta_bounds"].is_null());  // A has no percentile
   CHECK(create["exact_a"].is_null());
   CHECK(create["exact_b"] == false);
-  CHECK(probe_row(cmp, "index")["calls"]["delta"] == 8832);                 // 9482 - 650
-  CHECK(probe_row(cmp, "show")["calls"]["delta"] == 317);                   // 949 - 632
-  CHECK(probe_row(cmp, "default_url_options")["calls"]["delta"] == 330);    // 1000 - 670
-  CHECK(probe_row(cmp, "current_user")["calls"]["delta"] == 636);           // 2032 - 1396
+  CHECK(probe_row(cmp, "index")["calls"]["delta"] == 8832);               // 9482 - 650
+  CHECK(probe_row(cmp, "show")["calls"]["delta"] == 317);                 // 949 - 632
+  CHECK(probe_row(cmp, "default_url_options")["calls"]["delta"] == 330);  // 1000 - 670
+  CHECK(probe_row(cmp, "current_user")["calls"]["delta"] == 636);         // 2032 - 1396
 }

@@ -24,7 +24,9 @@ const json& expect_of(const std::string& rel) {
   throw std::runtime_error("not in the trace manifest: " + rel);
 }
 
-json analyze(const std::string& rel, json options = json::object()) { return analyze_paths({corpus("trace/" + rel)}, options); }
+json analyze(const std::string& rel, json options = json::object()) {
+  return analyze_paths({corpus("trace/" + rel)}, options);
+}
 
 const json& only_report(const json& doc) {
   REQUIRE(doc["reports"].size() == 1);
@@ -44,7 +46,8 @@ bool same_int(const json& report_value, const json& expected) { return int_text(
 
 json bucket_bounds(const json& pair) {
   if (pair.is_null()) return nullptr;
-  return json::array({pair[0].is_null() ? json() : json(int_text(pair[0])), pair[1].is_null() ? json() : json(int_text(pair[1]))});
+  return json::array(
+      {pair[0].is_null() ? json() : json(int_text(pair[0])), pair[1].is_null() ? json() : json(int_text(pair[1]))});
 }
 
 // Compares one expected map entry value with the report's.
@@ -199,7 +202,7 @@ TEST_CASE("tracing: text and JSON twins of the same bpftrace program agree", "[t
     // ties, tuple-key separators, print(value) and strings with newlines differ by nature
     // (manifest notes); everything else must match.
     static const std::set<std::string> differ = {"det_multiline_key", "det_map_tuple_keys", "det_print_value",
-                                                 "det_printf", "det_scalar", "det_tuple_value"};
+                                                 "det_printf",        "det_scalar",         "det_tuple_value"};
     std::string stem = rel.substr(18, rel.size() - 22);
     if (differ.count(stem)) continue;
     json tm = t["maps"], jm = j["maps"], th = t["histograms"], jh = j["histograms"];
@@ -234,8 +237,9 @@ TEST_CASE("tracing: hist bucket bounds above 2^32 and hist(n, k) sub-buckets", "
 
 TEST_CASE("tracing: tseries charts (>= 0.24) read like their JSON twins", "[tracing][corpus]") {
   for (auto [txt, js] : {std::pair<const char*, const char*>{"bpftrace-upstream/runtime-head/tseries.txt",
-                                                              "bpftrace-upstream/runtime-head/tseries.json"},
-                         {"bpftrace-upstream/runtime-head/tseries_multiple.txt", "bpftrace-upstream/runtime-head/tseries_multiple.json"}}) {
+                                                             "bpftrace-upstream/runtime-head/tseries.json"},
+                         {"bpftrace-upstream/runtime-head/tseries_multiple.txt",
+                          "bpftrace-upstream/runtime-head/tseries_multiple.json"}}) {
     INFO(txt);
     const json t = only_report(analyze(txt));
     const json j = only_report(analyze(js));
@@ -289,7 +293,9 @@ TEST_CASE("tracing: ruby-static-tracing outputs: printf lines, stack strings, pr
     const json r = only_report(analyze("ruby-static-tracing/seed_doc_example.txt"));
     check_maps(r, expect_of("ruby-static-tracing/seed_doc_example.txt")["maps"], "seed");
     REQUIRE(r["probes"].size() == 3);
-    CHECK(r["probes"][1] == json{{"raw", "usdt:my_controller:index"}, {"provider", "my_controller"}, {"name", "index"},
+    CHECK(r["probes"][1] == json{{"raw", "usdt:my_controller:index"},
+                                 {"provider", "my_controller"},
+                                 {"name", "index"},
                                  {"class_guess", "MyController"}});
   }
   {
@@ -329,7 +335,8 @@ TEST_CASE("tracing: malformed inputs are reported as the corpus specifies", "[tr
     json doc = analyze("malformed/bt_text_bad_bucket_label.txt");
     std::vector<int64_t> lines;
     for (const auto& e : doc["errors"])
-      if (e["message"].get<std::string>().find("invalid bucket label '4X'") != std::string::npos) lines.push_back(e["line"]);
+      if (e["message"].get<std::string>().find("invalid bucket label '4X'") != std::string::npos)
+        lines.push_back(e["line"]);
     CHECK(lines.size() == expect_of("malformed/bt_text_bad_bucket_label.txt")["occurrences"].get<size_t>());
     CHECK(lines == std::vector<int64_t>{10, 34, 39});  // hand count: the three "[4X, 8X)" rows
     const json& r = only_report(doc);
@@ -470,12 +477,16 @@ TEST_CASE("tracing: perf script folds like FlameGraph's stackcollapse-perf.pl", 
     const char* folded;
     bool all;
   };
-  for (const Case& c : {Case{"stacks/flamegraph-tests/perf-dd-stacks-01.txt", "stacks/flamegraph-tests/perf-dd-stacks-01-collapsed-pid.txt", false},
-                        Case{"stacks/flamegraph-tests/perf-funcab-cmd-01.txt", "stacks/flamegraph-tests/perf-funcab-cmd-01-collapsed-pid.txt", false},
-                        Case{"stacks/flamegraph-tests/perf-js-stacks-01.txt", "stacks/flamegraph-tests/perf-js-stacks-01-collapsed-pid.txt", false},
+  for (const Case& c : {Case{"stacks/flamegraph-tests/perf-dd-stacks-01.txt",
+                             "stacks/flamegraph-tests/perf-dd-stacks-01-collapsed-pid.txt", false},
+                        Case{"stacks/flamegraph-tests/perf-funcab-cmd-01.txt",
+                             "stacks/flamegraph-tests/perf-funcab-cmd-01-collapsed-pid.txt", false},
+                        Case{"stacks/flamegraph-tests/perf-js-stacks-01.txt",
+                             "stacks/flamegraph-tests/perf-js-stacks-01-collapsed-pid.txt", false},
                         // with --pid the comm is "java-?", so the script's Java tidy (comm == "java")
                         // does not run; --all output has it, minus the annotations
-                        Case{"stacks/flamegraph-tests/perf-java-stacks-02.txt", "stacks/flamegraph-tests/perf-java-stacks-02-collapsed-all.txt", true},
+                        Case{"stacks/flamegraph-tests/perf-java-stacks-02.txt",
+                             "stacks/flamegraph-tests/perf-java-stacks-02-collapsed-all.txt", true},
                         Case{"stacks/live/perf_script_ruby.txt", "stacks/live/perf_script_ruby.folded.txt", false}}) {
     INFO(c.input);
     json doc = analyze(c.input);
@@ -490,7 +501,8 @@ TEST_CASE("tracing: perf script folds like FlameGraph's stackcollapse-perf.pl", 
     if (std::string(c.input).find("perf-dd") != std::string::npos) want["dd;[unknown];system_call"] += 10101010;
     CHECK(got == want);
   }
-  CHECK(only_report(analyze("stacks/live/perf_script_ruby.txt"))["samples"] == expect_of("stacks/live/perf_script_ruby.txt")["samples"]);
+  CHECK(only_report(analyze("stacks/live/perf_script_ruby.txt"))["samples"] ==
+        expect_of("stacks/live/perf_script_ruby.txt")["samples"]);
 }
 
 TEST_CASE("tracing: DTrace outputs", "[tracing][corpus]") {
@@ -648,11 +660,11 @@ TEST_CASE("tracing: BCC Ruby tools", "[tracing][corpus]") {
 }
 
 TEST_CASE("tracing: results do not depend on how the input is cut into chunks", "[tracing][corpus]") {
-  for (const char* rel : {"bpftrace-0.17-det/det_hist_keyed.txt", "bpftrace-0.17-det/det_multiline_key.txt",
-                          "bpftrace-upstream/runtime-0.17/hist_multiple.json", "bpftrace-0.17-det/det_printf.ndjson",
-                          "malformed/bt_json_invalid_utf8.ndjson", "stacks/live/perf_script_ruby.txt",
-                          "bcc-upstream/uflow_example.txt", "dtrace/example-dtrace-stacks.head.txt",
-                          "malformed/bt_text_truncated_hist.txt"}) {
+  for (const char* rel :
+       {"bpftrace-0.17-det/det_hist_keyed.txt", "bpftrace-0.17-det/det_multiline_key.txt",
+        "bpftrace-upstream/runtime-0.17/hist_multiple.json", "bpftrace-0.17-det/det_printf.ndjson",
+        "malformed/bt_json_invalid_utf8.ndjson", "stacks/live/perf_script_ruby.txt", "bcc-upstream/uflow_example.txt",
+        "dtrace/example-dtrace-stacks.head.txt", "malformed/bt_text_truncated_hist.txt"}) {
     INFO(rel);
     const json whole = analyze_paths({corpus(std::string("trace/") + rel)}, json::object(), 1 << 20);
     for (size_t chunk : {1, 3, 7, 64}) {

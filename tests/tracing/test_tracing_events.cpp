@@ -66,7 +66,7 @@ TEST_CASE("tracing events: exact per-probe latency from a printf stream", "[trac
     if (x["key"] == "my_controller:index") h = &x;
   REQUIRE(h);
   CHECK((*h)["total"] == 100);
-  CHECK((*h)["buckets"][0]["lo"] == 512);   // 1000 ns
+  CHECK((*h)["buckets"][0]["lo"] == 512);  // 1000 ns
   CHECK((*h)["buckets"][0]["hi"] == 1023);
   CHECK((*h)["buckets"][0]["count"] == 1);
   CHECK((*h)["p50"] == json::array({50000, 50000}));
@@ -86,7 +86,8 @@ TEST_CASE("tracing events: exact per-probe latency from a printf stream", "[trac
 
 TEST_CASE("tracing events: the same stream as bpftrace text gives the same table", "[tracing]") {
   std::string text = "Attaching 2 probes...\n";
-  for (int i = 1; i <= 100; ++i) text += std::to_string(1000000000LL + i * 10000000LL) + " index " + std::to_string(i * 1000) + "\n";
+  for (int i = 1; i <= 100; ++i)
+    text += std::to_string(1000000000LL + i * 10000000LL) + " index " + std::to_string(i * 1000) + "\n";
   text += "^C\n";
   json doc = analyze_bytes({{"stream.txt", text}});
   const json& r = doc["reports"][0];
@@ -178,20 +179,25 @@ TEST_CASE("tracing events: an empty capture is not an error but gets the TracePo
   const json& r = doc["reports"][0];
   CHECK(doc["errors"].empty());
   bool hint = false;
-  for (const auto& h : r["hints"]) hint |= h["id"] == "empty_capture" && h["text"].get<std::string>().find("TracePoint") != std::string::npos;
+  for (const auto& h : r["hints"])
+    hint |= h["id"] == "empty_capture" && h["text"].get<std::string>().find("TracePoint") != std::string::npos;
   CHECK(hint);
 }
 
 TEST_CASE("tracing events: pathological JSON nesting is refused, the rest of the stream kept", "[tracing]") {
   std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  std::string s = "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n"
-                  "{\"type\": \"value\", \"data\": " + deep + "}\n"
-                  "{\"type\": \"printf\", \"data\": \"ok\\n\"}\n";
+  std::string s =
+      "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n"
+      "{\"type\": \"value\", \"data\": " +
+      deep +
+      "}\n"
+      "{\"type\": \"printf\", \"data\": \"ok\\n\"}\n";
   json doc = analyze_bytes({{"deep.ndjson", s}});
   const json& r = doc["reports"][0];
   CHECK(r["printf_count"] == 1);
   bool refused = false;
-  for (const auto& e : doc["errors"]) refused |= e["line"] == 2 && e["message"].get<std::string>().find("nested") != std::string::npos;
+  for (const auto& e : doc["errors"])
+    refused |= e["line"] == 2 && e["message"].get<std::string>().find("nested") != std::string::npos;
   CHECK(refused);
 }
 
@@ -200,7 +206,8 @@ TEST_CASE("tracing events: avg() maps of type stats tell the bpftrace version", 
   CHECK(doc["reports"][0]["tool_version"] == "0.17 - 0.23");
 }
 
-TEST_CASE("tracing events: a multi-line key with a negative value is a map entry, not a stack (fuzz find)", "[tracing]") {
+TEST_CASE("tracing events: a multi-line key with a negative value is a map entry, not a stack (fuzz find)",
+          "[tracing]") {
   json doc = analyze_bytes({{"neg.txt", "Attaching 1 probe...\n@[a.rb:1:in `x'\nb.rb:2:in `y']: -7\n"}});
   const json& r = doc["reports"][0];
   REQUIRE(r["maps"].size() == 1);
@@ -209,9 +216,11 @@ TEST_CASE("tracing events: a multi-line key with a negative value is a map entry
   CHECK(r["stacks"]["total_weight"] == 0);
 }
 
-TEST_CASE("tracing events: perf script frames before any header are reported, not attributed (fuzz find)", "[tracing]") {
+TEST_CASE("tracing events: perf script frames before any header are reported, not attributed (fuzz find)",
+          "[tracing]") {
   // a process-name frame "(...)" and a plain frame, both before the first sample header
-  std::string s = "\t 1234 (deleted) (/x)\n\t 5678 foo (/lib/x.so)\nruby 1 1.000001: 1 cpu-clock:\n\t 9 bar (/lib/y.so)\n\n";
+  std::string s =
+      "\t 1234 (deleted) (/x)\n\t 5678 foo (/lib/x.so)\nruby 1 1.000001: 1 cpu-clock:\n\t 9 bar (/lib/y.so)\n\n";
   json doc = gcscope::test::analyze_bytes({{"p.txt", s}}, {{"format", "perf-script"}});
   const json& r = doc["reports"][0];
   CHECK(r["samples"] == 1);

@@ -45,14 +45,16 @@ std::string stream() {
 TEST_CASE("tracing.histogram bins an event stream exactly over any range", "[tracing][query]") {
   Session s = open("stream.ndjson", stream());
   // [1000, 100999] in 10 bins of 10000: bin j holds i = 10j+1 .. 10j+10, ten values each.
-  json h = s.set->query("tracing.histogram", {{"probe", "my_controller:index"}, {"lo", 1000}, {"hi", 100999}, {"bins", 10}});
+  json h =
+      s.set->query("tracing.histogram", {{"probe", "my_controller:index"}, {"lo", 1000}, {"hi", 100999}, {"bins", 10}});
   CHECK(h.at("width") == 10000);
   REQUIRE(h.at("bins").size() == 10);
   for (const auto& b : h.at("bins")) CHECK(b.at("count") == 10);
   CHECK(h.at("bins").at(3).at("lo") == 31000);
   CHECK(h.at("bins").at(3).at("hi") == 40999);
   // Zoomed to [50000, 59999] in 5 bins of 2000: 50000..59000 are 10 values, 2 a bin; 49 below, 41 above.
-  json z = s.set->query("tracing.histogram", {{"probe", "my_controller:index"}, {"lo", "50000"}, {"hi", 59999}, {"bins", 5}});
+  json z = s.set->query("tracing.histogram",
+                        {{"probe", "my_controller:index"}, {"lo", "50000"}, {"hi", 59999}, {"bins", 5}});
   CHECK(z.at("width") == 2000);
   for (const auto& b : z.at("bins")) CHECK(b.at("count") == 2);
   CHECK(z.at("below") == 49);
@@ -65,7 +67,8 @@ TEST_CASE("tracing.histogram bins an event stream exactly over any range", "[tra
   for (const auto& b : d.at("bins")) total += b.at("count").get<uint64_t>();
   CHECK(total == 100);
   CHECK_THROWS_WITH(s.set->query("tracing.histogram", {{"probe", "nope"}}), Catch::Contains("no event stream"));
-  CHECK_THROWS_WITH(s.set->query("tracing.histogram", {{"probe", "my_controller:index"}, {"lo", 9}, {"hi", 8}}), Catch::Contains("'hi'"));
+  CHECK_THROWS_WITH(s.set->query("tracing.histogram", {{"probe", "my_controller:index"}, {"lo", 9}, {"hi", 8}}),
+                    Catch::Contains("'hi'"));
 }
 
 TEST_CASE("tracing.probe gives one probe's row, histograms and event rate", "[tracing][query]") {
@@ -78,8 +81,10 @@ TEST_CASE("tracing.probe gives one probe's row, histograms and event rate", "[tr
   CHECK(p.at("events").at("rate").at("count") == json::array({10}));
   REQUIRE(p.at("histograms").size() == 1);
   CHECK(p.at("histograms").at(0).at("total") == 10);
-  CHECK(s.report.at("histograms").at(p.at("histograms").at(0).at("index").get<size_t>()).at("key") == "my_controller:show");
-  CHECK_THROWS_WITH(s.set->query("tracing.probe", {{"probe", "my_controller:nope"}}), Catch::Contains("no probe named"));
+  CHECK(s.report.at("histograms").at(p.at("histograms").at(0).at("index").get<size_t>()).at("key") ==
+        "my_controller:show");
+  CHECK_THROWS_WITH(s.set->query("tracing.probe", {{"probe", "my_controller:nope"}}),
+                    Catch::Contains("no probe named"));
 }
 
 TEST_CASE("slowest_probes ranks by p99, then by mean", "[tracing]") {
@@ -89,7 +94,7 @@ TEST_CASE("slowest_probes ranks by p99, then by mean", "[tracing]") {
   CHECK(slow.at(0).at("probe") == "my_controller:index");  // p99 99000 ns
   CHECK(slow.at(0).at("by") == "p99");
   CHECK(slow.at(0).at("value") == 99000);
-  CHECK(slow.at(1).at("probe") == "my_controller:show");   // p99 5000 ns
+  CHECK(slow.at(1).at("probe") == "my_controller:show");  // p99 5000 ns
   // Histograms only: a bucket's lower bound ranks it. Here @us[b] lies in [8, 16) and @us[a] in [2, 4).
   std::string hist =
       "Attaching 1 probe...\n\n@us[a]: \n[2, 4)                 5 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"

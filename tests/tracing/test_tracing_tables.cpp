@@ -20,7 +20,9 @@ json table_rows(const std::vector<NamedBytes>& files, const std::string& table, 
   set.finish();
   return set.query("table.rows", {{"name", table}, {"limit", 100000}});
 }
-json file_rows(const std::string& path, const std::string& table) { return table_rows({{path, read_file(path)}}, table); }
+json file_rows(const std::string& path, const std::string& table) {
+  return table_rows({{path, read_file(path)}}, table);
+}
 
 // Cell `column` of row `r`.
 const json& cell(const json& t, size_t r, const std::string& column) {
@@ -30,7 +32,8 @@ const json& cell(const json& t, size_t r, const std::string& column) {
 }
 }  // namespace
 
-TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_aggs.txt)", "[tracing][tables][corpus]") {
+TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_aggs.txt)",
+          "[tracing][tables][corpus]") {
   // det_aggs.txt prints @avg[y] -7, @avg[x] 12, @c[y] 1, @c[x] 2, @max[x] 9, @min[x] 2,
   // @stats[x] count 2 average 6 total 12, @stats[y] 1/7/7, @sum[x] 7: 9 entries.
   std::string path = corpus("trace/bpftrace-0.17-det/det_aggs.txt");
@@ -57,10 +60,12 @@ TEST_CASE("tracing tables: maps of bpftrace's count/sum/min/max/avg/stats (det_a
   CHECK(file_rows(path, "events")["total"] == 0);
 }
 
-TEST_CASE("tracing tables: histogram bins as printed, text and JSON alike (det_hist_keyed)", "[tracing][tables][corpus]") {
+TEST_CASE("tracing tables: histogram bins as printed, text and JSON alike (det_hist_keyed)",
+          "[tracing][tables][corpus]") {
   // @[bpftrace]: [2, 4) 1; @[curl]: (..., 0) 1, [0] 1, [1] 0, [2, 4) ... [512, 1K) 0 except
   // [256, 512) 1, [1K, 2K) 2: 1 + 13 buckets.
-  for (const char* rel : {"trace/bpftrace-0.17-det/det_hist_keyed.txt", "trace/bpftrace-0.17-det/det_hist_keyed.ndjson"}) {
+  for (const char* rel :
+       {"trace/bpftrace-0.17-det/det_hist_keyed.txt", "trace/bpftrace-0.17-det/det_hist_keyed.ndjson"}) {
     INFO(rel);
     json t = file_rows(corpus(rel), "histogram_bins");
     REQUIRE(t["total"] == 14);
@@ -108,13 +113,15 @@ TEST_CASE("tracing tables: stacks of folded perf script output, weights as in th
   }
 }
 
-TEST_CASE("tracing tables: a printf event stream is one row per event, times on the capture's clock", "[tracing][tables]") {
+TEST_CASE("tracing tables: a printf event stream is one row per event, times on the capture's clock",
+          "[tracing][tables]") {
   // bpftrace printf("%llu %s %llu\n", nsecs, probe, latency): 3 index events at 1.5 s, 2.5 s and
   // 3.25 s of the traced machine's uptime.
-  std::string text = "Attaching 1 probe...\n"
-                     "1500000000 usdt:my_controller:index 1200\n"
-                     "2500000000 usdt:my_controller:index 3400\n"
-                     "3250000000 usdt:my_controller:index 56000\n";
+  std::string text =
+      "Attaching 1 probe...\n"
+      "1500000000 usdt:my_controller:index 1200\n"
+      "2500000000 usdt:my_controller:index 3400\n"
+      "3250000000 usdt:my_controller:index 56000\n";
   json t = table_rows({{"stream.txt", text}}, "events");
   REQUIRE(t["total"] == 3);
   CHECK(cell(t, 0, "input") == "stream.txt");

@@ -56,7 +56,9 @@ class Session {
     }
     return nlohmann::json({{"rotated", step.rotated}, {"from", step.from}, {"to", step.to}}).dump();
   }
-  void endFile() { guard([&] { set_->end_file(); }); }
+  void endFile() {
+    guard([&] { set_->end_file(); });
+  }
   double decodedBytes() const { return static_cast<double>(set_->decoded_bytes()); }
   // Wasm memory the whole input (input_bytes) will need, by the formats identified so far, as JSON
   // (InputSet::memory_estimate); "null" before any is identified.
@@ -151,8 +153,8 @@ class Session {
     return nlohmann::json({{"rows", b.rows}, {"columns", std::move(columns)}}).dump();
   }
   std::unique_ptr<gcscope::InputSet> set_;
-  std::string path_;                // of the file begun last
-  gcscope::FollowCursor cursor_;    // where reading of that file stands
+  std::string path_;              // of the file begun last
+  gcscope::FollowCursor cursor_;  // where reading of that file stands
   std::string fault_;
   std::string report_;
   std::string result_;
@@ -167,7 +169,9 @@ std::string formats() { return gcscope::FormatRegistry::builtin().describe().dum
 
 // "" when `id` names a registered format, else the message `gcscope --format` gives (the worker
 // refuses a job with a forced format the engine does not know).
-std::string unknownFormat(const std::string& id) { return gcscope::FormatRegistry::builtin().unknown_format_message(id); }
+std::string unknownFormat(const std::string& id) {
+  return gcscope::FormatRegistry::builtin().unknown_format_message(id);
+}
 
 }  // namespace
 

@@ -18,11 +18,11 @@ struct AnalyzeArgs {
   std::vector<std::string> paths;
   nlohmann::json options = nlohmann::json::object();
   bool pretty = false;
-  std::string html_out;         // --html FILE
-  int fail_on = -1;             // --fail-on SEVERITY: rank, -1 = off
-  double max_p99_ms = -1;       // --max-p99-ms N
-  std::string follow;           // --follow FILE
-  FollowLimits follow_limits;   // --interval, --max-intervals, --follow-for
+  std::string html_out;        // --html FILE
+  int fail_on = -1;            // --fail-on SEVERITY: rank, -1 = off
+  double max_p99_ms = -1;      // --max-p99-ms N
+  std::string follow;          // --follow FILE
+  FollowLimits follow_limits;  // --interval, --max-intervals, --follow-for
 };
 
 // The number *v when it is above 0 (or 0 when `zero_ok`), else -1 (also when v is null).
@@ -61,7 +61,8 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
       out.html_out = *v;
     } else if (a == "--fail-on") {
       const std::string* v = value();
-      if (!v || severity_rank(*v) < 0) return usage_error("--fail-on needs a severity: info, warning, error or critical");
+      if (!v || severity_rank(*v) < 0)
+        return usage_error("--fail-on needs a severity: info, warning, error or critical");
       out.fail_on = severity_rank(*v);
     } else if (a == "--max-p99-ms") {
       const std::string* v = value();
@@ -79,7 +80,8 @@ int parse_analyze_args(const std::vector<std::string>& args, AnalyzeArgs& out) {
       out.follow_limits.interval_s = s;
     } else if (a == "--max-intervals") {
       double n = positive_number(value(), false);
-      if (n < 1 || n != static_cast<double>(static_cast<int64_t>(n))) return usage_error("--max-intervals needs a whole number of at least 1");
+      if (n < 1 || n != static_cast<double>(static_cast<int64_t>(n)))
+        return usage_error("--max-intervals needs a whole number of at least 1");
       out.follow_limits.max_intervals = static_cast<int64_t>(n);
     } else if (a == "--follow-for") {
       double s = positive_number(value(), false);
@@ -114,7 +116,8 @@ int gate_status(const nlohmann::json& doc, const AnalyzeArgs& a) {
         r["pauses"]["p99_s"].is_number()) {
       double p99_ms = r["pauses"]["p99_s"].get<double>() * 1000.0;
       if (p99_ms > a.max_p99_ms) {
-        std::cerr << "gcscope: p99 pause " << p99_ms << " ms in " << inputs << " exceeds --max-p99-ms " << a.max_p99_ms << "\n";
+        std::cerr << "gcscope: p99 pause " << p99_ms << " ms in " << inputs << " exceeds --max-p99-ms " << a.max_p99_ms
+                  << "\n";
         ++failed;
       }
     }
@@ -153,7 +156,8 @@ int run_identify(const std::vector<std::string>& args) {
     InputSet set;
     set.begin_file(path);
     std::string err;
-    read_file_chunks(path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err);
+    read_file_chunks(
+        path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err);
     set.end_file();
     nlohmann::json doc = set.finish();
     for (const auto& in : doc["inputs"]) {
@@ -161,9 +165,8 @@ int run_identify(const std::vector<std::string>& args) {
         ++total;
         std::string fmt = m.value("format", "unrecognized");
         if (fmt != "unrecognized") ++recognized;
-        std::cout << m.value("path", "") << '\t' << fmt << '\t' << m["identification"].dump(-1, ' ', false,
-                                                                                             nlohmann::json::error_handler_t::replace)
-                  << '\n';
+        std::cout << m.value("path", "") << '\t' << fmt << '\t'
+                  << m["identification"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
       };
       if (in["members"].empty()) print(in);
       for (const auto& m : in["members"]) print(m);

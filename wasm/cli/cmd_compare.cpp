@@ -35,7 +35,8 @@ nlohmann::json error_entry(const std::string& path, const std::string& message) 
 // --fail-on-regression: 4 when a profile frame's total share grew by more than `points`.
 int check_regressions(nlohmann::json& out, double points, nlohmann::json& errors, const std::string& path) {
   if (out["compare"].value("kind", "") != "profile") {
-    errors.push_back(error_entry(path, "--fail-on-regression applies to profiles (stackprof dumps); ignored for this comparison"));
+    errors.push_back(
+        error_entry(path, "--fail-on-regression applies to profiles (stackprof dumps); ignored for this comparison"));
     return 0;
   }
   std::vector<nlohmann::json> grew = profile::regressions(out["compare"], points);
@@ -58,7 +59,8 @@ int run_compare(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) return usage_error(a + " needs a value (percentage points)");
       char* end = nullptr;
       fail_points = std::strtod(args[++i].c_str(), &end);
-      if (!end || *end || !(fail_points >= 0)) return usage_error("--fail-on-regression needs a number of percentage points >= 0");
+      if (!end || *end || !(fail_points >= 0))
+        return usage_error("--fail-on-regression needs a number of percentage points >= 0");
     } else if (int rc = take_input_arg(args, i, options, paths)) {
       return rc;
     }
@@ -72,7 +74,8 @@ int run_compare(const std::vector<std::string>& args) {
   int status = 0;
   if (a.doc["reports"].empty() || b.doc["reports"].empty()) {
     status = 3;
-    errors.push_back(error_entry(a.doc["reports"].empty() ? paths[0] : paths[1], "nothing to compare: no report for this input"));
+    errors.push_back(
+        error_entry(a.doc["reports"].empty() ? paths[0] : paths[1], "nothing to compare: no report for this input"));
   } else {
     try {
       nlohmann::json side_a = a.set->query("compare.side", {{"report", 0}});

@@ -113,7 +113,8 @@ int run_follow(const std::string& path, nlohmann::json options, const FollowLimi
     const nlohmann::json doc = set.finish();
     std::cout << interval_line(doc, rotated, elapsed()).dump() << std::endl;
     if (!doc.contains("follow")) {
-      std::cerr << "gcscope: " << path << " was analyzed once but cannot be followed: only plain files (not .gz or .zip) "
+      std::cerr << "gcscope: " << path
+                << " was analyzed once but cannot be followed: only plain files (not .gz or .zip) "
                 << "of formats that follow (JVM GC logs) can\n";
       return InputSet::exit_status(doc);
     }

@@ -24,7 +24,19 @@ namespace gcscope::cli {
 
 namespace {
 
-enum class Report { Text, Method, File, Files, Graphviz, Callgrind, Stackcollapse, Flamegraph, AlphabeticalFlamegraph, D3Flamegraph, Json };
+enum class Report {
+  Text,
+  Method,
+  File,
+  Files,
+  Graphviz,
+  Callgrind,
+  Stackcollapse,
+  Flamegraph,
+  AlphabeticalFlamegraph,
+  D3Flamegraph,
+  Json
+};
 
 // --d3-flamegraph: the HTML report of the dumps, as `gcscope analyze --html` writes it.
 int print_d3_flamegraph(const std::vector<std::string>& paths) {
@@ -32,7 +44,8 @@ int print_d3_flamegraph(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
     set.begin_file(path);
     std::string err;
-    if (!read_file_chunks(path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err))
+    if (!read_file_chunks(
+            path, [&](const unsigned char* d, size_t n) { set.feed(d, n); }, err))
       std::cerr << "gcscope stackprof: " << path << ": " << err << "\n";
     set.end_file();
   }
@@ -44,7 +57,8 @@ int print_d3_flamegraph(const std::vector<std::string>& paths) {
     std::cerr << "gcscope stackprof: " << e.value("path", "") << ": " << e.value("message", "") << "\n";
   if (!report) return 3;
   if (!report->value("has_raw", false)) {
-    std::cerr << "gcscope stackprof: profile does not include raw samples (add `raw: true` to collecting StackProf.run)\n";
+    std::cerr
+        << "gcscope stackprof: profile does not include raw samples (add `raw: true` to collecting StackProf.run)\n";
     return 1;
   }
   std::string html = render_html_report(doc);
@@ -93,7 +107,8 @@ bool load_dump(const std::string& path, stackprof::Profile& out) {
     std::cerr << "gcscope stackprof: " << path << ": " << err << "\n";
     return false;
   }
-  if (gzip && !gzip_failed && !gzip->finish()) std::cerr << "gcscope stackprof: " << path << ": " << gzip->error() << "\n";
+  if (gzip && !gzip_failed && !gzip->finish())
+    std::cerr << "gcscope stackprof: " << path << ": " << gzip->error() << "\n";
   std::vector<stackprof::Problem> problems;
   bool ok = loader.finish(out, problems);
   for (const auto& p : problems) {
@@ -136,8 +151,7 @@ int run_stackprof(const std::vector<std::string>& args) {
       else if (i + 1 < args.size()) file_filter = args[++i];
       else return usage_error("--file needs a part of a file path");
       report = Report::File;
-    }
-    else if (a == "--sort-total") sort_total = true;
+    } else if (a == "--sort-total") sort_total = true;
     else if (a == "--limit" || a.rfind("--limit=", 0) == 0) {
       std::string v = a.size() > 7 ? a.substr(8) : (i + 1 < args.size() ? args[++i] : "");
       char* end = nullptr;

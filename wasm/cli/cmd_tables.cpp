@@ -262,7 +262,8 @@ void write_input_tables(InputSet& set, OutputFolder& folder, const TablesArgs& a
       pick = k;
     }
     if (!file) return;  // no file could be created
-    tables::TextWriter writer(args.format, [&](std::string_view text) { folder.write_piece(*file, text, &compressor); });
+    tables::TextWriter writer(args.format,
+                              [&](std::string_view text) { folder.write_piece(*file, text, &compressor); });
     CountingSink counting(writer);
     set.write_table(pending[pick].name, counting);
     file->rows += counting.rows;
@@ -320,8 +321,12 @@ int run_tables(const std::vector<std::string>& args) {
   for (auto& th : threads) th.join();
   write_errors_table(folder, totals, t.format);
   nlohmann::json tables_out = folder.close_all(totals.write_errors);
-  nlohmann::json summary = {{"out", t.out_dir},          {"inputs", t.paths.size()}, {"analyzed", totals.analyzed},
-                            {"rejected", totals.rejected}, {"tables", tables_out},    {"errors", totals.diagnostics.size()}};
+  nlohmann::json summary = {{"out", t.out_dir},
+                            {"inputs", t.paths.size()},
+                            {"analyzed", totals.analyzed},
+                            {"rejected", totals.rejected},
+                            {"tables", tables_out},
+                            {"errors", totals.diagnostics.size()}};
   std::cout << raw_json::dump_document(summary, 2) << "\n";
   for (const auto& e : totals.write_errors) std::cerr << "gcscope: " << e << "\n";
   if (!totals.write_errors.empty()) return 1;

@@ -25,9 +25,9 @@ int run_export(const std::vector<std::string>& args);   // cmd_export.cpp
 
 // `analyze --follow FILE`: one JSON line per interval until a limit or SIGINT (cmd_follow.cpp).
 struct FollowLimits {
-  double interval_s = 2;       // --interval SECONDS
-  int64_t max_intervals = 0;   // --max-intervals N (0: no limit)
-  double follow_for_s = 0;     // --follow-for SECONDS (0: no limit)
+  double interval_s = 2;      // --interval SECONDS
+  int64_t max_intervals = 0;  // --max-intervals N (0: no limit)
+  double follow_for_s = 0;    // --follow-for SECONDS (0: no limit)
 };
 int run_follow(const std::string& path, nlohmann::json options, const FollowLimits& limits);
 

@@ -18,8 +18,8 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths, std
     }
     if (fs::is_directory(st)) {
       std::vector<std::string> found;
-      for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-           it.increment(ec)) {
+      for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+           !ec && it != end; it.increment(ec)) {
         if (it->is_regular_file(ec)) found.push_back(it->path().generic_string());
       }
       if (ec) errors.push_back({p, "cannot list directory: " + ec.message()});

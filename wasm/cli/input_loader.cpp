@@ -14,7 +14,8 @@ LoadedSet load_input_set(const std::vector<std::string>& paths, const nlohmann::
   for (const auto& path : files) {
     out.set->begin_file(path);
     std::string err;
-    if (!read_file_chunks(path, [&](const unsigned char* d, size_t n) { out.set->feed(d, n); }, err))
+    if (!read_file_chunks(
+            path, [&](const unsigned char* d, size_t n) { out.set->feed(d, n); }, err))
       read_errors.push_back({path, err});
     out.set->end_file();
   }

@@ -19,8 +19,12 @@ const Command kCommands[] = {
      "                 a limit or Ctrl+C; a truncated or replaced file continues as the log's next member",
      run_analyze},
     {"identify", "identify PATH...  print each input's format and the evidence, one line each", run_identify},
-    {"stackprof", "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--file PART] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph] [--d3-flamegraph] [--json] DUMP...  stackprof's reports", run_stackprof},
-    {"compare", "compare A B [--format ID] [--set KEY=VALUE] [--fail-on-regression PCT] [--pretty]  two analyses compared, with deltas (JSON)", run_compare},
+    {"stackprof",
+     "stackprof [--text [--limit N] [--sort-total] [--select-files P] [--reject-files P] [--select-names RE] [--reject-names RE]] [--method RE] [--file PART] [--files] [--graphviz] [--callgrind] [--stackcollapse] [--flamegraph] [--alphabetical-flamegraph] [--d3-flamegraph] [--json] DUMP...  stackprof's reports",
+     run_stackprof},
+    {"compare",
+     "compare A B [--format ID] [--set KEY=VALUE] [--fail-on-regression PCT] [--pretty]  two analyses compared, with deltas (JSON)",
+     run_compare},
     {"query",
      "query PATH... --method NAME [--args JSON] [--format ID] [--set KEY=VALUE] [--pretty]\n"
      "                 ask the analysis one question: {\"result\": ...} or {\"error\": ...} (exit 3)",
@@ -30,7 +34,9 @@ const Command kCommands[] = {
      "tables PATH... --out DIR [--as csv|ndjson] [--gzip] [-j N] [--from FILE] [--format ID] [--set KEY=VALUE]\n"
      "                 each PATH's tables (docs/TABLES.md), one file per table in DIR, rows of every input appended",
      run_tables},
-    {"export", "export PATH... --to speedscope|pprof [--transforms JSON] -o FILE  the stacks as a speedscope or pprof file", run_export},
+    {"export",
+     "export PATH... --to speedscope|pprof [--transforms JSON] -o FILE  the stacks as a speedscope or pprof file",
+     run_export},
 };
 
 void print_usage(std::ostream& os) {

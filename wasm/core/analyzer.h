@@ -90,7 +90,7 @@ struct FormatHandler {
   std::string id;
   bool accepts_many_members = false;  // one analyzer for all members of this format in the set
   std::function<std::unique_ptr<Analyzer>(const AnalyzeOptions&)> make;
-  std::string title;                  // what the page and `gcscope formats` call it
+  std::string title;                      // what the page and `gcscope formats` call it
   std::vector<std::string> methods = {};  // the query methods its analyzer answers (besides compare.side)
   // Formats of one compare family compare with each other (all tracing formats are one); empty when
   // the format has no comparison.
@@ -101,8 +101,8 @@ struct FormatHandler {
   // format has a cheaper mode: {"options": {...}, "memory_per_input_byte": x, "what": "..."}.
   double memory_per_input_byte = 0;
   nlohmann::json lighter = {};
-  std::vector<Probe> probes = {};     // how identification recognizes it (core/identify.h)
-  std::string domain = {};            // set by the registry: the folder that registered it
+  std::vector<Probe> probes = {};  // how identification recognizes it (core/identify.h)
+  std::string domain = {};         // set by the registry: the folder that registered it
 };
 
 class FormatRegistry {

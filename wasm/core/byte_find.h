@@ -23,9 +23,7 @@ namespace gcscope::bytes {
 namespace detail {
 // SWAR: a word with 0x80 set in each byte of x that is zero (no false positives below the first zero byte,
 // so the lowest set bit is exact; little-endian: the lowest bit is the first byte).
-inline uint64_t zero_bytes(uint64_t x) {
-  return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-}
+inline uint64_t zero_bytes(uint64_t x) { return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL; }
 inline uint64_t load64(const char* p) {
   uint64_t w;
   std::memcpy(&w, p, 8);

@@ -8,10 +8,10 @@
 namespace gcscope {
 
 struct Diagnostic {
-  std::string path;      // the member path as the user sees it ("logs.zip/gc.log.1")
-  int64_t line = -1;     // 1-based line, -1 when the input is not line-oriented
-  int64_t offset = -1;   // 0-based byte offset in the decoded member, -1 when unknown
-  std::string message;   // what was found and what was expected
+  std::string path;                // the member path as the user sees it ("logs.zip/gc.log.1")
+  int64_t line = -1;               // 1-based line, -1 when the input is not line-oriented
+  int64_t offset = -1;             // 0-based byte offset in the decoded member, -1 when unknown
+  std::string message;             // what was found and what was expected
   std::string severity = "error";  // "error" or "warning"
 };
 

@@ -51,7 +51,8 @@ nlohmann::json follow_figures(const nlohmann::json& document) {
 }
 
 nlohmann::json follow_changes(const nlohmann::json& before, const nlohmann::json& after) {
-  const nlohmann::json none = {{"pauses", 0}, {"pause_total_s", 0}, {"events", 0}, {"findings", nlohmann::json::array()}};
+  const nlohmann::json none = {
+      {"pauses", 0}, {"pause_total_s", 0}, {"events", 0}, {"findings", nlohmann::json::array()}};
   const nlohmann::json& b = before.is_array() && !before.empty() ? before[0] : none;
   const nlohmann::json& a = after.is_array() && !after.empty() ? after[0] : none;
   nlohmann::json added = nlohmann::json::array();

@@ -15,7 +15,7 @@ class FollowCursor {
   static constexpr uint64_t kHeadBytes = 64;
 
   struct Step {
-    bool rotated = false;  // the file was truncated or replaced: read it again from 0 as a new file
+    bool rotated = false;       // the file was truncated or replaced: read it again from 0 as a new file
     uint64_t from = 0, to = 0;  // the bytes to read next
   };
   // The next read, given the file's size now and its first min(size, kHeadBytes) bytes now. The

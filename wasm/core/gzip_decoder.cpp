@@ -74,9 +74,9 @@ bool GzipDecoder::feed(const uint8_t* data, size_t len, const Sink& sink) {
             (out_total_ > limits_.ratio_floor && in_now > 0 && out_total_ / in_now > limits_.max_ratio)) {
           failed_ = true;
           error_offset_ = in_now;
-          error_ = "gzip: refusing to decompress further: " + std::to_string(in_now) + " compressed bytes expand to more than " +
-                   std::to_string(out_total_) + " bytes (a decompression bomb or a ratio above " +
-                   std::to_string(limits_.max_ratio) + ":1)";
+          error_ = "gzip: refusing to decompress further: " + std::to_string(in_now) +
+                   " compressed bytes expand to more than " + std::to_string(out_total_) +
+                   " bytes (a decompression bomb or a ratio above " + std::to_string(limits_.max_ratio) + ":1)";
           return false;
         }
         sink(reinterpret_cast<const char*>(state_->out), produced);

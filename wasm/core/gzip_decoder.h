@@ -11,8 +11,8 @@
 namespace gcscope {
 
 struct InflateLimits {
-  uint64_t max_output = uint64_t(64) << 30;     // 64 GiB: beyond anything one would drop
-  uint64_t ratio_floor = uint64_t(256) << 20;   // ratio checks start after 256 MiB of output
+  uint64_t max_output = uint64_t(64) << 30;    // 64 GiB: beyond anything one would drop
+  uint64_t ratio_floor = uint64_t(256) << 20;  // ratio checks start after 256 MiB of output
   uint64_t max_ratio = 2000;
 };
 
@@ -44,7 +44,7 @@ class GzipDecoder {
   uint64_t error_offset_ = 0;
   uint64_t in_total_ = 0;
   uint64_t out_total_ = 0;
-  bool in_member_ = false;   // inside a gzip member that has not reached its end
+  bool in_member_ = false;  // inside a gzip member that has not reached its end
   bool failed_ = false;
 };
 

@@ -104,7 +104,8 @@ Identification FormatRegistry::identify(std::string_view bytes, bool complete) c
     out.reason = "empty input (0 bytes)";
     return out;
   }
-  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
+  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+      static_cast<unsigned char>(bytes[1]) == 0x8b) {
     out.reason = "gzip data nested where decoded text was expected";
     return out;
   }
@@ -128,6 +129,8 @@ Identification FormatRegistry::identify_as(const FormatHandler& format, std::str
   return out;
 }
 
-Identification identify(std::string_view head, bool complete) { return FormatRegistry::builtin().identify(head, complete); }
+Identification identify(std::string_view head, bool complete) {
+  return FormatRegistry::builtin().identify(head, complete);
+}
 
 }  // namespace gcscope

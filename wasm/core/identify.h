@@ -19,7 +19,7 @@ inline constexpr const char* kUnrecognized = "unrecognized";
 
 struct Identification {
   std::string format = format_id::kUnrecognized;
-  std::string reason;          // the evidence (or, when unrecognized, what was looked for)
+  std::string reason;                                 // the evidence (or, when unrecognized, what was looked for)
   nlohmann::json details = nlohmann::json::object();  // e.g. {"unified":true,"collector":"G1"} or {"encoding":"json"}
   bool recognized() const { return format != format_id::kUnrecognized; }
 };

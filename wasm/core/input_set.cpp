@@ -20,7 +20,8 @@ nlohmann::json or_null(int64_t v) { return v < 0 ? nlohmann::json() : nlohmann::
 nlohmann::json schema_json(const tables::Schema& s) {
   nlohmann::json columns = nlohmann::json::array();
   for (const auto& c : s.columns)
-    columns.push_back({{"name", c.name}, {"type", tables::type_name(c.type)}, {"unit", c.unit}, {"meaning", c.meaning}});
+    columns.push_back(
+        {{"name", c.name}, {"type", tables::type_name(c.type)}, {"unit", c.unit}, {"meaning", c.meaning}});
   return {{"name", s.name}, {"meaning", s.meaning}, {"columns", std::move(columns)}};
 }
 }  // namespace
@@ -29,14 +30,14 @@ nlohmann::json schema_json(const tables::Schema& s) {
 // of a .zip (which may itself be gzip'd).
 struct InputSet::Member {
   std::string path;
-  std::string sniff;           // first bytes, until we know whether they are gzip
+  std::string sniff;  // first bytes, until we know whether they are gzip
   bool sniffed = false;
   std::unique_ptr<GzipDecoder> gzip;
   bool gzip_failed = false;
-  std::string nested_zip;      // a zip inside a zip: kept whole, like the outer one
+  std::string nested_zip;  // a zip inside a zip: kept whole, like the outer one
   bool is_nested_zip = false;
   int depth = 0;
-  std::string head;            // decoded bytes kept until identification
+  std::string head;  // decoded bytes kept until identification
   bool routed = false;
   Identification identification;
   Group* group = nullptr;
@@ -113,15 +114,15 @@ void InputSet::feed(const uint8_t* data, size_t len) {
       // A zip is read whole (its index is at its end); past the cap, say so instead of running the
       // worker out of memory.
       f.archive_failed = true;
-      diagnostics_.error(f.path, -1, static_cast<int64_t>(f.zip_bytes.size()),
-                         "zip archive larger than " + std::to_string(zip_max_bytes_ >> 20) +
-                             " MiB: archives are read whole to find their index; unzip it and drop the folder (or the files) instead");
+      diagnostics_.error(
+          f.path, -1, static_cast<int64_t>(f.zip_bytes.size()),
+          "zip archive larger than " + std::to_string(zip_max_bytes_ >> 20) +
+              " MiB: archives are read whole to find their index; unzip it and drop the folder (or the files) instead");
       std::string().swap(f.zip_bytes);
       return;
     }
     f.zip_bytes.append(reinterpret_cast<const char*>(data), len);
-  } else
-    feed_member(*f.plain, reinterpret_cast<const char*>(data), len);
+  } else feed_member(*f.plain, reinterpret_cast<const char*>(data), len);
 }
 
 void InputSet::end_file() {
@@ -198,7 +199,8 @@ void InputSet::feed_member_decoded(Member& m, const char* data, size_t len) {
     m.group->analyzer->feed(data, len);
   } catch (const std::exception& e) {
     m.group->broken = true;
-    diagnostics_.error(m.path, -1, -1, std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
+    diagnostics_.error(m.path, -1, -1,
+                       std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
   }
 }
 
@@ -211,8 +213,9 @@ void InputSet::route(Member& m, bool complete) {
     if (forced != format && handler) {
       // The forced format's analyzer gets what that format's own probes find in the head.
       Identification as = registry_.identify_as(*handler, m.head, complete);
-      as.reason = "format forced to " + forced + " (identification said: " +
-                  (m.identification.recognized() ? format : std::string("unrecognized")) + ", " + m.identification.reason + ")";
+      as.reason = "format forced to " + forced +
+                  " (identification said: " + (m.identification.recognized() ? format : std::string("unrecognized")) +
+                  ", " + m.identification.reason + ")";
       m.identification = std::move(as);
       format = forced;
     } else if (forced != format) {
@@ -286,7 +289,8 @@ void InputSet::close_member(Member& m) {
         Member child;
         child.path = m.path + "/" + zm.name;
         child.depth = m.depth + 1;
-        if (!zip.extract(zm, [&](const char* d, size_t n) { feed_member(child, d, n); }, limits_))
+        if (!zip.extract(
+                zm, [&](const char* d, size_t n) { feed_member(child, d, n); }, limits_))
           diagnostics_.error(child.path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
         close_member(child);
         m.children.push_back({{"path", child.path},
@@ -315,7 +319,8 @@ void InputSet::close_member(Member& m) {
       m.group->analyzer->end_member();
     } catch (const std::exception& e) {
       m.group->broken = true;
-      diagnostics_.error(m.path, -1, -1, std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
+      diagnostics_.error(m.path, -1, -1,
+                         std::string("internal error in the ") + m.group->format + " analyzer: " + e.what());
     }
   }
 }
@@ -333,7 +338,8 @@ void InputSet::extract_zip(File& f) {
     auto m = std::make_unique<Member>();
     m->path = f.path + "/" + zm.name;
     m->depth = 1;
-    if (!zip.extract(zm, [&](const char* d, size_t n) { feed_member(*m, d, n); }, limits_))
+    if (!zip.extract(
+            zm, [&](const char* d, size_t n) { feed_member(*m, d, n); }, limits_))
       diagnostics_.error(m->path, -1, static_cast<int64_t>(zip.error_offset()), zip.error());
     close_member(*m);
     f.members.push_back(std::move(m));
@@ -375,7 +381,8 @@ nlohmann::json InputSet::finish() {
   doc["reports"] = reports_json(snapshot);
   nlohmann::json errors = nlohmann::json::array();
   for (const auto& d : diagnostics_.items()) {
-    nlohmann::json e = {{"path", d.path}, {"line", or_null(d.line)}, {"offset", or_null(d.offset)}, {"message", d.message}};
+    nlohmann::json e = {
+        {"path", d.path}, {"line", or_null(d.line)}, {"offset", or_null(d.offset)}, {"message", d.message}};
     if (d.severity != "error") e["severity"] = d.severity;
     errors.push_back(e);
   }
@@ -399,7 +406,8 @@ nlohmann::json InputSet::inputs_json() const {
     nlohmann::json members = nlohmann::json::array();
     std::vector<std::string> formats;
     auto add_format = [&](const std::string& id) {
-      if (id != format_id::kUnrecognized && id != "zip" && std::find(formats.begin(), formats.end(), id) == formats.end())
+      if (id != format_id::kUnrecognized && id != "zip" &&
+          std::find(formats.begin(), formats.end(), id) == formats.end())
         formats.push_back(id);
     };
     if (f.is_zip) {
@@ -418,8 +426,9 @@ nlohmann::json InputSet::inputs_json() const {
         }
       }
       in["format"] = formats.empty() ? format_id::kUnrecognized : (formats.size() == 1 ? formats[0] : "mixed");
-      in["identification"] = {{"reason", f.archive_failed ? "the archive could not be read"
-                                                          : "zip archive with " + std::to_string(f.members.size()) + " member(s)"}};
+      in["identification"] = {{"reason", f.archive_failed
+                                             ? "the archive could not be read"
+                                             : "zip archive with " + std::to_string(f.members.size()) + " member(s)"}};
     } else if (!f.plain) {  // a followed file with fewer than 4 bytes so far
       in["format"] = format_id::kUnrecognized;
       in["identification"] = {{"reason", "too few bytes read so far to tell"}};
@@ -441,8 +450,8 @@ nlohmann::json InputSet::reports_json(bool snapshot) {
   nlohmann::json reports = nlohmann::json::array();
   std::vector<std::unique_ptr<Group>> kept;  // report i is group i: rejected groups go with their report
   for (auto& g : groups_) {
-    nlohmann::json r = {{"format", g->format}, {"title", g->handler ? g->handler->title : g->format},
-                        {"inputs", g->member_paths}};
+    nlohmann::json r = {
+        {"format", g->format}, {"title", g->handler ? g->handler->title : g->format}, {"inputs", g->member_paths}};
     nlohmann::json ident = {{"reason", g->identification.reason}};
     for (auto& [k, v] : g->identification.details.items()) ident[k] = v;
     r["identification"] = ident;
@@ -474,7 +483,8 @@ nlohmann::json InputSet::memory_estimate(uint64_t input_bytes) const {
   if (!most) return nullptr;
   auto bytes = [&](double per_byte) { return per_byte * static_cast<double>(input_bytes); };
   nlohmann::json out = {{"format", most->id}, {"title", most->title}, {"bytes", bytes(most->memory_per_input_byte)}};
-  const nlohmann::json& lighter_options = most->lighter.is_object() ? most->lighter.value("options", nlohmann::json()) : nlohmann::json();
+  const nlohmann::json& lighter_options =
+      most->lighter.is_object() ? most->lighter.value("options", nlohmann::json()) : nlohmann::json();
   bool already_lighter = lighter_options.is_object() && !lighter_options.empty();
   for (auto& [k, v] : lighter_options.items())
     if (!options_.contains(k) || options_[k] != v) already_lighter = false;
@@ -552,10 +562,11 @@ nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& 
       throw QueryError("argument 'other' must be another analysis's compare.side answer");
     nlohmann::json mine = compare_side(g);
     if (other["family"] != mine["family"])
-      throw QueryError("a " + other.value("format", std::string("?")) + " report cannot be compared with a " + g.format +
-                       " report");
+      throw QueryError("a " + other.value("format", std::string("?")) + " report cannot be compared with a " +
+                       g.format + " report");
     bool other_is_b = query_args::string(args, "other_is", "a") == "b";
-    return other_is_b ? g.handler->compare(mine["side"], other["side"]) : g.handler->compare(other["side"], mine["side"]);
+    return other_is_b ? g.handler->compare(mine["side"], other["side"])
+                      : g.handler->compare(other["side"], mine["side"]);
   }
   return g.analyzer->query(method, args);
 }

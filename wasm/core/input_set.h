@@ -96,7 +96,7 @@ class InputSet {
   std::vector<std::unique_ptr<Group>> groups_;
   File* current_ = nullptr;
   bool finished_ = false;
-  bool follow_ = false;  // option "follow"
+  bool follow_ = false;            // option "follow"
   nlohmann::json follow_figures_;  // of the last snapshot (follow_figures)
   InflateLimits limits_;
   uint64_t zip_max_bytes_ = uint64_t(1536) << 20;  // option "zip_max_bytes"

@@ -61,7 +61,9 @@ enum class StringStatus {
 inline StringStatus decode_string(const char*& p, const char* end, std::string_view& out, std::string& scratch,
                                   bool reject_control = false) {
   const char* q = p;
-  auto plain = [&](char c) { return c != '"' && c != '\\' && !(reject_control && static_cast<unsigned char>(c) < 0x20); };
+  auto plain = [&](char c) {
+    return c != '"' && c != '\\' && !(reject_control && static_cast<unsigned char>(c) < 0x20);
+  };
   while (q < end && plain(*q)) ++q;
   if (q < end && *q == '"') {
     out = std::string_view(p, static_cast<size_t>(q - p));
@@ -124,9 +126,7 @@ inline StringStatus decode_string(const char*& p, const char* end, std::string_v
         append_utf8(scratch, code);
         continue;
       }
-      default:
-        p = q + 1;
-        return StringStatus::kBadEscape;
+      default: p = q + 1; return StringStatus::kBadEscape;
     }
     q += 2;
   }

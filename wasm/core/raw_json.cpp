@@ -113,7 +113,8 @@ namespace {
 class DocumentWriter {
  public:
   explicit DocumentWriter(std::string& out)
-      : out_(out), ser_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', json::error_handler_t::replace) {}
+      : out_(out),
+        ser_(nlohmann::detail::output_adapter<char, std::string>(out), ' ', json::error_handler_t::replace) {}
 
   void write(const json& v) {
     if (v.is_object()) {

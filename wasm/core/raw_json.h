@@ -33,7 +33,7 @@ class ArrayWriter {
   void null();
   void integer(int64_t v);
   void unsigned_integer(uint64_t v);
-  void number(double v);  // as nlohmann writes a double: shortest round-trip digits; NaN/inf → null
+  void number(double v);                // as nlohmann writes a double: shortest round-trip digits; NaN/inf → null
   void value(const nlohmann::json& v);  // any value, written as nlohmann's dump would write it
   // The raw value to put in a document (the writer is empty afterwards).
   nlohmann::json take();

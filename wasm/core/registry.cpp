@@ -11,7 +11,8 @@ nlohmann::json Analyzer::query(const std::string& method, const nlohmann::json&)
 
 void FormatRegistry::add(FormatHandler handler) {
   handler.domain = domain_;
-  auto same = std::find_if(handlers_.begin(), handlers_.end(), [&](const FormatHandler& h) { return h.id == handler.id; });
+  auto same =
+      std::find_if(handlers_.begin(), handlers_.end(), [&](const FormatHandler& h) { return h.id == handler.id; });
   if (same != handlers_.end()) *same = std::move(handler);
   else handlers_.push_back(std::move(handler));
   rank_probes();
@@ -29,7 +30,8 @@ void FormatRegistry::rank_probes() {
   for (size_t k = 0; k < core_probes_.size(); ++k) ranked_.push_back({core_probes_[k].rank, kCoreProbe, k});
   for (size_t h = 0; h < handlers_.size(); ++h)
     for (size_t k = 0; k < handlers_[h].probes.size(); ++k) ranked_.push_back({handlers_[h].probes[k].rank, h, k});
-  std::stable_sort(ranked_.begin(), ranked_.end(), [](const RankedProbe& a, const RankedProbe& b) { return a.rank < b.rank; });
+  std::stable_sort(ranked_.begin(), ranked_.end(),
+                   [](const RankedProbe& a, const RankedProbe& b) { return a.rank < b.rank; });
 }
 
 const FormatHandler* FormatRegistry::find(std::string_view id) const {

@@ -27,8 +27,8 @@ void append_timestamp(std::string& out, int64_t epoch_us) {
   unsigned m, d;
   civil::civil_from_days(days, y, m, d);
   char buf[64];
-  int n = std::snprintf(buf, sizeof buf, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, static_cast<int>(sod / 3600),
-                        static_cast<int>(sod / 60 % 60), static_cast<int>(sod % 60));
+  int n = std::snprintf(buf, sizeof buf, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d,
+                        static_cast<int>(sod / 3600), static_cast<int>(sod / 60 % 60), static_cast<int>(sod % 60));
   out.append(buf, static_cast<size_t>(n));
   if (us % 1000 == 0 && us) {
     n = std::snprintf(buf, sizeof buf, ".%03d", static_cast<int>(us / 1000));
@@ -124,10 +124,8 @@ void TextWriter::json_string(std::string_view v) {
 
 void TextWriter::string_cell(std::string_view v) {
   separator();
-  if (format_ == TextFormat::kCsv)
-    csv_string(v);
-  else
-    json_string(v);
+  if (format_ == TextFormat::kCsv) csv_string(v);
+  else json_string(v);
 }
 
 void TextWriter::bool_cell(bool v) {
@@ -160,10 +158,8 @@ void TextWriter::end() {
 
 void JsonRows::int64_cell(int64_t v) {
   constexpr int64_t kSafe = int64_t{1} << 53;
-  if (v > kSafe || v < -kSafe)
-    cell(std::to_string(v));
-  else
-    cell(v);
+  if (v > kSafe || v < -kSafe) cell(std::to_string(v));
+  else cell(v);
 }
 
 void JsonRows::string_cell(std::string_view v) {
@@ -185,7 +181,8 @@ void JsonRows::end_row() {
 
 void JsonRows::begin(const Schema& schema) {
   columns_ = nlohmann::json::array();
-  for (const auto& c : schema.columns) columns_.push_back({{"name", c.name}, {"type", type_name(c.type)}, {"unit", c.unit}});
+  for (const auto& c : schema.columns)
+    columns_.push_back({{"name", c.name}, {"type", type_name(c.type)}, {"unit", c.unit}});
 }
 
 nlohmann::json JsonRows::take() {

@@ -76,10 +76,8 @@ RowWriter& RowWriter::i64(int64_t v) {
 
 RowWriter& RowWriter::f64(double v) {
   next(Type::kFloat64);
-  if (std::isfinite(v))
-    sink_.float64_cell(v);
-  else
-    sink_.null_cell();
+  if (std::isfinite(v)) sink_.float64_cell(v);
+  else sink_.null_cell();
   return *this;
 }
 
@@ -94,8 +92,7 @@ RowWriter& RowWriter::ts_ms(double epoch_ms) {
   // Past ±2^62 µs (±146,000 years) the value is no instant of any log: null.
   if (std::isfinite(epoch_ms) && std::fabs(epoch_ms) < 4.6e15)
     sink_.timestamp_cell(static_cast<int64_t>(std::llround(epoch_ms * 1000.0)));
-  else
-    sink_.null_cell();
+  else sink_.null_cell();
   return *this;
 }
 

@@ -65,9 +65,9 @@ class RowWriter {
   RowWriter(const Schema& schema, RowSink& sink);
   RowWriter& str(std::string_view v);
   RowWriter& i64(int64_t v);
-  RowWriter& f64(double v);               // NaN / inf → null
+  RowWriter& f64(double v);  // NaN / inf → null
   RowWriter& boolean(bool v);
-  RowWriter& ts_ms(double epoch_ms);      // a timestamp from epoch milliseconds; NaN → null
+  RowWriter& ts_ms(double epoch_ms);  // a timestamp from epoch milliseconds; NaN → null
   RowWriter& null();
   RowWriter& i64_or_null(int64_t v, bool present) { return present ? i64(v) : null(); }
   RowWriter& str_or_null(std::string_view v, bool present) { return present ? str(v) : null(); }

@@ -19,8 +19,16 @@ namespace gcscope::text {
 // in two 4-byte words, so that with the constant length of a literal the loop and branches fold away.
 inline bool same_bytes(const char* a, const char* b, size_t n) {
 #if defined(__wasm__)
-  auto load64 = [](const char* p) { uint64_t w; __builtin_memcpy(&w, p, 8); return w; };
-  auto load32 = [](const char* p) { uint32_t w; __builtin_memcpy(&w, p, 4); return w; };
+  auto load64 = [](const char* p) {
+    uint64_t w;
+    __builtin_memcpy(&w, p, 8);
+    return w;
+  };
+  auto load32 = [](const char* p) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4);
+    return w;
+  };
   if (n >= 8) {
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -45,7 +53,9 @@ GCSCOPE_TEXT_INLINE bool ends_with(std::string_view s, std::string_view p) {
 GCSCOPE_TEXT_INLINE bool equals(std::string_view s, std::string_view lit) {
   return s.size() == lit.size() && same_bytes(s.data(), lit.data(), lit.size());
 }
-GCSCOPE_TEXT_INLINE bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+GCSCOPE_TEXT_INLINE bool contains(std::string_view s, std::string_view p) {
+  return s.find(p) != std::string_view::npos;
+}
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -82,20 +92,30 @@ inline bool parse_decimal(std::string_view s, size_t& p, double& out, bool allow
   if (p < s.size() && (s[p] == '-' || s[p] == '+')) neg = s[p++] == '-';
   uint64_t ip = 0;
   size_t digits = 0;
-  while (p < s.size() && is_digit(s[p])) { ip = ip * 10 + static_cast<uint64_t>(s[p++] - '0'); ++digits; }
+  while (p < s.size() && is_digit(s[p])) {
+    ip = ip * 10 + static_cast<uint64_t>(s[p++] - '0');
+    ++digits;
+  }
   double v = static_cast<double>(ip);
   if (p + 1 < s.size() && (s[p] == '.' || (allow_comma && s[p] == ',')) && is_digit(s[p + 1])) {
     ++p;
     uint64_t f = 0, div = 1;
     int fd = 0;
     while (p < s.size() && is_digit(s[p])) {
-      if (fd < 18) { f = f * 10 + static_cast<uint64_t>(s[p] - '0'); div *= 10; ++fd; }
+      if (fd < 18) {
+        f = f * 10 + static_cast<uint64_t>(s[p] - '0');
+        div *= 10;
+        ++fd;
+      }
       ++p;
       ++digits;
     }
     v += static_cast<double>(f) / static_cast<double>(div);
   }
-  if (digits == 0) { p = start; return false; }
+  if (digits == 0) {
+    p = start;
+    return false;
+  }
   out = neg ? -v : v;
   return true;
 }

@@ -40,7 +40,8 @@ bool ZipArchive::open(std::string_view bytes) {
   members_.clear();
   const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
   const uint64_t n = bytes.size();
-  if (n < 22) return fail(0, "file too short for a zip archive (" + std::to_string(n) + " bytes; the end record alone is 22)");
+  if (n < 22)
+    return fail(0, "file too short for a zip archive (" + std::to_string(n) + " bytes; the end record alone is 22)");
   // The end record sits in the last 22 + 65535 bytes (its comment is at most 64 KiB).
   uint64_t lo = n > 22 + 65535 ? n - 22 - 65535 : 0;
   int64_t eocd = -1;
@@ -67,12 +68,14 @@ bool ZipArchive::open(std::string_view bytes) {
     return fail(eocd, "central directory (offset " + std::to_string(cd_offset) + ", " + std::to_string(cd_size) +
                           " bytes) lies outside the " + std::to_string(n) + "-byte file");
   // A central record is at least 46 bytes, so a declared count beyond that is a lie.
-  if (count > cd_size / 46 + 1) return fail(eocd, "end record declares " + std::to_string(count) + " members, more than the directory can hold");
+  if (count > cd_size / 46 + 1)
+    return fail(eocd, "end record declares " + std::to_string(count) + " members, more than the directory can hold");
   members_.reserve(static_cast<size_t>(count));
   uint64_t p = cd_offset;
   for (uint64_t i = 0; i < count; ++i) {
     if (p + 46 > n || rd32(b + p) != kCentralHeader)
-      return fail(p, "central directory entry " + std::to_string(i) + " is missing or corrupt (expected signature PK\\1\\2)");
+      return fail(
+          p, "central directory entry " + std::to_string(i) + " is missing or corrupt (expected signature PK\\1\\2)");
     const unsigned char* c = b + p;
     ZipMember m;
     m.flags = rd16(c + 8);
@@ -82,7 +85,8 @@ bool ZipArchive::open(std::string_view bytes) {
     m.uncompressed_size = rd32(c + 24);
     uint16_t name_len = rd16(c + 28), extra_len = rd16(c + 30), comment_len = rd16(c + 32);
     m.local_header_offset = rd32(c + 42);
-    if (p + 46 + name_len + extra_len + comment_len > n) return fail(p, "central directory entry " + std::to_string(i) + " runs past the end of the file");
+    if (p + 46 + name_len + extra_len + comment_len > n)
+      return fail(p, "central directory entry " + std::to_string(i) + " runs past the end of the file");
     m.name.assign(reinterpret_cast<const char*>(c + 46), name_len);
     // zip64 extended information: only the fields whose 32-bit slot is saturated are present, in order.
     const unsigned char* x = c + 46 + name_len;
@@ -93,9 +97,18 @@ bool ZipArchive::open(std::string_view bytes) {
       if (id == 0x0001) {
         const unsigned char* f = x + 4;
         const unsigned char* fend = f + sz;
-        if (m.uncompressed_size == 0xFFFFFFFFu && f + 8 <= fend) { m.uncompressed_size = rd64(f); f += 8; }
-        if (m.compressed_size == 0xFFFFFFFFu && f + 8 <= fend) { m.compressed_size = rd64(f); f += 8; }
-        if (m.local_header_offset == 0xFFFFFFFFu && f + 8 <= fend) { m.local_header_offset = rd64(f); f += 8; }
+        if (m.uncompressed_size == 0xFFFFFFFFu && f + 8 <= fend) {
+          m.uncompressed_size = rd64(f);
+          f += 8;
+        }
+        if (m.compressed_size == 0xFFFFFFFFu && f + 8 <= fend) {
+          m.compressed_size = rd64(f);
+          f += 8;
+        }
+        if (m.local_header_offset == 0xFFFFFFFFu && f + 8 <= fend) {
+          m.local_header_offset = rd64(f);
+          f += 8;
+        }
       }
       x += 4 + sz;
     }
@@ -105,7 +118,8 @@ bool ZipArchive::open(std::string_view bytes) {
   return true;
 }
 
-bool ZipArchive::extract(const ZipMember& m, const std::function<void(const char*, size_t)>& sink, InflateLimits limits) {
+bool ZipArchive::extract(const ZipMember& m, const std::function<void(const char*, size_t)>& sink,
+                         InflateLimits limits) {
   const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
   const uint64_t n = bytes_.size();
   uint64_t h = m.local_header_offset;
@@ -114,8 +128,9 @@ bool ZipArchive::extract(const ZipMember& m, const std::function<void(const char
   if (m.flags & 1) return fail(h, "member '" + m.name + "' is encrypted; gcscope cannot read encrypted archives");
   uint64_t data = h + 30 + rd16(b + h + 26) + rd16(b + h + 28);
   if (data > n || m.compressed_size > n - data)
-    return fail(h, "member '" + m.name + "' declares " + std::to_string(m.compressed_size) + " compressed bytes but only " +
-                       std::to_string(data > n ? 0 : n - data) + " remain (truncated archive)");
+    return fail(h, "member '" + m.name + "' declares " + std::to_string(m.compressed_size) +
+                       " compressed bytes but only " + std::to_string(data > n ? 0 : n - data) +
+                       " remain (truncated archive)");
   const unsigned char* src = b + data;
   uLong crc = crc32(0L, Z_NULL, 0);
   uint64_t produced = 0;
@@ -157,9 +172,9 @@ bool ZipArchive::extract(const ZipMember& m, const std::function<void(const char
         if (produced > limits.max_output ||
             (produced > limits.ratio_floor && consumed > 0 && produced / consumed > limits.max_ratio)) {
           inflateEnd(&zs);
-          return fail(data + consumed, "member '" + m.name + "': refusing to decompress further (" + std::to_string(consumed) +
-                                           " compressed bytes expand past " + std::to_string(produced) +
-                                           " bytes: a decompression bomb)");
+          return fail(data + consumed, "member '" + m.name + "': refusing to decompress further (" +
+                                           std::to_string(consumed) + " compressed bytes expand past " +
+                                           std::to_string(produced) + " bytes: a decompression bomb)");
         }
         crc = crc32(crc, out, static_cast<uInt>(got));
         sink(reinterpret_cast<const char*>(out), got);

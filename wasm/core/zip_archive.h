@@ -32,8 +32,7 @@ class ZipArchive {
 
   // Streams a member's decoded bytes to `sink`; false with error()/error_offset() on failure
   // (unsupported method, encryption, corrupt data, CRC mismatch, size beyond the limits).
-  bool extract(const ZipMember& m, const std::function<void(const char*, size_t)>& sink,
-               InflateLimits limits = {});
+  bool extract(const ZipMember& m, const std::function<void(const char*, size_t)>& sink, InflateLimits limits = {});
 
   const std::string& error() const { return error_; }
   uint64_t error_offset() const { return error_offset_; }

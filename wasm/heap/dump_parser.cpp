@@ -116,7 +116,8 @@ const char* skip_value(const char* p, const char* e) {
 // caller then falls back to skip_value and a substring search, which also handles nested values).
 const char* scan_flags(const char* p, const char* e, uint8_t& flags) {
   // What most records of a dump made after a GC carry, in the order Ruby writes the keys: one compare.
-  static constexpr std::string_view kCommon = R"({"wb_protected":true, "old":true, "uncollectible":true, "marked":true})";
+  static constexpr std::string_view kCommon =
+      R"({"wb_protected":true, "old":true, "uncollectible":true, "marked":true})";
   if (static_cast<size_t>(e - p) >= kCommon.size() && std::memcmp(p, kCommon.data(), kCommon.size()) == 0) {
     flags |= kWbProtected | kOld | kUncollectible;
     return p + kCommon.size();
@@ -203,8 +204,9 @@ bool has_high_byte(std::string_view s) {
 void DumpParser::complain(bool is_error, int kind, uint64_t line, uint64_t offset, std::string message) {
   if (complaints_[kind] < kMaxDiagnostics) report_(is_error, line, offset, std::move(message));
   else if (complaints_[kind] == kMaxDiagnostics)
-    report_(false, line, offset, "more problems of this kind follow; only the first " + std::to_string(kMaxDiagnostics) +
-                                     " are listed (all are counted)");
+    report_(false, line, offset,
+            "more problems of this kind follow; only the first " + std::to_string(kMaxDiagnostics) +
+                " are listed (all are counted)");
   ++complaints_[kind];
 }
 
@@ -274,8 +276,9 @@ void DumpParser::line(std::string_view text, uint64_t number, uint64_t offset) {
     if (recovered_) {
       c_.recovered_records++;
       c_.recovered_lines++;
-      complain(false, kJoined, number, static_cast<int64_t>(offset),
-               "a field Ruby wrote unescaped (quote, backslash or control byte in a file or class name); record recovered");
+      complain(
+          false, kJoined, number, static_cast<int64_t>(offset),
+          "a field Ruby wrote unescaped (quote, backslash or control byte in a file or class name); record recovered");
     }
     commit();
   } else if (r == Parse::kIncomplete) {
@@ -470,7 +473,8 @@ DumpParser::Parse DumpParser::read_known_field(Cursor& c, bool& handled) {
         Parse ar = read_string(c, sv, scratch_[3], false);
         if (ar != Parse::kOk) return ar;
         address_ok_ = parse_hex_address(sv, obj_.address);
-        if (!address_ok_) warnings_.push_back("address \"" + std::string(sv.substr(0, 24)) + "\" is not a 0x… hex address");
+        if (!address_ok_)
+          warnings_.push_back("address \"" + std::string(sv.substr(0, 24)) + "\" is not a 0x… hex address");
       } else {
         want_string(c, sv, scratch_[3], false);
         if (c.r != Parse::kOk) return c.r;
@@ -576,7 +580,9 @@ DumpParser::Parse DumpParser::parse_record(std::string_view text, bool joined, s
     if (*p == '}') break;
     if (*p != '"') {
       why = std::string("expected a key in quotes at column ") + std::to_string(p - text.data() + 1) + ", found '" +
-            (static_cast<unsigned char>(*p) < 0x80 && static_cast<unsigned char>(*p) >= 0x20 ? std::string(1, *p) : std::string("?")) + "'";
+            (static_cast<unsigned char>(*p) < 0x80 && static_cast<unsigned char>(*p) >= 0x20 ? std::string(1, *p)
+                                                                                             : std::string("?")) +
+            "'";
       return Parse::kBad;
     }
     ++p;

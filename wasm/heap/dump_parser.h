@@ -28,19 +28,19 @@ namespace gcscope::heap {
 struct DumpCounters {
   uint64_t physical_lines = 0;
   uint64_t blank_lines = 0;
-  uint64_t records = 0;              // JSON objects read (objects + ROOT + NONE + SHAPE + rejected)
+  uint64_t records = 0;  // JSON objects read (objects + ROOT + NONE + SHAPE + rejected)
   uint64_t root_records = 0;
-  uint64_t free_slots = 0;           // NONE records (full: true): free heap slots, not objects
-  uint64_t shape_records = 0;        // SHAPE records (3.2+ with shapes: true)
-  uint64_t unparseable_lines = 0;    // physical lines that could not be read even with recovery
-  uint64_t rejected_records = 0;     // valid JSON that is not a usable record (no address, not an object)
-  uint64_t recovered_records = 0;    // records read only thanks to raw-field recovery
-  uint64_t recovered_lines = 0;      // physical lines those records span
-  uint64_t invalid_utf8_lines = 0;   // physical lines with bytes that are not UTF-8
-  uint64_t coerced_values = 0;       // warnings for wrong values (see the rules above)
-  uint64_t max_generation_plus1 = 0; // highest generation seen + 1 (0 = none)
-  bool has_shape_id = false;         // 3.2+ fields seen
-  bool truncated = false;            // the input ended inside a record
+  uint64_t free_slots = 0;            // NONE records (full: true): free heap slots, not objects
+  uint64_t shape_records = 0;         // SHAPE records (3.2+ with shapes: true)
+  uint64_t unparseable_lines = 0;     // physical lines that could not be read even with recovery
+  uint64_t rejected_records = 0;      // valid JSON that is not a usable record (no address, not an object)
+  uint64_t recovered_records = 0;     // records read only thanks to raw-field recovery
+  uint64_t recovered_lines = 0;       // physical lines those records span
+  uint64_t invalid_utf8_lines = 0;    // physical lines with bytes that are not UTF-8
+  uint64_t coerced_values = 0;        // warnings for wrong values (see the rules above)
+  uint64_t max_generation_plus1 = 0;  // highest generation seen + 1 (0 = none)
+  bool has_shape_id = false;          // 3.2+ fields seen
+  bool truncated = false;             // the input ended inside a record
 };
 
 class DumpParser {

@@ -329,11 +329,13 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
     if (by_type[t].count) bt[type_name(t)] = {{"count", by_type[t].count}, {"bytes", by_type[t].bytes}};
   out["by_type"] = bt;
 
-  out["classes"] = static_cast<uint64_t>(std::count_if(by_class.begin(), by_class.end(), [](const Group& g) { return g.count > 0; }));
+  out["classes"] = static_cast<uint64_t>(
+      std::count_if(by_class.begin(), by_class.end(), [](const Group& g) { return g.count > 0; }));
   {
     json rows = json::array();
     for (uint32_t id : top_rows(by_class, lim.classes))
-      rows.push_back({{"class", to_valid_utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
+      rows.push_back(
+          {{"class", to_valid_utf8(m.strings.get(id))}, {"count", by_class[id].count}, {"bytes", by_class[id].bytes}});
     out["by_class"] = rows;
   }
   out["locations"] = loc_groups.size();
@@ -369,7 +371,9 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
       }
     auto wasted = [&](uint32_t v) { return static_cast<uint64_t>(dup_count[v] - 1) * dup_bytesize[v]; };
     auto top = top_n(ids, lim.duplicate_strings, [&](uint32_t a, uint32_t b) {
-      return wasted(a) != wasted(b) ? wasted(a) > wasted(b) : dup_count[a] != dup_count[b] ? dup_count[a] > dup_count[b] : a < b;
+      return wasted(a) != wasted(b)         ? wasted(a) > wasted(b)
+             : dup_count[a] != dup_count[b] ? dup_count[a] > dup_count[b]
+                                            : a < b;
     });
     json rows = json::array();
     for (uint32_t v : top) {
@@ -387,7 +391,8 @@ void write_summaries(const HeapModel& m, const ReportLimits& lim, json& out) {
   json cats = json::array();
   uint64_t root_refs = 0;
   for (size_t k = 0; k < m.root_categories.size(); ++k) {
-    cats.push_back({{"category", to_valid_utf8(m.strings.get(m.root_categories[k]))}, {"references", m.root_records[k]}});
+    cats.push_back(
+        {{"category", to_valid_utf8(m.strings.get(m.root_categories[k]))}, {"references", m.root_records[k]}});
     root_refs += m.root_records[k];
   }
   out["root_categories"] = cats;
@@ -447,7 +452,8 @@ std::string ObjectLabels::label(uint32_t i, int depth) const {
   // An object with a singleton class is an instance of that class's real class (the report's
   // groupings keep the convention of counting it under "(unnamed class)").
   const uint32_t c = t == kImemo ? kNoIndex : class_object(i);
-  if (c != kNoIndex && m_.type[c] == kClass && (m_.flags[c] & kSingleton) && m_.detail_id[c]) return to_valid_utf8(m_.strings.get(m_.detail_id[c]));
+  if (c != kNoIndex && m_.type[c] == kClass && (m_.flags[c] & kSingleton) && m_.detail_id[c])
+    return to_valid_utf8(m_.strings.get(m_.detail_id[c]));
   return to_valid_utf8(m_.strings.get(m_.class_id[i]));
 }
 
@@ -524,15 +530,16 @@ void retained_by_group(uint32_t n, const Dominators& d, const DominatorChildren&
 
 // Rows of retained_by_class / retained_by_location: the groups retaining most, labelled by `label`.
 template <typename Label>
-json retained_rows(uint32_t n, const Dominators& d, const DominatorChildren& tree, const std::vector<uint32_t>& group_of,
-                   size_t groups, size_t limit, Label label) {
+json retained_rows(uint32_t n, const Dominators& d, const DominatorChildren& tree,
+                   const std::vector<uint32_t>& group_of, size_t groups, size_t limit, Label label) {
   std::vector<uint64_t> total;
   std::vector<uint32_t> count;
   retained_by_group(n, d, tree, group_of, groups, total, count);
   std::vector<uint32_t> ids;
   for (uint32_t id = 0; id < groups; ++id)
     if (count[id]) ids.push_back(id);
-  auto top = top_n(ids, limit, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
+  auto top =
+      top_n(ids, limit, [&](uint32_t a, uint32_t b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
   json rows = json::array();
   for (uint32_t id : top) {
     json row = json::object();
@@ -547,8 +554,9 @@ json retained_rows(uint32_t n, const Dominators& d, const DominatorChildren& tre
 void write_retained_groups(const HeapModel& m, const Dominators& d, const DominatorChildren& tree,
                            const ReportLimits& lim, json& out) {
   const uint32_t n = static_cast<uint32_t>(m.size());
-  out["retained_by_class"] = retained_rows(n, d, tree, m.class_id, m.strings.size(), lim.retained_groups,
-                                           [&](uint32_t id, json& row) { row["class"] = to_valid_utf8(m.strings.get(id)); });
+  out["retained_by_class"] =
+      retained_rows(n, d, tree, m.class_id, m.strings.size(), lim.retained_groups,
+                    [&](uint32_t id, json& row) { row["class"] = to_valid_utf8(m.strings.get(id)); });
   U64Map loc_index(std::min<size_t>(n, 1024));
   std::vector<uint64_t> loc_keys;
   std::vector<uint32_t> loc_of(n, kNoIndex);
@@ -643,7 +651,8 @@ json bounded_dominator_tree(const HeapModel& m, const Dominators& d, const Objec
       ret.push_back(d.retained[v]);
       self.push_back(m.memsize[v]);
       par.push_back(pos[d.idom[v]]);
-      loc.push_back(m.file_id[v] ? json(to_valid_utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v])) : json(nullptr));
+      loc.push_back(m.file_id[v] ? json(to_valid_utf8(m.strings.get(m.file_id[v])) + ":" + std::to_string(m.line[v]))
+                                 : json(nullptr));
     }
     // Children in decreasing retained order (pushed reversed so the biggest comes first).
     std::vector<uint32_t> kids;
@@ -652,8 +661,8 @@ json bounded_dominator_tree(const HeapModel& m, const Dominators& d, const Objec
     std::sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return by_retained(b, a); });
     for (uint32_t c : kids) stack.push_back(c);
   }
-  return {{"nodes", addr.size()}, {"address", addr}, {"class", cls}, {"label", lab}, {"retained", ret},
-          {"self", self}, {"parent", par}, {"location", loc}};
+  return {{"nodes", addr.size()}, {"address", addr}, {"class", cls},  {"label", lab},
+          {"retained", ret},      {"self", self},    {"parent", par}, {"location", loc}};
 }
 
 // Shortest paths to a root for every node of the bounded tree, shared as one forest (paths share
@@ -697,7 +706,8 @@ json shortest_path_forest(const HeapModel& m, const Dominators& d, const ObjectL
     }
     path_col[pos[v]] = parent_row == kNoIndex ? json(-1) : json(parent_row);
   }
-  return {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls}, {"label", plab}, {"parent", ppar}, {"root", proot}};
+  return {{"rows", paddr.size()}, {"address", paddr}, {"class", pcls},
+          {"label", plab},        {"parent", ppar},   {"root", proot}};
 }
 
 }  // namespace
@@ -733,11 +743,12 @@ void write_retention(const HeapModel& m, const Dominators& d, const ReportLimits
 void write_report(const HeapModel& m, const ReportLimits& lim, json& out, Dominators* keep) {
   write_summaries(m, lim, out);
   if (m.root_targets.empty()) {
-    out["dominators"] = {{"available", false},
-                         {"reason", m.root_categories.empty()
-                                        ? "no ROOT records (a partial dump made with since:, or a snapshot without roots): "
-                                          "retained sizes and paths to roots need the GC roots"
-                                        : "the ROOT records reference no object of the snapshot"}};
+    out["dominators"] = {
+        {"available", false},
+        {"reason", m.root_categories.empty()
+                       ? "no ROOT records (a partial dump made with since:, or a snapshot without roots): "
+                         "retained sizes and paths to roots need the GC roots"
+                       : "the ROOT records reference no object of the snapshot"}};
     out["top_retainers"] = json::array();
     return;
   }

@@ -10,14 +10,14 @@
 namespace gcscope::heap {
 
 struct ReportLimits {
-  size_t classes = 1000;            // by_class rows (sorted by bytes; the rest summed in *_rest)
-  size_t locations = 1000;          // by_location rows
+  size_t classes = 1000;    // by_class rows (sorted by bytes; the rest summed in *_rest)
+  size_t locations = 1000;  // by_location rows
   size_t duplicate_strings = 200;
   size_t top_retainers = 100;
-  size_t paths = 100;               // path-to-root for the first N top retainers
-  size_t parents = 8;               // referrers listed per top retainer
-  size_t tree_nodes = 2000;         // bounded dominator tree for the icicle view
-  size_t retained_groups = 200;     // retained_by_class / retained_by_location rows
+  size_t paths = 100;            // path-to-root for the first N top retainers
+  size_t parents = 8;            // referrers listed per top retainer
+  size_t tree_nodes = 2000;      // bounded dominator tree for the icicle view
+  size_t retained_groups = 200;  // retained_by_class / retained_by_location rows
 };
 
 // Dominator tree of the object graph rooted at a virtual node (index = model.size()) whose

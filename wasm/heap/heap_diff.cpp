@@ -23,7 +23,9 @@ uint64_t group_key(const HeapModel& m, uint32_t i) {
 uint64_t exact_key(const HeapModel& m, uint32_t i) { return mix(group_key(m, i), m.address[i]); }
 uint64_t address_key(const HeapModel& m, uint32_t i) { return mix(mix(0xadd7, m.address[i]), m.type[i]); }
 
-bool contains(const std::vector<uint64_t>& sorted, uint64_t k) { return std::binary_search(sorted.begin(), sorted.end(), k); }
+bool contains(const std::vector<uint64_t>& sorted, uint64_t k) {
+  return std::binary_search(sorted.begin(), sorted.end(), k);
+}
 
 uint32_t max_generation(const HeapModel& m, bool& any) {
   uint32_t g = 0;
@@ -92,7 +94,8 @@ DiffCandidates make_candidates(const HeapModel& mid, const DiffBase& base, uint6
     bool inserted = false;
     uint32_t& g = index.find_or_insert(k ? k : 1, static_cast<uint32_t>(c.groups.size()), &inserted);
     if (inserted) {
-      c.groups.push_back({mid.type[i], mid.generation[i], std::string(mid.strings.get(mid.file_id[i])), mid.line[i], 0});
+      c.groups.push_back(
+          {mid.type[i], mid.generation[i], std::string(mid.strings.get(mid.file_id[i])), mid.line[i], 0});
       c.group_keys.push_back(k);
     }
     c.groups[g].count++;
@@ -150,7 +153,9 @@ nlohmann::json diff_json(const HeapModel& m, const std::vector<uint32_t>& object
     class_bytes[m.class_id[i]] += m.memsize[i];
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    return a.count != b.count ? a.count > b.count : a.bytes != b.bytes ? a.bytes > b.bytes : a.file < b.file || (a.file == b.file && a.line < b.line);
+    return a.count != b.count   ? a.count > b.count
+           : a.bytes != b.bytes ? a.bytes > b.bytes
+                                : a.file < b.file || (a.file == b.file && a.line < b.line);
   });
   json loc = json::array();
   for (size_t k = 0; k < rows.size() && k < limit; ++k) {
@@ -165,11 +170,19 @@ nlohmann::json diff_json(const HeapModel& m, const std::vector<uint32_t>& object
   std::vector<uint32_t> cls;
   for (uint32_t id = 0; id < class_count.size(); ++id)
     if (class_count[id]) cls.push_back(id);
-  std::sort(cls.begin(), cls.end(), [&](uint32_t a, uint32_t b) { return class_count[a] != class_count[b] ? class_count[a] > class_count[b] : a < b; });
+  std::sort(cls.begin(), cls.end(), [&](uint32_t a, uint32_t b) {
+    return class_count[a] != class_count[b] ? class_count[a] > class_count[b] : a < b;
+  });
   json bc = json::array();
   for (size_t k = 0; k < cls.size() && k < limit; ++k)
-    bc.push_back({{"class", to_valid_utf8(m.strings.get(cls[k]))}, {"count", class_count[cls[k]]}, {"bytes", class_bytes[cls[k]]}});
-  return {{"new_objects", objects.size()}, {"new_bytes", bytes}, {"by_location", loc}, {"by_class", bc}, {"locations", rows.size()}};
+    bc.push_back({{"class", to_valid_utf8(m.strings.get(cls[k]))},
+                  {"count", class_count[cls[k]]},
+                  {"bytes", class_bytes[cls[k]]}});
+  return {{"new_objects", objects.size()},
+          {"new_bytes", bytes},
+          {"by_location", loc},
+          {"by_class", bc},
+          {"locations", rows.size()}};
 }
 
 }  // namespace gcscope::heap

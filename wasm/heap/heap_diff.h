@@ -27,8 +27,8 @@ namespace gcscope::heap {
 struct DiffBase {
   bool has_generations = false;
   uint32_t max_generation = 0;
-  std::vector<uint64_t> exact_keys;     // sorted hashes of (address,type,gen,file,line) at gen == max
-  std::vector<uint64_t> address_keys;   // sorted hashes of (address,type), for the no-generation mode
+  std::vector<uint64_t> exact_keys;    // sorted hashes of (address,type,gen,file,line) at gen == max
+  std::vector<uint64_t> address_keys;  // sorted hashes of (address,type), for the no-generation mode
   uint64_t objects = 0;
 };
 DiffBase make_diff_base(const HeapModel& m);
@@ -46,10 +46,10 @@ struct DiffCandidates {
     uint64_t count = 0;
   };
   bool address_mode = false;
-  uint32_t max_generation = 0;                 // G2
+  uint32_t max_generation = 0;  // G2
   std::vector<Group> groups;
-  std::vector<uint64_t> group_keys;            // parallel to groups: hash of (type,gen,file,line)
-  std::vector<uint64_t> exact_keys;            // sorted exact keys of candidates with gen == G2 (or address keys)
+  std::vector<uint64_t> group_keys;  // parallel to groups: hash of (type,gen,file,line)
+  std::vector<uint64_t> exact_keys;  // sorted exact keys of candidates with gen == G2 (or address keys)
   uint64_t count = 0;
 };
 DiffCandidates make_candidates(const HeapModel& middle, const DiffBase& base, uint64_t* untracked = nullptr);

@@ -6,10 +6,10 @@
 namespace gcscope::heap {
 
 namespace {
-const char* const kTypeNames[kTypeCount] = {
-    "NONE",  "OBJECT",  "CLASS",   "MODULE",   "FLOAT",  "STRING", "REGEXP", "ARRAY", "HASH",
-    "STRUCT", "BIGNUM", "FILE",    "DATA",     "MATCH",  "COMPLEX", "RATIONAL", "SYMBOL", "IMEMO",
-    "NODE",  "ICLASS",  "ZOMBIE",  "MOVED",    "SHAPE",  "UNKNOWN"};
+const char* const kTypeNames[kTypeCount] = {"NONE",   "OBJECT", "CLASS",   "MODULE",   "FLOAT",  "STRING",
+                                            "REGEXP", "ARRAY",  "HASH",    "STRUCT",   "BIGNUM", "FILE",
+                                            "DATA",   "MATCH",  "COMPLEX", "RATIONAL", "SYMBOL", "IMEMO",
+                                            "NODE",   "ICLASS", "ZOMBIE",  "MOVED",    "SHAPE",  "UNKNOWN"};
 
 // Display class of the built-in types, whatever their class address says (the convention of
 // Shopify's heap-profiler that the corpus ground truth follows).
@@ -350,9 +350,10 @@ void HeapModel::finalize(bool with_class_edges) {
 
 size_t HeapModel::memory_bytes() const {
   size_t b = address.capacity() * 8 + type.capacity() + flags.capacity() + class_address.capacity() * 8 +
-             (class_id.capacity() + name_id.capacity() + detail_id.capacity() + file_id.capacity() +
-              line.capacity() + method_id.capacity() + generation.capacity() + value_id.capacity() +
-              bytesize.capacity() + ref_begin.capacity() + ref_targets.capacity()) * 4 +
+             (class_id.capacity() + name_id.capacity() + detail_id.capacity() + file_id.capacity() + line.capacity() +
+              method_id.capacity() + generation.capacity() + value_id.capacity() + bytesize.capacity() +
+              ref_begin.capacity() + ref_targets.capacity()) *
+                 4 +
              memsize.capacity() * 8 + pending_refs_.capacity() * 8;
   return b + strings.bytes();
 }

@@ -35,9 +35,31 @@ namespace gcscope::heap {
 // Ruby's value types as ObjectSpace.dump_all names them (T_NONE ... T_MOVED), plus SHAPE records
 // (3.2+) and kUnknownType for sources without a type (rbkit) or unknown names.
 enum ObjType : uint8_t {
-  kNoneType = 0, kObject, kClass, kModule, kFloat, kString, kRegexp, kArray, kHash, kStruct, kBignum,
-  kFile, kData, kMatch, kComplex, kRational, kSymbol, kImemo, kNode, kIclass, kZombie, kMoved, kShape,
-  kUnknownType, kTypeCount
+  kNoneType = 0,
+  kObject,
+  kClass,
+  kModule,
+  kFloat,
+  kString,
+  kRegexp,
+  kArray,
+  kHash,
+  kStruct,
+  kBignum,
+  kFile,
+  kData,
+  kMatch,
+  kComplex,
+  kRational,
+  kSymbol,
+  kImemo,
+  kNode,
+  kIclass,
+  kZombie,
+  kMoved,
+  kShape,
+  kUnknownType,
+  kTypeCount
 };
 const char* type_name(uint8_t type);
 // Returns kUnknownType for names outside the list.
@@ -50,7 +72,13 @@ constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
 // record with "singleton": true (the singleton class of one object). The GC's "marked" bit says
 // nothing about the heap's shape and is not kept.
 enum ObjFlag : uint8_t {
-  kFrozen = 1, kEmbedded = 2, kShared = 4, kOld = 8, kFstring = 16, kSingleton = 32, kUncollectible = 64,
+  kFrozen = 1,
+  kEmbedded = 2,
+  kShared = 4,
+  kOld = 8,
+  kFstring = 16,
+  kSingleton = 32,
+  kUncollectible = 64,
   kWbProtected = 128
 };
 
@@ -114,16 +142,16 @@ struct ObjectInfo {
   uint64_t address = 0;
   uint8_t type = kUnknownType;
   uint8_t flags = 0;
-  uint64_t class_address = 0;      // resolved to a name through CLASS/MODULE records at finalize()
-  std::string_view class_name;     // a class name given directly (rbkit); wins over class_address
-  std::string_view name;           // CLASS/MODULE: the class's own name
-  std::string_view detail;         // IMEMO: imemo_type; DATA: struct name; CLASS: real_class_name
+  uint64_t class_address = 0;   // resolved to a name through CLASS/MODULE records at finalize()
+  std::string_view class_name;  // a class name given directly (rbkit); wins over class_address
+  std::string_view name;        // CLASS/MODULE: the class's own name
+  std::string_view detail;      // IMEMO: imemo_type; DATA: struct name; CLASS: real_class_name
   std::string_view file;
-  uint32_t line = 0;               // 0 = unknown
+  uint32_t line = 0;  // 0 = unknown
   std::string_view method;
   uint32_t generation = kNoGeneration;
   uint64_t memsize = 0;
-  std::string_view value;          // STRING value (only short 7-bit strings are dumped)
+  std::string_view value;  // STRING value (only short 7-bit strings are dumped)
   bool has_value = false;
   uint32_t bytesize = 0;
 };
@@ -148,15 +176,15 @@ class HeapModel {
   std::vector<uint8_t> type;
   std::vector<uint8_t> flags;
   std::vector<uint64_t> class_address;
-  std::vector<uint32_t> class_id;    // StringPool id of the display class ("String", "<ment> (IMEMO)")
-  std::vector<uint32_t> name_id;     // CLASS/MODULE own name
-  std::vector<uint32_t> detail_id;   // imemo_type / struct; CLASS: real_class_name (singleton, anonymous)
+  std::vector<uint32_t> class_id;   // StringPool id of the display class ("String", "<ment> (IMEMO)")
+  std::vector<uint32_t> name_id;    // CLASS/MODULE own name
+  std::vector<uint32_t> detail_id;  // imemo_type / struct; CLASS: real_class_name (singleton, anonymous)
   std::vector<uint32_t> file_id;
   std::vector<uint32_t> line;
   std::vector<uint32_t> method_id;
   std::vector<uint32_t> generation;
   std::vector<uint64_t> memsize;
-  std::vector<uint32_t> value_id;    // STRING value, 0 = none
+  std::vector<uint32_t> value_id;  // STRING value, 0 = none
   std::vector<uint32_t> bytesize;
   // references of object i: ref_targets[ref_begin[i] .. ref_begin[i+1])  (object indices after finalize)
   std::vector<uint32_t> ref_begin;
@@ -170,11 +198,11 @@ class HeapModel {
   StringPool strings;
 
   // ---- facts gathered by finalize() -----------------------------------------------------------
-  uint64_t references_total = 0;      // as added (including dangling; not the implicit class edges)
-  uint64_t class_edges = 0;           // implicit object → class edges added by finalize(true)
-  uint64_t dangling_references = 0;   // to addresses not in the snapshot (dropped)
+  uint64_t references_total = 0;     // as added (including dangling; not the implicit class edges)
+  uint64_t class_edges = 0;          // implicit object → class edges added by finalize(true)
+  uint64_t dangling_references = 0;  // to addresses not in the snapshot (dropped)
   uint64_t dangling_root_references = 0;
-  uint64_t duplicate_addresses = 0;   // later objects with an address already seen (kept, not indexed)
+  uint64_t duplicate_addresses = 0;         // later objects with an address already seen (kept, not indexed)
   std::vector<uint64_t> dangling_examples;  // first few dangling target addresses
   bool finalized() const { return finalized_; }
   // Object index of an address (kNoIndex if absent); valid after finalize().
@@ -182,7 +210,7 @@ class HeapModel {
   size_t memory_bytes() const;
 
  private:
-  std::vector<uint64_t> pending_refs_;   // target addresses until finalize
+  std::vector<uint64_t> pending_refs_;  // target addresses until finalize
   std::vector<uint64_t> pending_roots_;
   U64Map index_{16};
   bool finalized_ = false;

@@ -27,7 +27,10 @@ bool parse_address(const std::string& text, uint64_t& address) {
   uint64_t v = 0;
   for (; k < text.size(); ++k) {
     char c = text[k];
-    int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int h = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
     if (h < 0) return false;
     v = v << 4 | static_cast<uint64_t>(h);
   }
@@ -203,7 +206,9 @@ json HeapQueries::subtree(uint32_t node, size_t max_nodes) {
       lab.push_back(labels_(v));
       cls.push_back(to_valid_utf8(m_.strings.get(m_.class_id[v])));
       self.push_back(m_.memsize[v]);
-      loc.push_back(m_.file_id[v] ? json(to_valid_utf8(m_.strings.get(m_.file_id[v])) + ":" + std::to_string(m_.line[v])) : json(nullptr));
+      loc.push_back(m_.file_id[v]
+                        ? json(to_valid_utf8(m_.strings.get(m_.file_id[v])) + ":" + std::to_string(m_.line[v]))
+                        : json(nullptr));
     }
     ret.push_back(d_.retained.empty() ? 0 : d_.retained[v]);
     par.push_back(parent);
@@ -211,16 +216,17 @@ json HeapQueries::subtree(uint32_t node, size_t max_nodes) {
     hidden.push_back(total - shown);
     for (uint32_t k = shown; k-- > 0;) stack.push_back({children_[child_begin_[v] + k], at});
   }
-  json out = {{"nodes", addr.size()}, {"address", addr},   {"label", lab},     {"class", cls},
-              {"retained", ret},      {"self", self},      {"parent", par},    {"location", loc},
-              {"children", kids},     {"hidden", hidden}};
+  json out = {{"nodes", addr.size()}, {"address", addr}, {"label", lab},    {"class", cls},     {"retained", ret},
+              {"self", self},         {"parent", par},   {"location", loc}, {"children", kids}, {"hidden", hidden}};
   std::vector<uint32_t> up;
   if (node != d_.root)
     for (uint32_t a = d_.idom[node]; a != d_.root && a != kNoIndex; a = d_.idom[a]) up.push_back(a);
-  json ancestors = json::array({{{"address", nullptr}, {"label", "(GC roots)"}, {"retained", d_.retained.empty() ? 0 : d_.retained[d_.root]}}});
+  json ancestors = json::array(
+      {{{"address", nullptr}, {"label", "(GC roots)"}, {"retained", d_.retained.empty() ? 0 : d_.retained[d_.root]}}});
   const size_t first = up.size() > kMaxAncestors ? up.size() - kMaxAncestors : 0;  // the nearest ones
   for (size_t k = up.size(); k-- > first;)
-    ancestors.push_back({{"address", format_address(m_.address[up[k]])}, {"label", labels_(up[k])}, {"retained", d_.retained[up[k]]}});
+    ancestors.push_back(
+        {{"address", format_address(m_.address[up[k]])}, {"label", labels_(up[k])}, {"retained", d_.retained[up[k]]}});
   out["ancestors"] = std::move(ancestors);
   out["ancestors_omitted"] = first;
   return out;
@@ -233,10 +239,13 @@ json HeapQueries::answer(const std::string& method, const json& args) {
   auto node = [&]() -> uint32_t {
     if (!args.is_object() || !args.contains("address") || args["address"].is_null()) return d_.root;
     uint32_t i = object_of(args);
-    if (!reachable(i)) throw QueryError("object " + format_address(m_.address[i]) + " is not reachable from the GC roots: it has no place in the dominator tree");
+    if (!reachable(i))
+      throw QueryError("object " + format_address(m_.address[i]) +
+                       " is not reachable from the GC roots: it has no place in the dominator tree");
     return i;
   };
-  const bool retention = method == "heap.path" || method == "heap.dominators" || method == "heap.children" || method == "heap.subtree";
+  const bool retention =
+      method == "heap.path" || method == "heap.dominators" || method == "heap.children" || method == "heap.subtree";
   if (retention && d_.idom.empty())
     throw QueryError("this dump has no GC roots (ROOT records), so no paths to roots or dominator tree");
   if (method == "heap.object") return object(object_of(args));

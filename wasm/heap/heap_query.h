@@ -59,7 +59,8 @@ class HeapQueries {
   nlohmann::json dominators(uint32_t i, size_t offset, size_t limit) const;
   nlohmann::json children(uint32_t node, size_t offset, size_t limit);
   nlohmann::json subtree(uint32_t node, size_t max_nodes);
-  nlohmann::json page(const std::vector<uint32_t>& list, size_t total, size_t offset, size_t limit, const std::string& address) const;
+  nlohmann::json page(const std::vector<uint32_t>& list, size_t total, size_t offset, size_t limit,
+                      const std::string& address) const;
   void build_parents();
   void build_children();
   std::vector<uint32_t> distinct_references(uint32_t i) const;

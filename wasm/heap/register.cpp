@@ -31,9 +31,11 @@ class HeapDumpAnalyzer : public Analyzer {
   explicit HeapDumpAnalyzer(const AnalyzeOptions& options) {
     if (options.is_object()) {
       auto it = options.find("heap_diff");  // absent: a diff whenever there are several dumps
-      if (it != options.end()) diff_ = (it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true") ? kDiffOn : kDiffOff;
+      if (it != options.end())
+        diff_ = (it->is_boolean() && it->get<bool>()) || (it->is_string() && *it == "true") ? kDiffOn : kDiffOff;
       auto ret = options.find("heap_retention");  // false: summaries only (no dominator tree)
-      retention_ = !(ret != options.end() && ((ret->is_boolean() && !ret->get<bool>()) || (ret->is_string() && *ret == "false")));
+      retention_ = !(ret != options.end() &&
+                     ((ret->is_boolean() && !ret->get<bool>()) || (ret->is_string() && *ret == "false")));
       auto focus = options.find("heap_focus");  // "0x7f…": parents, path and dominators of that object
       if (focus != options.end() && focus->is_string()) heap::parse_address(focus->get<std::string>(), focus_address_);
       auto lim = options.find("heap_tree_nodes");
@@ -46,10 +48,11 @@ class HeapDumpAnalyzer : public Analyzer {
     reduce_previous();
     model_ = std::make_unique<heap::HeapModel>();
     splitter_ = LineSplitter();
-    parser_ = std::make_unique<heap::DumpParser>(*model_, [this](bool is_error, uint64_t line, uint64_t offset, std::string msg) {
-      if (is_error) error(static_cast<int64_t>(line), static_cast<int64_t>(offset), std::move(msg));
-      else warning(static_cast<int64_t>(line), static_cast<int64_t>(offset), std::move(msg));
-    });
+    parser_ = std::make_unique<heap::DumpParser>(
+        *model_, [this](bool is_error, uint64_t line, uint64_t offset, std::string msg) {
+          if (is_error) error(static_cast<int64_t>(line), static_cast<int64_t>(offset), std::move(msg));
+          else warning(static_cast<int64_t>(line), static_cast<int64_t>(offset), std::move(msg));
+        });
     path_ = path;
   }
 
@@ -65,8 +68,10 @@ class HeapDumpAnalyzer : public Analyzer {
     model_->finalize(/*class_edges=*/true);
     const auto& c = parser_->counters();
     if (model_->dangling_references)
-      warning(-1, -1, std::to_string(model_->dangling_references) + " references point to addresses that are not in the dump (first: " +
-                          heap::format_address(model_->dangling_examples.front()) + "); they are left out of the graph");
+      warning(-1, -1,
+              std::to_string(model_->dangling_references) +
+                  " references point to addresses that are not in the dump (first: " +
+                  heap::format_address(model_->dangling_examples.front()) + "); they are left out of the graph");
     if (c.records == 0 && c.physical_lines - c.blank_lines == 0)
       error(-1, -1, "empty heap dump: no records (expected JSON lines written by ObjectSpace.dump_all)");
     json d = member_summary(*model_, c);
@@ -109,15 +114,20 @@ class HeapDumpAnalyzer : public Analyzer {
     }
     std::vector<std::string> notes;
     if (c.root_records == 0 && model_->size() > 0)
-      notes.push_back("no ROOT records: a partial dump (dump_all since:) or a cut file; no dominator tree or paths to roots");
+      notes.push_back(
+          "no ROOT records: a partial dump (dump_all since:) or a cut file; no dominator tree or paths to roots");
     if (c.free_slots)
-      notes.push_back(std::to_string(c.free_slots) + " free-slot (NONE) records of a full: true dump are not objects and are left out of every total");
+      notes.push_back(std::to_string(c.free_slots) +
+                      " free-slot (NONE) records of a full: true dump are not objects and are left out of every total");
     if (c.recovered_records)
-      notes.push_back(std::to_string(c.recovered_records) + " records with unescaped fields (Ruby wrote a file or class name raw) were recovered from " +
+      notes.push_back(std::to_string(c.recovered_records) +
+                      " records with unescaped fields (Ruby wrote a file or class name raw) were recovered from " +
                       std::to_string(c.recovered_lines) + " lines");
     if (dumps_.size() > 1 && diff_ == kDiffOff)
-      notes.push_back(std::to_string(dumps_.size()) + " dumps: the summaries are those of the last one (no diff: option heap_diff=false)");
-    if (diff_ == kDiffOn && dumps_.size() < 2) notes.push_back("a diff needs 2 or 3 dumps of one process; this set has one");
+      notes.push_back(std::to_string(dumps_.size()) +
+                      " dumps: the summaries are those of the last one (no diff: option heap_diff=false)");
+    if (diff_ == kDiffOn && dumps_.size() < 2)
+      notes.push_back("a diff needs 2 or 3 dumps of one process; this set has one");
     if (diff_ != kDiffOff && dumps_.size() >= 2) report["diff"] = leak_diff(notes);
     report["notes"] = notes;
     report["model_bytes"] = model_->memory_bytes();
@@ -133,7 +143,8 @@ class HeapDumpAnalyzer : public Analyzer {
  private:
   // The diff of the first dump against the last (and the middle one with 3): heap_diff.h.
   json leak_diff(std::vector<std::string>& notes) {
-    if (dumps_.size() > 3) notes.push_back("the diff uses the first dump as the baseline and the last two as in heapy's 3-dump mode");
+    if (dumps_.size() > 3)
+      notes.push_back("the diff uses the first dump as the baseline and the last two as in heapy's 3-dump mode");
     std::vector<uint32_t> objs;
     uint64_t untracked = 0;
     bool address_mode = false;
@@ -156,11 +167,11 @@ class HeapDumpAnalyzer : public Analyzer {
       diff["middle_max_generation"] = candidates_->max_generation;
     }
     diff["untracked_objects"] = untracked;
-    diff["rule"] = address_mode
-                       ? "dump 1 has no allocation generations (trace_object_allocations was off): objects are keyed by "
-                         "address and type, so objects moved by GC.compact count as new"
-                       : "new = allocated in a GC generation after dump 1 (or in dump 1's last generation at an address "
-                         "dump 1 did not have), alive in the last dump; objects without allocation info are not new";
+    diff["rule"] =
+        address_mode ? "dump 1 has no allocation generations (trace_object_allocations was off): objects are keyed by "
+                       "address and type, so objects moved by GC.compact count as new"
+                     : "new = allocated in a GC generation after dump 1 (or in dump 1's last generation at an address "
+                       "dump 1 did not have), alive in the last dump; objects without allocation info are not new";
     return diff;
   }
 
@@ -172,7 +183,8 @@ class HeapDumpAnalyzer : public Analyzer {
         base_ = std::make_unique<heap::DiffBase>(heap::make_diff_base(*model_));
       } else {
         // A later middle dump replaces the candidates (with > 3 dumps: dump 1 vs the last two).
-        candidates_ = std::make_unique<heap::DiffCandidates>(heap::make_candidates(*model_, *base_, &candidates_untracked_));
+        candidates_ =
+            std::make_unique<heap::DiffCandidates>(heap::make_candidates(*model_, *base_, &candidates_untracked_));
       }
     }
     parser_.reset();
@@ -212,7 +224,8 @@ class HeapDumpAnalyzer : public Analyzer {
         int dots = 0;
         while (k < s.size() && ((s[k] >= '0' && s[k] <= '9') || s[k] == '.')) dots += s[k++] == '.';
         if (k < s.size() && s[k] == '/' && dots == 2 && k > q + 4)
-          return {{"version", std::string(s.substr(q, k - q))}, {"source", "standard library path in allocation sites"},
+          return {{"version", std::string(s.substr(q, k - q))},
+                  {"source", "standard library path in allocation sites"},
                   {"shapes", c.has_shape_id}};
         p = s.find("/ruby/", p + 1);
       }
@@ -253,9 +266,10 @@ void register_heap(FormatRegistry& registry) {
   h.accepts_many_members = true;  // 2-3 dumps of one process are diffed
   h.make = [](const AnalyzeOptions& o) { return std::make_unique<HeapDumpAnalyzer>(o); };
   h.memory_per_input_byte = 0.85;
-  h.lighter = {{"options", {{"heap_retention", false}}},
-               {"memory_per_input_byte", 0.5},
-               {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
+  h.lighter = {
+      {"options", {{"heap_retention", false}}},
+      {"memory_per_input_byte", 0.5},
+      {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
   h.methods = heap::HeapQueries::methods();
   h.probes = {{probe_rank::kJson + 20, heap::probe_dump}};
   registry.add(std::move(h));

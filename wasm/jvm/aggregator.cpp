@@ -44,8 +44,8 @@ bool continues(const IntColumn& into, const IntColumn& from) {
 }
 
 // Appends a segment list (first row, member) shifted by `offset` rows, merging equal neighbours.
-void append_members(std::vector<std::pair<size_t, uint32_t>>& into, const std::vector<std::pair<size_t, uint32_t>>& from,
-                    size_t offset) {
+void append_members(std::vector<std::pair<size_t, uint32_t>>& into,
+                    const std::vector<std::pair<size_t, uint32_t>>& from, size_t offset) {
   for (const auto& [first, member] : from)
     if (into.empty() || into.back().second != member) into.emplace_back(first + offset, member);
 }
@@ -92,10 +92,10 @@ void permute_members(std::vector<std::pair<size_t, uint32_t>>& segments, const s
 
 size_t GcColumns::event_bytes() const {
   size_t n = 0;
-  for (const IntColumn* c : {&events.t, &events.wall_ms, &events.duration, &events.paused, &events.type, &events.flags,
-                             &events.cause, &events.heap_before, &events.heap_after, &events.heap_committed,
-                             &events.allocated, &events.line, &events.gc_id, &events.phase_end, &events.phase_name,
-                             &events.phase_ns})
+  for (const IntColumn* c :
+       {&events.t, &events.wall_ms, &events.duration, &events.paused, &events.type, &events.flags, &events.cause,
+        &events.heap_before, &events.heap_after, &events.heap_committed, &events.allocated, &events.line, &events.gc_id,
+        &events.phase_end, &events.phase_name, &events.phase_ns})
     n += c->bytes();
   for (int p = 0; p < kPoolCount; ++p) n += events.pool_before[p].bytes() + events.pool_after[p].bytes();
   return n;
@@ -109,14 +109,18 @@ size_t GcColumns::safepoint_bytes() const {
 size_t GcColumns::bytes() const { return event_bytes() + pause_bytes() + safepoint_bytes(); }
 
 nlohmann::json GcAggregator::storage() const {
-  return {{"events", cols_.events.size()},
-          {"phase_rows", cols_.events.phase_name.size()},
-          {"pauses", cols_.pauses.size()},
-          {"safepoints", cols_.safepoints.size()},
-          {"bytes", {{"events", cols_.event_bytes()}, {"pauses", cols_.pause_bytes()},
-                     {"safepoints", cols_.safepoint_bytes()}, {"total", cols_.bytes()}}},
-          {"in_time_order", {{"events", cols_.events_sorted}, {"pauses", cols_.pauses_sorted},
-                             {"safepoints", cols_.safepoints_sorted}}}};
+  return {
+      {"events", cols_.events.size()},
+      {"phase_rows", cols_.events.phase_name.size()},
+      {"pauses", cols_.pauses.size()},
+      {"safepoints", cols_.safepoints.size()},
+      {"bytes",
+       {{"events", cols_.event_bytes()},
+        {"pauses", cols_.pause_bytes()},
+        {"safepoints", cols_.safepoint_bytes()},
+        {"total", cols_.bytes()}}},
+      {"in_time_order",
+       {{"events", cols_.events_sorted}, {"pauses", cols_.pauses_sorted}, {"safepoints", cols_.safepoints_sorted}}}};
 }
 
 // ---- interning ----
@@ -155,7 +159,8 @@ void GcAggregator::on_event(const GcEvent& e) {
   // Consecutive events mostly share their cause: compare with the last one before hashing.
   int32_t cause = -1;
   if (!e.cause.empty()) {
-    if (last_cause_ < 0 || !text::equals(e.cause, causes_[static_cast<size_t>(last_cause_)])) last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
+    if (last_cause_ < 0 || !text::equals(e.cause, causes_[static_cast<size_t>(last_cause_)]))
+      last_cause_ = static_cast<int32_t>(intern_cause(e.cause));
     cause = last_cause_;
   }
   const uint16_t cclass = cause < 0 ? 0 : cause_class_[static_cast<size_t>(cause)];
@@ -186,9 +191,11 @@ void GcAggregator::on_event(const GcEvent& e) {
   row.t = to_ns(t);
   row.wall_ms = std::isnan(e.wall_epoch_ms) ? kNull : static_cast<int64_t>(std::llround(e.wall_epoch_ms));
   row.duration = to_ns(e.duration_s);
-  row.heap[0] = kb_value(e.heap.before_kb), row.heap[1] = kb_value(e.heap.after_kb), row.heap[2] = kb_value(e.heap.committed_kb);
+  row.heap[0] = kb_value(e.heap.before_kb), row.heap[1] = kb_value(e.heap.after_kb),
+  row.heap[2] = kb_value(e.heap.committed_kb);
   const PoolSizes* pools[kPoolCount] = {&e.young, &e.eden, &e.survivor, &e.old, &e.humongous, &e.metaspace};
-  for (int p = 0; p < kPoolCount; ++p) row.pool[p][0] = kb_value(pools[p]->before_kb), row.pool[p][1] = kb_value(pools[p]->after_kb);
+  for (int p = 0; p < kPoolCount; ++p)
+    row.pool[p][0] = kb_value(pools[p]->before_kb), row.pool[p][1] = kb_value(pools[p]->after_kb);
   row.allocated = allocated;
   row.line = static_cast<int64_t>(std::min<uint64_t>(e.first_line, INT64_MAX));
   row.gc_id = e.gc_id < 0 ? kNull : e.gc_id;
@@ -206,7 +213,8 @@ void GcAggregator::on_event(const GcEvent& e) {
   auto add_pause = [&](double pt, double d, uint32_t name, uint64_t line) {
     const int64_t ns = to_ns(d);
     paused += ns;
-    pause_order_.next() = PauseRow{to_ns(pt), ns, static_cast<int64_t>(std::min<uint64_t>(line, INT64_MAX)), name, e.member};
+    pause_order_.next() =
+        PauseRow{to_ns(pt), ns, static_cast<int64_t>(std::min<uint64_t>(line, INT64_MAX)), name, e.member};
     pause_order_.add([this](const PauseRow& r) { emit_pause(r); });
     if (line && (!min_pause_line_ || line < min_pause_line_)) min_pause_line_ = line;
   };
@@ -358,12 +366,14 @@ void GcAggregator::sort_late_streams() {
   }
   if (pause_order_.late()) {
     const std::vector<uint32_t> order = time_order(cols_.pauses.t);
-    for (IntColumn* col : {&cols_.pauses.t, &cols_.pauses.duration, &cols_.pauses.name, &cols_.pauses.line}) permute(*col, order);
+    for (IntColumn* col : {&cols_.pauses.t, &cols_.pauses.duration, &cols_.pauses.name, &cols_.pauses.line})
+      permute(*col, order);
     permute_members(cols_.pause_members, order);
   }
   if (safepoint_order_.late()) {
     const std::vector<uint32_t> order = time_order(cols_.safepoints.t);
-    for (IntColumn* col : {&cols_.safepoints.t, &cols_.safepoints.stopped, &cols_.safepoints.reaching}) permute(*col, order);
+    for (IntColumn* col : {&cols_.safepoints.t, &cols_.safepoints.stopped, &cols_.safepoints.reaching})
+      permute(*col, order);
     permute_members(cols_.safepoint_members, order);
   }
   event_order_ = {}, pause_order_ = {}, safepoint_order_ = {};
@@ -413,12 +423,21 @@ void GcAggregator::append_events(const GcColumns::Events& o, const std::vector<i
   }
   for (size_t k = 0; k < o.phase_name.size(); ++k) c.phase_name.push(phase_map[static_cast<size_t>(o.phase_name[k])]);
   c.phase_ns.append(o.phase_ns);
-  const std::pair<IntColumn*, const IntColumn*> same[] = {
-      {&c.t, &o.t}, {&c.wall_ms, &o.wall_ms}, {&c.duration, &o.duration}, {&c.paused, &o.paused},
-      {&c.type, &o.type}, {&c.flags, &o.flags}, {&c.heap_before, &o.heap_before}, {&c.heap_after, &o.heap_after},
-      {&c.heap_committed, &o.heap_committed}, {&c.allocated, &o.allocated}, {&c.line, &o.line}, {&c.gc_id, &o.gc_id}};
+  const std::pair<IntColumn*, const IntColumn*> same[] = {{&c.t, &o.t},
+                                                          {&c.wall_ms, &o.wall_ms},
+                                                          {&c.duration, &o.duration},
+                                                          {&c.paused, &o.paused},
+                                                          {&c.type, &o.type},
+                                                          {&c.flags, &o.flags},
+                                                          {&c.heap_before, &o.heap_before},
+                                                          {&c.heap_after, &o.heap_after},
+                                                          {&c.heap_committed, &o.heap_committed},
+                                                          {&c.allocated, &o.allocated},
+                                                          {&c.line, &o.line},
+                                                          {&c.gc_id, &o.gc_id}};
   for (const auto& [mine, theirs] : same) mine->append(*theirs);
-  for (int p = 0; p < kPoolCount; ++p) c.pool_before[p].append(o.pool_before[p]), c.pool_after[p].append(o.pool_after[p]);
+  for (int p = 0; p < kPoolCount; ++p)
+    c.pool_before[p].append(o.pool_before[p]), c.pool_after[p].append(o.pool_after[p]);
 }
 
 void GcAggregator::merge_from(const GcAggregator& o) {
@@ -453,17 +472,24 @@ void GcAggregator::merge_from(const GcAggregator& o) {
   if (!sys_heavy_) first_sys_heavy_line_ = o.first_sys_heavy_line_;
   sys_heavy_ += o.sys_heavy_;
   using TallyPair = std::pair<Tally*, const Tally*>;
-  const TallyPair tallies[] = {{&explicit_gc_, &o.explicit_gc_}, {&system_gc_, &o.system_gc_},
-                              {&evacuation_failure_, &o.evacuation_failure_}, {&humongous_, &o.humongous_},
-                              {&full_not_explicit_, &o.full_not_explicit_}, {&full_stw_, &o.full_stw_},
-                              {&degenerated_, &o.degenerated_}, {&metaspace_gc_, &o.metaspace_gc_},
-                              {&gclocker_, &o.gclocker_}, {&mark_aborted_, &o.mark_aborted_},
-                              {&late_concurrent_, &o.late_concurrent_}, {&full_after_gc_, &o.full_after_gc_}};
+  const TallyPair tallies[] = {{&explicit_gc_, &o.explicit_gc_},
+                               {&system_gc_, &o.system_gc_},
+                               {&evacuation_failure_, &o.evacuation_failure_},
+                               {&humongous_, &o.humongous_},
+                               {&full_not_explicit_, &o.full_not_explicit_},
+                               {&full_stw_, &o.full_stw_},
+                               {&degenerated_, &o.degenerated_},
+                               {&metaspace_gc_, &o.metaspace_gc_},
+                               {&gclocker_, &o.gclocker_},
+                               {&mark_aborted_, &o.mark_aborted_},
+                               {&late_concurrent_, &o.late_concurrent_},
+                               {&full_after_gc_, &o.full_after_gc_}};
   for (const auto& [mine, theirs] : tallies) mine->merge(*theirs);
   stw_events_ += o.stw_events_;
   for (double t : o.system_gc_times_)
     if (system_gc_times_.size() < kMaxSystemGcTimes) system_gc_times_.push_back(t);
-  if (o.min_pause_line_ && (!min_pause_line_ || o.min_pause_line_ < min_pause_line_)) min_pause_line_ = o.min_pause_line_;
+  if (o.min_pause_line_ && (!min_pause_line_ || o.min_pause_line_ < min_pause_line_))
+    min_pause_line_ = o.min_pause_line_;
 
   if (!have_sp_ && o.have_sp_) sp_first_line_ = o.sp_first_line_, have_sp_ = true;
   if (!slow_sp_) slow_sp_first_line_ = o.slow_sp_first_line_;
@@ -487,9 +513,11 @@ void GcAggregator::merge_from(const GcAggregator& o) {
 void GcAggregator::copy_from(const GcAggregator& o) {
   *this = o;
   cause_index_.clear();
-  for (size_t c = 0; c < causes_.size(); ++c) cause_index_.emplace(std::string_view(causes_[c]), static_cast<uint32_t>(c));
+  for (size_t c = 0; c < causes_.size(); ++c)
+    cause_index_.emplace(std::string_view(causes_[c]), static_cast<uint32_t>(c));
   phase_index_.clear();
-  for (size_t p = 0; p < phases_.size(); ++p) phase_index_.emplace(std::string_view(phases_[p]), static_cast<uint32_t>(p));
+  for (size_t p = 0; p < phases_.size(); ++p)
+    phase_index_.emplace(std::string_view(phases_[p]), static_cast<uint32_t>(p));
   live_diary_ = nullptr;
 }
 

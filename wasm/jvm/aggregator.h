@@ -132,7 +132,7 @@ struct EventPageQuery {
   size_t offset = 0, limit = 100;
   std::string sort = "t";  // a column of the rows (see events_page)
   bool desc = false;
-  std::string filter;       // case-insensitive text in the type, the cause or the kind
+  std::string filter;  // case-insensitive text in the type, the cause or the kind
   double t0 = NAN, t1 = NAN;
 };
 
@@ -223,16 +223,16 @@ class GcAggregator final : public GcEventSink {
     int64_t count = 0, total = 0, max = 0;
   };
   struct RangeTotals {
-    double t0 = NAN, t1 = NAN;           // the range asked (NaN: whole log)
-    double first = NAN, last = NAN;      // the time the figures are over (runtime = last - first)
+    double t0 = NAN, t1 = NAN;       // the range asked (NaN: whole log)
+    double first = NAN, last = NAN;  // the time the figures are over (runtime = last - first)
     uint64_t events = 0;
-    std::vector<uint64_t> by_type;       // per GcType
+    std::vector<uint64_t> by_type;  // per GcType
     uint64_t pauses = 0;
     int64_t pause_total = 0, pause_min = 0, pause_max = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, median = 0;  // ns
     std::vector<std::pair<int, uint64_t>> histogram;  // (e, pauses in (2^(e-1), 2^e] ms), e ascending
-    std::vector<Totals> causes;          // per cause: events, their paused ns
-    std::vector<Totals> kinds;           // per phase name: pauses of that kind (count, ns, max ns)
-    std::vector<Totals> phases;          // per phase name: event phases and pauses
+    std::vector<Totals> causes;                       // per cause: events, their paused ns
+    std::vector<Totals> kinds;                        // per phase name: pauses of that kind (count, ns, max ns)
+    std::vector<Totals> phases;                       // per phase name: event phases and pauses
     int64_t max_before = IntColumn::kNull, max_after = IntColumn::kNull, max_committed = IntColumn::kNull,
             max_meta = IntColumn::kNull;  // KiB
     int64_t allocated_kb = 0, promoted_kb = 0;
@@ -298,7 +298,7 @@ class GcAggregator final : public GcEventSink {
   TimeOrder<SafepointRow> safepoint_order_;
 
   // ---- running tallies (findings, and the allocation, which follows arrival order) ----
-  double prev_after_ = kUnknown;  // heap after the previous event of this member (allocation)
+  double prev_after_ = kUnknown;                           // heap after the previous event of this member (allocation)
   double ev_first_t_ = kUnknown, ev_last_end_ = kUnknown;  // time range when the diary has none
   uint64_t cpu_events_ = 0, sys_heavy_ = 0, first_sys_heavy_line_ = 0;
   uint32_t type_pause_name_[static_cast<size_t>(GcType::kCount)];
@@ -322,7 +322,7 @@ class GcAggregator final : public GcEventSink {
   std::deque<std::string> causes_;
   std::unordered_map<std::string_view, uint32_t> cause_index_;
   std::vector<uint16_t> cause_class_;
-  int32_t last_cause_ = -1;                // the previous event's cause (most repeat it)
+  int32_t last_cause_ = -1;  // the previous event's cause (most repeat it)
   // The phase index seen at each position of the previous event's phases (and pauses within): events of
   // one collector list the same phases in the same order, so a compare with the name there replaces
   // hashing it (interning was ~4 % of the unified parse in V8).
@@ -333,7 +333,11 @@ class GcAggregator final : public GcEventSink {
 
   // ---- unparsed lines ----
   uint64_t unparsed_ = 0;
-  struct Sample { uint32_t member; uint64_t line; std::string text; };
+  struct Sample {
+    uint32_t member;
+    uint64_t line;
+    std::string text;
+  };
   std::vector<Sample> unparsed_samples_;
 
   Diary diary_;

@@ -26,9 +26,11 @@ inline uint16_t classify_cause(std::string_view c) {
       c == "Heap Inspection Initiated GC")
     k |= kCauseExplicit;
   if (c == "G1 Humongous Allocation") k |= kCauseHumongous;
-  if (c == "Metadata GC Threshold" || c == "Metadata GC Clear Soft References" || c == "Metaspace") k |= kCauseMetaspace;
+  if (c == "Metadata GC Threshold" || c == "Metadata GC Clear Soft References" || c == "Metaspace")
+    k |= kCauseMetaspace;
   if (c == "GCLocker Initiated GC") k |= kCauseGcLocker;
-  if (c == "Allocation Stall" || c == "Handle Allocation Failure" || c == "Allocation Failure") k |= kCauseAllocationFailure;
+  if (c == "Allocation Stall" || c == "Handle Allocation Failure" || c == "Allocation Failure")
+    k |= kCauseAllocationFailure;
   return k;
 }
 

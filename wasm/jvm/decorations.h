@@ -93,11 +93,36 @@ inline bool read_token(std::string_view tok, Unified& out, NanosOrigin& nanos) {
     return unit.empty() || unit == "t";  // pid / tid
   }
   switch (t[0]) {
-    case 'i': if (t == "info") { out.level = t; return true; } break;
-    case 'd': if (t == "debug" || t == "develop") { out.level = t; return true; } break;
-    case 't': if (t == "trace") { out.level = t; return true; } break;
-    case 'w': if (t == "warning") { out.level = t; return true; } break;
-    case 'e': if (t == "error") { out.level = t; return true; } break;
+    case 'i':
+      if (t == "info") {
+        out.level = t;
+        return true;
+      }
+      break;
+    case 'd':
+      if (t == "debug" || t == "develop") {
+        out.level = t;
+        return true;
+      }
+      break;
+    case 't':
+      if (t == "trace") {
+        out.level = t;
+        return true;
+      }
+      break;
+    case 'w':
+      if (t == "warning") {
+        out.level = t;
+        return true;
+      }
+      break;
+    case 'e':
+      if (t == "error") {
+        out.level = t;
+        return true;
+      }
+      break;
     default: break;
   }
   // tags: lowercase words joined by ','
@@ -139,7 +164,8 @@ inline bool read_token(std::string_view tok, Unified& out, NanosOrigin& nanos) {
 // Splits a unified line into its decorations and its message. False when the line starts with '['
 // but no decoration (a legacy "[GC (Allocation Failure) …" record): not a unified line. A line
 // without any decoration is all message (-Xlog:…::none).
-[[gnu::always_inline]] inline bool split(std::string_view line, Unified& out, NanosOrigin& nanos, std::string_view& message) {
+[[gnu::always_inline]] inline bool split(std::string_view line, Unified& out, NanosOrigin& nanos,
+                                         std::string_view& message) {
   out = Unified{};
   size_t p = read_default_shape(line, out);
   bool any = p > 0;

@@ -51,33 +51,44 @@ void radix_sort(std::vector<uint32_t>& rows, std::vector<uint64_t>& key) {
 json GcAggregator::events_page(const EventPageQuery& q) const {
   const GcColumns::Events& e = cols_.events;
   // The sortable columns: the rows' numeric fields, and type, cause and kind by their text.
-  std::vector<std::pair<const char*, const IntColumn*>> numeric = {
-      {"t", &e.t},           {"wall_ms", &e.wall_ms},          {"gc_id", &e.gc_id},
-      {"duration_s", &e.duration}, {"paused_s", &e.paused},    {"heap_before_kb", &e.heap_before},
-      {"heap_after_kb", &e.heap_after}, {"heap_committed_kb", &e.heap_committed},
-      {"allocated_kb", &e.allocated}, {"line", &e.line}};
+  std::vector<std::pair<const char*, const IntColumn*>> numeric = {{"t", &e.t},
+                                                                   {"wall_ms", &e.wall_ms},
+                                                                   {"gc_id", &e.gc_id},
+                                                                   {"duration_s", &e.duration},
+                                                                   {"paused_s", &e.paused},
+                                                                   {"heap_before_kb", &e.heap_before},
+                                                                   {"heap_after_kb", &e.heap_after},
+                                                                   {"heap_committed_kb", &e.heap_committed},
+                                                                   {"allocated_kb", &e.allocated},
+                                                                   {"line", &e.line}};
   std::vector<std::string> pool_keys;
   for (int p = 0; p < kPoolCount; ++p)
-    pool_keys.push_back(std::string(pool_name(p)) + "_before_kb"), pool_keys.push_back(std::string(pool_name(p)) + "_after_kb");
+    pool_keys.push_back(std::string(pool_name(p)) + "_before_kb"),
+        pool_keys.push_back(std::string(pool_name(p)) + "_after_kb");
   for (int p = 0; p < kPoolCount; ++p)
-    numeric.emplace_back(pool_keys[2 * p].c_str(), &e.pool_before[p]), numeric.emplace_back(pool_keys[2 * p + 1].c_str(), &e.pool_after[p]);
+    numeric.emplace_back(pool_keys[2 * p].c_str(), &e.pool_before[p]),
+        numeric.emplace_back(pool_keys[2 * p + 1].c_str(), &e.pool_after[p]);
   const IntColumn* key_column = nullptr;
   for (const auto& [name, col] : numeric)
     if (q.sort == name) key_column = col;
   if (!key_column && q.sort != "type" && q.sort != "cause" && q.sort != "kind")
-    throw QueryError("argument 'sort' must be a column of the event table (t, gc_id, type, cause, kind, duration_s, "
-                     "paused_s, heap_before_kb, heap_after_kb, heap_committed_kb, allocated_kb, line, wall_ms, "
-                     "<pool>_before_kb, <pool>_after_kb), not '" + q.sort + "'");
+    throw QueryError(
+        "argument 'sort' must be a column of the event table (t, gc_id, type, cause, kind, duration_s, "
+        "paused_s, heap_before_kb, heap_after_kb, heap_committed_kb, allocated_kb, line, wall_ms, "
+        "<pool>_before_kb, <pool>_after_kb), not '" +
+        q.sort + "'");
 
   const std::string filter = lower(q.filter);
   // Every event by time: the columns' order itself (time order within each member, members in rank
   // order: the runs of a set with restarts one after the other).
   const bool every = std::isnan(q.t0) && std::isnan(q.t1) && filter.empty() && q.sort == "t";
-  const std::string cache_key = q.sort + (q.desc ? "-" : "+") + std::to_string(q.t0) + "," + std::to_string(q.t1) + "|" + filter;
+  const std::string cache_key =
+      q.sort + (q.desc ? "-" : "+") + std::to_string(q.t0) + "," + std::to_string(q.t1) + "|" + filter;
   if (!every && page_order_.key != cache_key) {
     // Which types and causes the filter text is in (the kind is "pause" or "concurrent").
     std::vector<uint8_t> type_ok(static_cast<size_t>(GcType::kCount)), cause_ok(causes_.size());
-    for (size_t k = 0; k < type_ok.size(); ++k) type_ok[k] = lower(gc_type_name(static_cast<GcType>(k))).find(filter) != std::string::npos;
+    for (size_t k = 0; k < type_ok.size(); ++k)
+      type_ok[k] = lower(gc_type_name(static_cast<GcType>(k))).find(filter) != std::string::npos;
     for (size_t k = 0; k < cause_ok.size(); ++k) cause_ok[k] = lower(causes_[k]).find(filter) != std::string::npos;
     const bool pause_ok = std::string("pause").find(filter) != std::string::npos,
                concurrent_ok = std::string("concurrent").find(filter) != std::string::npos;
@@ -106,12 +117,13 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
   std::vector<int> printed;  // the pools the log printed
   json pools = json::array();
   for (int p = 0; p < kPoolCount; ++p)
-    if (e.pool_before[p].any_value() || e.pool_after[p].any_value()) printed.push_back(p), pools.push_back(pool_name(p));
+    if (e.pool_before[p].any_value() || e.pool_after[p].any_value())
+      printed.push_back(p), pools.push_back(pool_name(p));
   const bool wall = e.wall_ms.any_value();
   json page = json::array();
   for (size_t k = from; k < to; ++k) page.push_back(event_row(row_at(k), printed, wall));
-  return {{"total", total}, {"offset", from}, {"limit", q.limit}, {"sort", q.sort}, {"desc", q.desc},
-          {"filter", q.filter}, {"rows", std::move(page)}, {"pools", std::move(pools)}};
+  return {{"total", total}, {"offset", from},     {"limit", q.limit},        {"sort", q.sort},
+          {"desc", q.desc}, {"filter", q.filter}, {"rows", std::move(page)}, {"pools", std::move(pools)}};
 }
 
 // Puts `rows` (in time order) in the order of one column: ascending or descending values, events

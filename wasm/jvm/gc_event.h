@@ -17,6 +17,7 @@ namespace gcscope::jvm {
 
 // Event types, named exactly as GCToolKit's GarbageCollectionTypes enum (microsoft/gctoolkit,
 // api/.../event/GarbageCollectionTypes.java) so counts compare 1:1 with its tests.
+// clang-format off
 #define GCSCOPE_JVM_GC_TYPES(X)                                                                          \
   X(GC) X(Young) X(FullGC) X(Full) X(SystemGC) X(PSYoungGen) X(ScavengeBeforeFull) X(PSFull) X(DefNew)   \
   X(ParNew) X(ParNewPromotionFailed) X(ConcurrentModeFailure) X(ConcurrentModeInterrupted) X(InitialMark) \
@@ -28,6 +29,7 @@ namespace gcscope::jvm {
   X(G1GCCleanup) X(G1GCConcurrentCleanup) X(G1ConcurrentMarkResetForOverflow)                            \
   X(G1ConcurrentRebuildRememberedSets) X(G1GCYoungInitialMark) X(G1GCMixedInitialMark)                   \
   X(G1GCConcurrentMark) X(G1GCFull) X(G1Trap) X(Unknown) X(ZGCFull) X(ZGCMajor) X(ZGCMinor) X(Shenandoah)
+// clang-format on
 
 enum class GcType : uint8_t {
 #define GCSCOPE_X(name) name,
@@ -57,9 +59,9 @@ struct PoolSizes {
 
 // Event flags worth a finding; set by whichever parser sees the evidence.
 enum GcEventFlag : uint32_t {
-  kToSpaceExhausted = 1u << 0,     // G1 "to-space exhausted" / "to-space overflow"
-  kEvacuationFailure = 1u << 1,    // G1 evacuation failure
-  kPromotionFailed = 1u << 2,      // ParNew/DefNew "promotion failed"
+  kToSpaceExhausted = 1u << 0,   // G1 "to-space exhausted" / "to-space overflow"
+  kEvacuationFailure = 1u << 1,  // G1 evacuation failure
+  kPromotionFailed = 1u << 2,    // ParNew/DefNew "promotion failed"
   kConcurrentModeFailure = 1u << 3,
   kHumongousAllocation = 1u << 4,  // cause "G1 Humongous Allocation"
   kAllocationStall = 1u << 5,      // ZGC allocation stall
@@ -71,17 +73,17 @@ enum GcEventFlag : uint32_t {
 
 struct GcEvent {
   GcType type = GcType::Unknown;
-  bool stop_the_world = true;      // false for concurrent phases/cycles
-  double uptime_s = kUnknown;      // start, seconds since JVM start
-  double wall_epoch_ms = kUnknown; // start, when the log carries wall-clock stamps
-  double duration_s = kUnknown;    // pause time for STW events, elapsed time for concurrent ones
-  int64_t gc_id = -1;              // unified GC(n), or -1
-  std::string_view cause;          // valid during on_event() only: copy/intern it
+  bool stop_the_world = true;       // false for concurrent phases/cycles
+  double uptime_s = kUnknown;       // start, seconds since JVM start
+  double wall_epoch_ms = kUnknown;  // start, when the log carries wall-clock stamps
+  double duration_s = kUnknown;     // pause time for STW events, elapsed time for concurrent ones
+  int64_t gc_id = -1;               // unified GC(n), or -1
+  std::string_view cause;           // valid during on_event() only: copy/intern it
   PoolSizes heap, young, eden, survivor, old, metaspace, humongous;
   double user_s = kUnknown, sys_s = kUnknown, real_s = kUnknown;  // [Times: ...] / gc,cpu line
-  uint32_t flags = 0;              // GcEventFlag bits
-  uint64_t first_line = 0;         // 1-based, where the record starts (findings link here)
-  uint32_t member = 0;             // index of the input member (rotating sets)
+  uint32_t flags = 0;                                             // GcEventFlag bits
+  uint64_t first_line = 0;  // 1-based, where the record starts (findings link here)
+  uint32_t member = 0;      // index of the input member (rotating sets)
   // Phases of a (concurrent) cycle or pause: name → seconds; names valid during on_event() only.
   std::vector<std::pair<std::string_view, double>> phases;
   // Stop-the-world pauses inside a concurrent cycle (ZGC "Pause Mark Start", Shenandoah "Pause Init
@@ -103,9 +105,9 @@ struct GcEvent {
 struct SafepointEvent {
   double uptime_s = kUnknown;
   double wall_epoch_ms = kUnknown;
-  double stopped_s = kUnknown;        // "Total time for which application threads were stopped"
-  double reaching_s = kUnknown;       // "Stopping threads took" / "Reaching safepoint"
-  std::string_view operation;         // Safepoint "G1CollectForAllocation" (unified), valid during the call
+  double stopped_s = kUnknown;   // "Total time for which application threads were stopped"
+  double reaching_s = kUnknown;  // "Stopping threads took" / "Reaching safepoint"
+  std::string_view operation;    // Safepoint "G1CollectForAllocation" (unified), valid during the call
   uint64_t line = 0;
   uint32_t member = 0;
 };
@@ -128,16 +130,16 @@ enum class Tri : int8_t { kUnknown = -1, kFalse = 0, kTrue = 1 };
 // UNIFIED_LOGGING, GC_CAUSE, TENURING_DISTRIBUTION, PRINT_HEAP_AT_GC, APPLICATION_STOPPED_TIME, …).
 struct Diary {
   Tri unified = Tri::kUnknown;
-  std::string jvm_version;                           // as printed
-  std::vector<std::string> collectors;               // e.g. {"G1"} or {"ParNew", "CMS"}
-  std::vector<std::pair<std::string, Tri>> flags;    // in first-decided order
-  std::string command_line;                          // "CommandLine flags:" / "jvm_args:" / -XX flags seen
+  std::string jvm_version;                         // as printed
+  std::vector<std::string> collectors;             // e.g. {"G1"} or {"ParNew", "CMS"}
+  std::vector<std::pair<std::string, Tri>> flags;  // in first-decided order
+  std::string command_line;                        // "CommandLine flags:" / "jvm_args:" / -XX flags seen
   int64_t max_heap_kb = -1, initial_heap_kb = -1, region_size_kb = -1;
   // Time span of the log's stamped lines (not only GC records): the runtime the throughput is
   // computed over. NaN when the parser did not see stamps.
   double first_uptime_s = std::numeric_limits<double>::quiet_NaN();
   double last_uptime_s = std::numeric_limits<double>::quiet_NaN();
-  int64_t physical_memory_kb = -1;                   // legacy "Memory: 4k page, physical 16330620k(…)" header
+  int64_t physical_memory_kb = -1;  // legacy "Memory: 4k page, physical 16330620k(…)" header
 
   // A string_view, not a std::string: the unified parser sets flags on every safepoint and cause
   // line, and a std::string made from a name longer than the small-string buffer (10 bytes in wasm)

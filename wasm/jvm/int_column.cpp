@@ -54,7 +54,8 @@ uint64_t IntColumn::allocate_words(size_t n) {
   if (next_word_ + n > region_end) next_word_ = region_end;
   const uint64_t region = next_word_ / kChunkWords;
   if (region == 0) {
-    if (head_.size() < next_word_ + n) head_.resize(std::max<size_t>(next_word_ + n, std::min(kChunkWords, head_.size() * 2)));
+    if (head_.size() < next_word_ + n)
+      head_.resize(std::max<size_t>(next_word_ + n, std::min(kChunkWords, head_.size() * 2)));
   } else if (chunks_.size() < region) {
     chunks_.emplace_back(new uint64_t[kChunkWords]);
   }

@@ -45,7 +45,9 @@ class MemberSink final : public GcEventSink {
     if (legacy) legacy_findings.add(e);
   }
   void on_safepoint(const SafepointEvent& e) override { aggregator.on_safepoint(e); }
-  void on_unparsed(uint32_t member, uint64_t line, std::string_view text) override { aggregator.on_unparsed(member, line, text); }
+  void on_unparsed(uint32_t member, uint64_t line, std::string_view text) override {
+    aggregator.on_unparsed(member, line, text);
+  }
   void on_application_time(uint32_t member, double uptime_s, double seconds) override {
     aggregator.on_application_time(member, uptime_s, seconds);
   }
@@ -56,7 +58,10 @@ class MemberSink final : public GcEventSink {
 
 // Unified findings that a legacy finding covers with JDK <= 8 specific advice: when both are raised,
 // the report keeps the legacy one only (one finding per issue).
-struct Supersedes { const char* legacy; const char* unified; };
+struct Supersedes {
+  const char* legacy;
+  const char* unified;
+};
 constexpr Supersedes kSupersedes[] = {
     {"explicit_gc", "explicit_system_gc"},
     {"g1_humongous_allocations", "humongous_allocations"},
@@ -307,7 +312,8 @@ class JvmAnalyzer final : public Analyzer {
       if (!found) into.flags.push_back(f);
     }
     for (const auto& c : d.collectors)
-      if (std::find(into.collectors.begin(), into.collectors.end(), c) == into.collectors.end()) into.collectors.push_back(c);
+      if (std::find(into.collectors.begin(), into.collectors.end(), c) == into.collectors.end())
+        into.collectors.push_back(c);
   }
 
   static void add_legacy_findings(nlohmann::json& report, const std::vector<LegacyFinding>& legacy) {
@@ -341,8 +347,8 @@ class JvmAnalyzer final : public Analyzer {
     // did not recognize has no dialect (kUnknown).
     const auto unified = identification().details.find("unified");
     dialect_ = unified == identification().details.end() || !unified->is_boolean() ? LogDialect::kUnknown
-               : unified->get<bool>()                                               ? LogDialect::kUnified
-                                                                                    : LogDialect::kLegacy;
+               : unified->get<bool>()                                              ? LogDialect::kUnified
+                                                                                   : LogDialect::kLegacy;
     scan_segment_head(head_, heads_.back());
     MemberSink& sink = *sinks_.back();
     if (dialect_ == LogDialect::kLegacy) {

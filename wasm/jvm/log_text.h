@@ -64,8 +64,8 @@ namespace detail {
 // Digits are accumulated as one integer and divided once (the general text::parse_decimal does more
 // per digit); more than 18 digits in all go to text::parse_decimal.
 GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out) {
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
+                                      1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   const char* const begin = s.data();
   const char* const end = begin + s.size();
   uint64_t v = 0;
@@ -177,6 +177,5 @@ GCSCOPE_SCAN_INLINE bool parse_size_kb(std::string_view s, size_t& p, int64_t& k
   }
   return detail::size_with_unit(s, p, kb);
 }
-
 
 }  // namespace gcscope::jvm::log_text

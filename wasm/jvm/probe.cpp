@@ -13,7 +13,6 @@ namespace {
 using text::contains;
 using text::starts_with;
 
-
 // A unified-logging decoration token: uptime "0.012s"/"173690ms"/"5ns", time
 // "2020-06-24T18:13:47.695-0700", a level, or a tag set "gc,start     ".
 bool time_decoration(std::string_view t) {
@@ -57,11 +56,13 @@ bool unified_message(std::string_view m) {
   }
   return starts_with(m, "Using ") || starts_with(m, "Initializing The Z Garbage Collector") ||
          starts_with(m, "Safepoint \"") || starts_with(m, "Version: ") || starts_with(m, "Heap Region Size") ||
-         starts_with(m, "Heap region size") || starts_with(m, "Total time for which application threads were stopped") ||
+         starts_with(m, "Heap region size") ||
+         starts_with(m, "Total time for which application threads were stopped") ||
          starts_with(m, "Application time:") || starts_with(m, "Entering safepoint region") ||
-         starts_with(m, "Leaving safepoint region") || starts_with(m, "CPUs: ") || starts_with(m, "Heap Min Capacity") ||
-         starts_with(m, "Heuristics ergonomically") || starts_with(m, "Shenandoah heuristics") ||
-         starts_with(m, "Regions: ") || starts_with(m, "Humongous object threshold") || starts_with(m, "Pause Young") ||
+         starts_with(m, "Leaving safepoint region") || starts_with(m, "CPUs: ") ||
+         starts_with(m, "Heap Min Capacity") || starts_with(m, "Heuristics ergonomically") ||
+         starts_with(m, "Shenandoah heuristics") || starts_with(m, "Regions: ") ||
+         starts_with(m, "Humongous object threshold") || starts_with(m, "Pause Young") ||
          starts_with(m, "Pause Full") || starts_with(m, "Periodic GC");
 }
 
@@ -81,18 +82,45 @@ bool legacy_record(std::string_view line) {
     if (!ok) break;
     s = s.substr(colon + 2);
   }
-  static const char* kStarts[] = {"[GC",          "[Full GC",         "[ParNew",        "[CMS",
-                                  "[DefNew",      "[PSYoungGen",      "[Times:",        "{Heap before GC",
-                                  "Heap after GC", "[GC pause",       "[GC concurrent", "[GC remark",
-                                  "[GC cleanup",  "[Pause Init Mark", "[Pause Final Mark", "[Concurrent ",
-                                  "[Eden:",       "[Parallel Time:",  "[Pause Full",    "[Pause Degenerated",
-                                  "[YG occupancy", "[1 CMS-initial-mark", "[Tenured",    "[PSOldGen", "[ParOldGen"};
+  static const char* kStarts[] = {"[GC",
+                                  "[Full GC",
+                                  "[ParNew",
+                                  "[CMS",
+                                  "[DefNew",
+                                  "[PSYoungGen",
+                                  "[Times:",
+                                  "{Heap before GC",
+                                  "Heap after GC",
+                                  "[GC pause",
+                                  "[GC concurrent",
+                                  "[GC remark",
+                                  "[GC cleanup",
+                                  "[Pause Init Mark",
+                                  "[Pause Final Mark",
+                                  "[Concurrent ",
+                                  "[Eden:",
+                                  "[Parallel Time:",
+                                  "[Pause Full",
+                                  "[Pause Degenerated",
+                                  "[YG occupancy",
+                                  "[1 CMS-initial-mark",
+                                  "[Tenured",
+                                  "[PSOldGen",
+                                  "[ParOldGen"};
   for (const char* k : kStarts)
     if (starts_with(s, k)) return true;
-  static const char* kLegacyLines[] = {"Application time:", "Total time for which application threads were stopped:",
-                                       "GC log file created", "PSYoungGen ", "par new generation", "def new generation",
-                                       "garbage-first heap", "Shenandoah Heap", "concurrent mark-sweep generation",
-                                       "Cancelling concurrent GC", "Desired survivor size", "GC STATISTICS:"};
+  static const char* kLegacyLines[] = {"Application time:",
+                                       "Total time for which application threads were stopped:",
+                                       "GC log file created",
+                                       "PSYoungGen ",
+                                       "par new generation",
+                                       "def new generation",
+                                       "garbage-first heap",
+                                       "Shenandoah Heap",
+                                       "concurrent mark-sweep generation",
+                                       "Cancelling concurrent GC",
+                                       "Desired survivor size",
+                                       "GC STATISTICS:"};
   for (const char* k : kLegacyLines)
     if (starts_with(s, k) || (starts_with(text::trim_left(line), k))) return true;
   if (contains(line, " GC log file created ")) return true;
@@ -110,7 +138,8 @@ std::string unified_collector(std::string_view m) {
   if (starts_with(m, "Using Concurrent Mark Sweep")) return "CMS";
   if (starts_with(m, "Using Shenandoah")) return "Shenandoah";
   if (starts_with(m, "Using Epsilon")) return "Epsilon";
-  if (starts_with(m, "Using The Z Garbage Collector") || starts_with(m, "Initializing The Z Garbage Collector")) return "ZGC";
+  if (starts_with(m, "Using The Z Garbage Collector") || starts_with(m, "Initializing The Z Garbage Collector"))
+    return "ZGC";
   return "";
 }
 
@@ -155,7 +184,8 @@ bool probe_gc_log(const Head& head, Identification& out) {
     bool timed = false;
     if (strip_decorations(line, &body, &groups, &timed)) {
       // A leading uptime/time decoration is what -Xlog prints and nothing else does.
-      if (timed || unified_message(body) || (groups >= 2 && (contains(line, "][gc") || contains(line, "][safepoint")))) {
+      if (timed || unified_message(body) ||
+          (groups >= 2 && (contains(line, "][gc") || contains(line, "][safepoint")))) {
         ++unified;
         if (collector.empty()) collector = unified_collector(body);
         if (version.empty() && starts_with(body, "Version: ")) version = std::string(text::trim(body.substr(9)));

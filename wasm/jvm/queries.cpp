@@ -171,8 +171,8 @@ void GcAggregator::summarize(double t0, double t1, RangeTotals& s) const {
       row = rows_end;
       continue;
     }
-    s.add_event({type(i), cause(i), paused(i), before(i), after(i), committed(i), meta_b(i), meta_a(i), old_b(i), old_a(i),
-                 allocated(i)});
+    s.add_event({type(i), cause(i), paused(i), before(i), after(i), committed(i), meta_b(i), meta_a(i), old_b(i),
+                 old_a(i), allocated(i)});
     for (; row < rows_end; ++row) s.add_phase(phase_name(row), phase_ns(row));
   }
 
@@ -240,7 +240,9 @@ json GcAggregator::summary_json(const RangeTotals& s) const {
   json causes = json::object(), kinds = json::object(), phases = json::object();
   for (size_t c = 0; c < s.causes.size(); ++c)
     if (s.causes[c].count) causes[causes_[c]] = {{"count", s.causes[c].count}, {"total_s", secs(s.causes[c].total)}};
-  auto times = [](const Totals& x) { return json{{"count", x.count}, {"total_s", secs(x.total)}, {"max_s", secs(x.max)}}; };
+  auto times = [](const Totals& x) {
+    return json{{"count", x.count}, {"total_s", secs(x.total)}, {"max_s", secs(x.max)}};
+  };
   for (size_t k = 0; k < s.kinds.size(); ++k)
     if (s.kinds[k].count) kinds[phases_[k]] = times(s.kinds[k]);
   for (size_t k = 0; k < s.phases.size(); ++k)

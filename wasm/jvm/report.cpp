@@ -50,8 +50,10 @@ void GcAggregator::write_report(json& r) {
   }
   whole_ = summary_json(whole);
   for (const auto& [key, value] : whole_.items()) r[key] = value;
-  r["stalls"] = {{"allocation", {{"count", alloc_stalls_}, {"total_s", round6(alloc_stall_total_)}, {"max_s", round6(alloc_stall_max_)}}},
-                 {"relocation", {{"count", reloc_stalls_}, {"total_s", round6(reloc_stall_total_)}}}};
+  r["stalls"] = {
+      {"allocation",
+       {{"count", alloc_stalls_}, {"total_s", round6(alloc_stall_total_)}, {"max_s", round6(alloc_stall_max_)}}},
+      {"relocation", {{"count", reloc_stalls_}, {"total_s", round6(reloc_stall_total_)}}}};
 
   json findings = json::array();
   write_findings(findings, whole);

@@ -84,7 +84,8 @@ void stamps_of_line(std::string_view line, double& wall_ms, double& uptime_s) {
   }
   size_t q = p;
   double v;
-  if (q < line.size() && is_digit(line[q]) && text::parse_decimal(line, q, v, true) && q < line.size() && line[q] == ':')
+  if (q < line.size() && is_digit(line[q]) && text::parse_decimal(line, q, v, true) && q < line.size() &&
+      line[q] == ':')
     uptime_s = v;
 }
 
@@ -169,7 +170,8 @@ RotationPlan plan_rotation(const std::vector<SegmentHead>& segs, bool all_runs) 
       std::vector<size_t> latest, older_starts;
       for (size_t i : starts)
         if (i != live_start) older_starts.push_back(i);
-      std::sort(older_starts.begin(), older_starts.end(), [&](size_t a, size_t b) { return segs[a].name > segs[b].name; });
+      std::sort(older_starts.begin(), older_starts.end(),
+                [&](size_t a, size_t b) { return segs[a].name > segs[b].name; });
       for (size_t i : older_starts) plan.runs.push_back({i});
       for (size_t i : plan.order)
         if (!fresh(i) || i == live_start) latest.push_back(i);

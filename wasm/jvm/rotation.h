@@ -15,10 +15,10 @@
 namespace gcscope::jvm {
 
 struct SegmentHead {
-  std::string name;              // member path, as shown to the user
-  double first_uptime_s = -1;    // first uptime stamp found, -1 = none
-  double first_wall_ms = -1;     // first wall-clock stamp found (epoch ms), -1 = none
-  uint64_t lines = 0;            // lines in the segment, when known (for reports only)
+  std::string name;            // member path, as shown to the user
+  double first_uptime_s = -1;  // first uptime stamp found, -1 = none
+  double first_wall_ms = -1;   // first wall-clock stamp found (epoch ms), -1 = none
+  uint64_t lines = 0;          // lines in the segment, when known (for reports only)
 };
 
 // Reads the first timestamps of a segment from its first bytes (unified "[0.013s]" / "[2021-…][12ms]"
@@ -31,12 +31,12 @@ void scan_segment_head(std::string_view head, SegmentHead& out);
 bool is_live_segment(std::string_view name);
 
 struct RotationPlan {
-  std::vector<size_t> order;                // all segments, oldest first (indexes into the input)
-  std::vector<std::vector<size_t>> runs;    // the JVM runs found, each oldest first; the last is the latest
-  std::vector<size_t> selected;             // what to analyze: the latest run, or everything with all_runs
+  std::vector<size_t> order;              // all segments, oldest first (indexes into the input)
+  std::vector<std::vector<size_t>> runs;  // the JVM runs found, each oldest first; the last is the latest
+  std::vector<size_t> selected;           // what to analyze: the latest run, or everything with all_runs
   bool restart_detected = false;
   bool ordered_by_wall_clock = false;
-  std::string note;                         // one sentence for the report: how the set was ordered, what was dropped
+  std::string note;  // one sentence for the report: how the set was ordered, what was dropped
 };
 
 // A segment whose first stamp is at most this uptime begins a new JVM run.

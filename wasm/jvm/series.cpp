@@ -94,10 +94,12 @@ class ChartRows {
     for (size_t c = 0; c < width_; ++c) {
       if (!count_[c]) continue;
       t_.push_back(first_[c]);
-      rows_.insert(rows_.end(), min_.begin() + static_cast<std::ptrdiff_t>(c * n_), min_.begin() + static_cast<std::ptrdiff_t>((c + 1) * n_));
+      rows_.insert(rows_.end(), min_.begin() + static_cast<std::ptrdiff_t>(c * n_),
+                   min_.begin() + static_cast<std::ptrdiff_t>((c + 1) * n_));
       if (count_[c] == 1) continue;
       t_.push_back(last_[c]);
-      rows_.insert(rows_.end(), max_.begin() + static_cast<std::ptrdiff_t>(c * n_), max_.begin() + static_cast<std::ptrdiff_t>((c + 1) * n_));
+      rows_.insert(rows_.end(), max_.begin() + static_cast<std::ptrdiff_t>(c * n_),
+                   max_.begin() + static_cast<std::ptrdiff_t>((c + 1) * n_));
     }
   }
   void by_time() {
@@ -107,7 +109,8 @@ class ChartRows {
     std::vector<int64_t> t, rows;
     for (size_t i : order) {
       t.push_back(t_[i]);
-      rows.insert(rows.end(), rows_.begin() + static_cast<std::ptrdiff_t>(i * n_), rows_.begin() + static_cast<std::ptrdiff_t>((i + 1) * n_));
+      rows.insert(rows.end(), rows_.begin() + static_cast<std::ptrdiff_t>(i * n_),
+                  rows_.begin() + static_cast<std::ptrdiff_t>((i + 1) * n_));
     }
     t_ = std::move(t), rows_ = std::move(rows);
   }
@@ -137,7 +140,8 @@ json GcAggregator::series(double t0, double t1, int width) const {
   json out = {{"t0", lo == kNull ? json() : json(static_cast<double>(lo) / 1e9)},
               {"t1", hi == kNull ? json() : json(static_cast<double>(hi) / 1e9)},
               {"width", width}};
-  const double r0 = lo == kNull ? NAN : static_cast<double>(lo) / 1e9, r1 = hi == kNull ? NAN : static_cast<double>(hi) / 1e9;
+  const double r0 = lo == kNull ? NAN : static_cast<double>(lo) / 1e9,
+               r1 = hi == kNull ? NAN : static_cast<double>(hi) / 1e9;
 
   // Heap chart: heap figures, the event's pause time, and the pools the log printed.
   std::vector<const char*> names = {"heap_before_kb", "heap_after_kb", "heap_committed_kb", "pause_s"};

@@ -24,13 +24,15 @@ std::string identity(const std::string& name, const std::string& file, const nlo
 
 }  // namespace
 
-nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self, const std::vector<double>& total,
-                            double samples, const std::string& unit, const std::string& mode, const StackModel* tree) {
+nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self,
+                            const std::vector<double>& total, double samples, const std::string& unit,
+                            const std::string& mode, const StackModel* tree) {
   // Frames that share name, file and line are one row: self weights add up (a sample has one
   // leaf); a total counts each sample once, exactly from the stacks when there are some, else the
   // largest of the frames' totals (they may overlap in any way).
   std::vector<uint8_t> used(frames.size(), 0);
-  for (size_t f = 0; f < frames.size(); ++f) used[f] = (f < self.size() && self[f] != 0) || (f < total.size() && total[f] != 0);
+  for (size_t f = 0; f < frames.size(); ++f)
+    used[f] = (f < self.size() && self[f] != 0) || (f < total.size() && total[f] != 0);
   if (tree)
     for (uint32_t f : tree->frame) used[f] = 1;
   std::unordered_map<std::string, size_t> by_id;
@@ -82,8 +84,16 @@ nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<
     for (double w : tree->node_self()) ns.push_back(num(w));
     tree_json = {{"parent", tree->parent}, {"frame", std::move(fr)}, {"self", std::move(ns)}};
   }
-  return {{"kind", "profile"}, {"unit", unit}, {"mode", mode}, {"samples", num(samples)},
-          {"frames", {{"name", std::move(name)}, {"file", std::move(file)}, {"line", std::move(line)}, {"self", std::move(s)}, {"total", std::move(t)}}},
+  return {{"kind", "profile"},
+          {"unit", unit},
+          {"mode", mode},
+          {"samples", num(samples)},
+          {"frames",
+           {{"name", std::move(name)},
+            {"file", std::move(file)},
+            {"line", std::move(line)},
+            {"self", std::move(s)},
+            {"total", std::move(t)}}},
           {"tree", std::move(tree_json)}};
 }
 
@@ -134,7 +144,8 @@ nlohmann::json diff_tree(const nlohmann::json* sides[2], const std::vector<size_
       int64_t f = t["frame"][i].get<int64_t>();
       if (p >= static_cast<int64_t>(i) || f < 0 || static_cast<size_t>(f) >= remap[k].size())
         throw QueryError("a compare side's tree is malformed at node " + std::to_string(i));
-      node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)], static_cast<uint32_t>(remap[k][static_cast<size_t>(f)]));
+      node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)],
+                             static_cast<uint32_t>(remap[k][static_cast<size_t>(f)]));
       self[0].resize(merged.nodes(), 0.0);
       self[1].resize(merged.nodes(), 0.0);
       self[k][static_cast<size_t>(node[i])] += t["self"][i].get<double>();
@@ -150,8 +161,8 @@ nlohmann::json diff_tree(const nlohmann::json* sides[2], const std::vector<size_
     for (double w : v) out.push_back(num(w));
     return out;
   };
-  return {{"parent", merged.parent}, {"frame", merged.frame}, {"self_a", column(self[0])}, {"self_b", column(self[1])},
-          {"total_a", column(total[0])}, {"total_b", column(total[1])}};
+  return {{"parent", merged.parent},   {"frame", merged.frame},       {"self_a", column(self[0])},
+          {"self_b", column(self[1])}, {"total_a", column(total[0])}, {"total_b", column(total[1])}};
 }
 
 }  // namespace
@@ -177,8 +188,8 @@ nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b)
   if (!mode_a.empty() && !mode_b.empty() && mode_a != mode_b)
     throw QueryError("a " + mode_a + "-mode profile cannot be compared with a " + mode_b + "-mode profile");
   if (a.value("unit", "") != b.value("unit", ""))
-    throw QueryError("profiles counting " + a.value("unit", std::string("?")) + " and " + b.value("unit", std::string("?")) +
-                     " cannot be compared");
+    throw QueryError("profiles counting " + a.value("unit", std::string("?")) + " and " +
+                     b.value("unit", std::string("?")) + " cannot be compared");
   const nlohmann::json* sides[2] = {&a, &b};
   std::vector<Row> rows;
   std::vector<size_t> remap[2];
@@ -199,20 +210,31 @@ nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b)
   for (size_t k = 0; k < order.size(); ++k) {
     const Row& r = rows[order[k]];
     position[order[k]] = k;
-    frames.push_back({{"name", r.name}, {"file", r.file}, {"line", r.line},
-                      {"self_a", num(r.self[0])}, {"self_b", num(r.self[1])}, {"total_a", num(r.total[0])}, {"total_b", num(r.total[1])},
-                      {"self_pct_a", pct(r.self[0], ta)}, {"self_pct_b", pct(r.self[1], tb)},
-                      {"total_pct_a", pct(r.total[0], ta)}, {"total_pct_b", pct(r.total[1], tb)},
-                      {"self_delta_pct", dself(r)}, {"total_delta_pct", dtotal(r)}});
+    frames.push_back({{"name", r.name},
+                      {"file", r.file},
+                      {"line", r.line},
+                      {"self_a", num(r.self[0])},
+                      {"self_b", num(r.self[1])},
+                      {"total_a", num(r.total[0])},
+                      {"total_b", num(r.total[1])},
+                      {"self_pct_a", pct(r.self[0], ta)},
+                      {"self_pct_b", pct(r.self[1], tb)},
+                      {"total_pct_a", pct(r.total[0], ta)},
+                      {"total_pct_b", pct(r.total[1], tb)},
+                      {"self_delta_pct", dself(r)},
+                      {"total_delta_pct", dtotal(r)}});
   }
   nlohmann::json tree;
   if (!a["tree"].is_null() && !b["tree"].is_null()) {
     tree = diff_tree(sides, remap);
     for (auto& f : tree["frame"]) f = position[f.get<size_t>()];
   }
-  return {{"kind", "profile"}, {"unit", a.value("unit", "")}, {"mode", mode_a.empty() ? mode_b : mode_a},
+  return {{"kind", "profile"},
+          {"unit", a.value("unit", "")},
+          {"mode", mode_a.empty() ? mode_b : mode_a},
           {"totals", {{"a", num(ta)}, {"b", num(tb)}, {"delta", num(tb - ta)}}},
-          {"frames", std::move(frames)}, {"tree", std::move(tree)}};
+          {"frames", std::move(frames)},
+          {"tree", std::move(tree)}};
 }
 }  // namespace
 

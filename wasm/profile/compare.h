@@ -25,8 +25,9 @@ namespace gcscope::profile {
 nlohmann::json compare_side(const StackModel& m, const std::string& mode = "");
 // A side whose per-frame figures come from elsewhere (stackprof's own frame table, which also
 // exists without raw samples): self/total per frame of `frames`, `tree` optional (null: no stacks).
-nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self, const std::vector<double>& total,
-                            double samples, const std::string& unit, const std::string& mode, const StackModel* tree);
+nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self,
+                            const std::vector<double>& total, double samples, const std::string& unit,
+                            const std::string& mode, const StackModel* tree);
 nlohmann::json compare_profiles(const nlohmann::json& a, const nlohmann::json& b);
 
 // The rows of a compare result whose total share grew by more than `points` percentage points.

@@ -63,8 +63,13 @@ std::string speedscope_json(const StackModel& m, const ExportInfo& info) {
       run += m.sample_weight[s];
     }
     flush();
-    profiles.push_back({{"type", "sampled"}, {"name", part.name}, {"unit", speedscope_unit(m.unit)}, {"startValue", 0},
-                        {"endValue", weight_json(total)}, {"samples", std::move(samples)}, {"weights", std::move(weights)}});
+    profiles.push_back({{"type", "sampled"},
+                        {"name", part.name},
+                        {"unit", speedscope_unit(m.unit)},
+                        {"startValue", 0},
+                        {"endValue", weight_json(total)},
+                        {"samples", std::move(samples)},
+                        {"weights", std::move(weights)}});
   }
   nlohmann::json doc = {{"$schema", "https://www.speedscope.app/file-format-schema.json"},
                         {"shared", {{"frames", std::move(frames)}}},
@@ -170,7 +175,8 @@ std::string pprof_message(const StackModel& m, const ExportInfo& info) {
   for (size_t f = 0; f < m.frames.size(); ++f) {
     const Frame& fr = m.frames[f];
     int64_t line = fr.line == kNoLine ? 0 : fr.line;
-    auto [it, fresh] = functions.emplace(std::make_tuple(fr.name, fr.file, line), static_cast<int64_t>(functions.size() + 1));
+    auto [it, fresh] =
+        functions.emplace(std::make_tuple(fr.name, fr.file, line), static_cast<int64_t>(functions.size() + 1));
     if (fresh) {
       Proto fn;
       fn.int_field(1, it->second);
@@ -200,7 +206,8 @@ std::string pprof_message(const StackModel& m, const ExportInfo& info) {
 
 std::string gzip_bytes(const std::string& data) {
   z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return std::string();
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return std::string();
   std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 32, '\0');
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());

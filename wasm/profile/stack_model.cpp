@@ -11,7 +11,8 @@ std::string gem_of(std::string_view file) {
   // Installed gems live in ".../gems/<name>-<version>/..." (bundler's and rubygems' layout alike);
   // a name may hold dashes ("activerecord-import-1.5.0"), so the version is the last dash-part
   // that starts with a digit.
-  for (size_t at = file.rfind("/gems/"); at != std::string_view::npos; at = at ? file.rfind("/gems/", at - 1) : std::string_view::npos) {
+  for (size_t at = file.rfind("/gems/"); at != std::string_view::npos;
+       at = at ? file.rfind("/gems/", at - 1) : std::string_view::npos) {
     size_t start = at + 6, end = file.find('/', start);
     if (end == std::string_view::npos) continue;
     std::string_view dir = file.substr(start, end - start);

@@ -19,7 +19,7 @@ struct Frame {
   std::string name;  // the label collapsed stacks print
   std::string file;  // empty when unknown
   int64_t line = kNoLine;
-  std::string gem;   // "name-version" when `file` lies inside an installed gem, else empty
+  std::string gem;  // "name-version" when `file` lies inside an installed gem, else empty
 };
 
 // "rack-2.2.8" for ".../gems/rack-2.2.8/lib/rack.rb" (the last "/gems/NAME-VERSION/" of the path,
@@ -32,8 +32,8 @@ class StackModel {
  public:
   std::string unit = "samples";  // what a weight counts ("samples", "allocations", "bytes", ...)
   std::vector<Frame> frames;
-  std::vector<int32_t> parent;   // per node: its parent node, -1 for a root; parent[i] < i
-  std::vector<uint32_t> frame;   // per node: its frame
+  std::vector<int32_t> parent;          // per node: its parent node, -1 for a root; parent[i] < i
+  std::vector<uint32_t> frame;          // per node: its frame
   std::vector<int32_t> sample_node;     // per sample: the leaf node of its stack (-1: empty stack)
   std::vector<double> sample_weight;    // per sample
   std::vector<double> sample_duration;  // empty, or per sample: the time it stands for

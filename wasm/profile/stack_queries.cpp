@@ -43,7 +43,9 @@ uint32_t frame_arg(const StackModel& m, const nlohmann::json& args) {
 nlohmann::json line_json(int64_t line) { return line == kNoLine ? nlohmann::json() : nlohmann::json(line); }
 
 // part/whole in percent; null when whole is 0.
-nlohmann::json pct_json(double part, double whole) { return whole > 0 ? nlohmann::json(100.0 * part / whole) : nlohmann::json(); }
+nlohmann::json pct_json(double part, double whole) {
+  return whole > 0 ? nlohmann::json(100.0 * part / whole) : nlohmann::json();
+}
 
 nlohmann::json number(double w) {
   if (w == std::floor(w) && std::fabs(w) < 9.007199254740992e15) return static_cast<int64_t>(w);
@@ -88,8 +90,10 @@ nlohmann::json StackQueries::export_answer(const nlohmann::json& args) {
   if (&m != &base_) {
     // The parts' sample ranges, in the transformed samples (origin is increasing).
     for (auto& part : info.parts) {
-      part.first = static_cast<size_t>(std::lower_bound(cached_origin_.begin(), cached_origin_.end(), part.first) - cached_origin_.begin());
-      part.end = static_cast<size_t>(std::lower_bound(cached_origin_.begin(), cached_origin_.end(), part.end) - cached_origin_.begin());
+      part.first = static_cast<size_t>(std::lower_bound(cached_origin_.begin(), cached_origin_.end(), part.first) -
+                                       cached_origin_.begin());
+      part.end = static_cast<size_t>(std::lower_bound(cached_origin_.begin(), cached_origin_.end(), part.end) -
+                                     cached_origin_.begin());
     }
   }
   if (to == "speedscope") return speedscope_json(m, info);
@@ -147,12 +151,14 @@ nlohmann::json tree_json(const StackModel& m) {
     if (timed) d += m.sample_duration[s];
   }
   flush();
-  return {{"unit", m.unit},
-          {"total", number(total)},
-          {"frames", {{"name", std::move(names)}, {"file", std::move(files)}, {"line", std::move(lines)}, {"gem", std::move(gems)}}},
-          {"stacks", {{"parent", m.parent}, {"frame", m.frame}}},
-          {"samples", {{"stack", std::move(stack)}, {"weight", std::move(weight)}}},
-          {"durations", timed ? std::move(duration) : nlohmann::json()}};
+  return {
+      {"unit", m.unit},
+      {"total", number(total)},
+      {"frames",
+       {{"name", std::move(names)}, {"file", std::move(files)}, {"line", std::move(lines)}, {"gem", std::move(gems)}}},
+      {"stacks", {{"parent", m.parent}, {"frame", m.frame}}},
+      {"samples", {{"stack", std::move(stack)}, {"weight", std::move(weight)}}},
+      {"durations", timed ? std::move(duration) : nlohmann::json()}};
 }
 
 void frame_weights(const StackModel& m, std::vector<double>& self, std::vector<double>& total) {
@@ -194,9 +200,14 @@ nlohmann::json frames_json(const StackModel& m, const nlohmann::json& args) {
   nlohmann::json rows = nlohmann::json::array();
   for (size_t i = static_cast<size_t>(offset); i < order.size() && rows.size() < static_cast<size_t>(limit); ++i) {
     const Frame& f = m.frames[order[i]];
-    rows.push_back({{"frame", order[i]}, {"name", f.name}, {"file", f.file}, {"line", line_json(f.line)},
-                    {"self", number(self[order[i]])}, {"total", number(total[order[i]])},
-                    {"self_pct", pct_json(self[order[i]], all)}, {"total_pct", pct_json(total[order[i]], all)}});
+    rows.push_back({{"frame", order[i]},
+                    {"name", f.name},
+                    {"file", f.file},
+                    {"line", line_json(f.line)},
+                    {"self", number(self[order[i]])},
+                    {"total", number(total[order[i]])},
+                    {"self_pct", pct_json(self[order[i]], all)},
+                    {"total_pct", pct_json(total[order[i]], all)}});
   }
   return {{"unit", m.unit}, {"total", number(all)}, {"count", order.size()}, {"rows", std::move(rows)}};
 }
@@ -235,14 +246,23 @@ nlohmann::json calls_json(const StackModel& m, uint32_t target) {
     std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return v[a] > v[b]; });
     nlohmann::json out = nlohmann::json::array();
     for (uint32_t f : idx)
-      out.push_back({{"frame", f}, {"name", m.frames[f].name}, {"weight", number(v[f])}, {"pct", pct_json(v[f], total)}});
+      out.push_back(
+          {{"frame", f}, {"name", m.frames[f].name}, {"weight", number(v[f])}, {"pct", pct_json(v[f], total)}});
     return out;
   };
   const Frame& fr = m.frames[target];
   double all = m.total_weight();
-  return {{"frame", target}, {"name", fr.name}, {"file", fr.file}, {"line", line_json(fr.line)}, {"unit", m.unit},
-          {"self", number(self)}, {"total", number(total)}, {"self_pct", pct_json(self, all)}, {"total_pct", pct_json(total, all)},
-          {"callers", list(callers)}, {"callees", list(callees)}};
+  return {{"frame", target},
+          {"name", fr.name},
+          {"file", fr.file},
+          {"line", line_json(fr.line)},
+          {"unit", m.unit},
+          {"self", number(self)},
+          {"total", number(total)},
+          {"self_pct", pct_json(self, all)},
+          {"total_pct", pct_json(total, all)},
+          {"callers", list(callers)},
+          {"callees", list(callees)}};
 }
 
 nlohmann::json sandwich_json(const StackModel& m, uint32_t target) {
@@ -262,8 +282,12 @@ nlohmann::json sandwich_json(const StackModel& m, uint32_t target) {
     rev.assign(std::make_reverse_iterator(at + 1), path.rend());
     callers.add_sample(callers.node_of(rev.data(), rev.size()), w);
   }
-  return {{"frame", target}, {"unit", m.unit}, {"total", number(total)}, {"self", number(self)},
-          {"callers", tree_columns(callers)}, {"callees", tree_columns(callees)}};
+  return {{"frame", target},
+          {"unit", m.unit},
+          {"total", number(total)},
+          {"self", number(self)},
+          {"callers", tree_columns(callers)},
+          {"callees", tree_columns(callees)}};
 }
 
 nlohmann::json match_json(const StackModel& m, const std::string& regex) {

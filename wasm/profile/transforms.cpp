@@ -27,7 +27,8 @@ std::string name_arg(const nlohmann::json& v, const char* key) {
 
 Transform parse_transform(const nlohmann::json& t) {
   if (!t.is_object() || t.empty())
-    throw QueryError("a transform is an object such as {\"focus_function\": NAME}, {\"hide\": REGEX} or {\"invert\": true}");
+    throw QueryError(
+        "a transform is an object such as {\"focus_function\": NAME}, {\"hide\": REGEX} or {\"invert\": true}");
   Transform out;
   auto has = [&](const char* k) { return t.contains(k); };
   if (has("focus_function")) {
@@ -36,7 +37,8 @@ Transform parse_transform(const nlohmann::json& t) {
   } else if (has("focus_subtree")) {
     out.kind = Transform::Kind::FocusSubtree;
     const auto& p = t["focus_subtree"];
-    if (!p.is_array() || p.empty()) throw QueryError("transform 'focus_subtree' needs the path as a list of frame names, root first");
+    if (!p.is_array() || p.empty())
+      throw QueryError("transform 'focus_subtree' needs the path as a list of frame names, root first");
     for (const auto& n : p) out.path.push_back(name_arg(n, "focus_subtree"));
   } else if (has("merge_function")) {
     out.kind = Transform::Kind::MergeFunction;
@@ -105,8 +107,7 @@ class PathTransformer {
     switch (t.kind) {
       case Transform::Kind::Hide:
         return std::regex_search(fr.name, *t.regex) || (!fr.file.empty() && std::regex_search(fr.file, *t.regex));
-      case Transform::Kind::OnlyMyCode:
-        return !fr.gem.empty() || fr.file == "<cfunc>" || is_ruby_stdlib(fr.file);
+      case Transform::Kind::OnlyMyCode: return !fr.gem.empty() || fr.file == "<cfunc>" || is_ruby_stdlib(fr.file);
       case Transform::Kind::CollapseGems: return !fr.gem.empty();
       case Transform::Kind::CollapseDirect:
       case Transform::Kind::CollapseAll: return t.name.empty() || fr.name == t.name;
@@ -219,7 +220,8 @@ class PathTransformer {
 
 }  // namespace
 
-StackModel apply_transforms(const StackModel& in, const std::vector<Transform>& transforms, std::vector<uint32_t>* origin) {
+StackModel apply_transforms(const StackModel& in, const std::vector<Transform>& transforms,
+                            std::vector<uint32_t>* origin) {
   if (origin) origin->clear();
   if (transforms.empty()) {
     if (origin)

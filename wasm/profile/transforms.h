@@ -27,8 +27,18 @@
 namespace gcscope::profile {
 
 struct Transform {
-  enum class Kind { FocusFunction, FocusSubtree, MergeFunction, DropFunction, Hide, OnlyMyCode, CollapseGems,
-                    CollapseDirect, CollapseAll, Invert };
+  enum class Kind {
+    FocusFunction,
+    FocusSubtree,
+    MergeFunction,
+    DropFunction,
+    Hide,
+    OnlyMyCode,
+    CollapseGems,
+    CollapseDirect,
+    CollapseAll,
+    Invert
+  };
   Kind kind = Kind::Invert;
   std::string name;               // *_function; collapse_recursion's "function" (empty: every function)
   std::vector<std::string> path;  // focus_subtree

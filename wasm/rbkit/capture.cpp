@@ -7,9 +7,9 @@
 namespace gcscope::rbkit {
 
 const char* event_type_name(int type) {
-  static const char* const kNames[kEventTypeCount] = {"obj_created", "obj_destroyed",  "gc_start",  "gc_end_m",
-                                                      "gc_end_s",    "object_space_dump", "gc_stats", "event_collection",
-                                                      "handshake",   "cpu_sample"};
+  static const char* const kNames[kEventTypeCount] = {
+      "obj_created",       "obj_destroyed", "gc_start",         "gc_end_m",  "gc_end_s",
+      "object_space_dump", "gc_stats",      "event_collection", "handshake", "cpu_sample"};
   return type >= 0 && type < kEventTypeCount ? kNames[type] : "unknown";
 }
 
@@ -38,8 +38,7 @@ nlohmann::json scalar_json(const Token& t) {
     case Tok::False: return false;
     case Tok::True: return true;
     case Tok::UInt: return t.u <= (uint64_t(1) << 53) ? nlohmann::json(t.u) : nlohmann::json(std::to_string(t.u));
-    case Tok::NegInt:
-      return t.i >= -(int64_t(1) << 53) ? nlohmann::json(t.i) : nlohmann::json(std::to_string(t.i));
+    case Tok::NegInt: return t.i >= -(int64_t(1) << 53) ? nlohmann::json(t.i) : nlohmann::json(std::to_string(t.i));
     case Tok::Float: return std::isfinite(t.f) ? nlohmann::json(t.f) : nlohmann::json(nullptr);
     case Tok::Str:
     case Tok::Bin: return utf8::repaired(t.bytes);
@@ -245,9 +244,7 @@ bool CaptureDecoder::read_timestamp_value(const Token& t, EventScratch& e) {
       }
       e.ts = normalize_ts(t.f);
       return true;
-    case Tok::UInt:
-      e.ts = normalize_ts(static_cast<double>(t.u));
-      return true;
+    case Tok::UInt: e.ts = normalize_ts(static_cast<double>(t.u)); return true;
     case Tok::NegInt: e.ts_problem = "timestamp is negative"; return false;
     case Tok::Ext:
       // msgpack's timestamp extension (type -1): 32-bit seconds, 30-bit ns + 34-bit s, or 32-bit ns + 64-bit s.
@@ -527,8 +524,9 @@ void CaptureDecoder::on_resync(uint64_t offset, uint64_t skipped) {
   ++resyncs_;
   skipped_bytes_ += skipped;
   complaints_.complain(false, "resync", offset,
-                       "resumed at offset " + std::to_string(offset) + " (a map whose key 0 holds an event type) after skipping " +
-                           std::to_string(skipped) + " bytes");
+                       "resumed at offset " + std::to_string(offset) +
+                           " (a map whose key 0 holds an event type) after skipping " + std::to_string(skipped) +
+                           " bytes");
 }
 
 void CaptureDecoder::end_of_input() {
@@ -545,12 +543,12 @@ void CaptureDecoder::end_of_input() {
       what = "with " + std::to_string(stack_.back().left) + " declared item(s) of an open " +
              (stack_.back().is_map ? "map" : "array") + " missing";
     uint64_t nested = ev_[0].nested_accepted;
-    complaints_.complain(true, "truncated", start,
-                         "capture is truncated: the message starting at offset " + std::to_string(start) + " ends at byte " +
-                             std::to_string(stream_.position()) + " " + what +
-                             (!in_message ? std::string()
-                                         : "; the " + std::to_string(nested) +
-                                                   " complete event(s) it already delivered are kept"));
+    complaints_.complain(
+        true, "truncated", start,
+        "capture is truncated: the message starting at offset " + std::to_string(start) + " ends at byte " +
+            std::to_string(stream_.position()) + " " + what +
+            (!in_message ? std::string()
+                         : "; the " + std::to_string(nested) + " complete event(s) it already delivered are kept"));
     truncated_at_ = static_cast<int64_t>(start);
     abandon_open_message();
   } else if (stream_.resyncing()) {
@@ -596,8 +594,9 @@ void CaptureDecoder::finish_event(uint8_t level) {
   }
   const int type = static_cast<int>(e.type);
   if (e.ts_state != 1) {
-    reject(e, level, e.ts_state == 0 ? std::string(event_type_name(type)) + " without a timestamp (key 1)"
-                                     : std::string(event_type_name(type)) + ": " + e.ts_problem);
+    reject(e, level,
+           e.ts_state == 0 ? std::string(event_type_name(type)) + " without a timestamp (key 1)"
+                           : std::string(event_type_name(type)) + ": " + e.ts_problem);
     return;
   }
   if (e.payload_problem) {
@@ -608,8 +607,9 @@ void CaptureDecoder::finish_event(uint8_t level) {
     case kObjCreated:
     case kObjDestroyed:
       if (!e.has_id || e.id_bad) {
-        reject(e, level, std::string(event_type_name(type)) +
-                             (e.id_bad ? ": object_id (key 3) is not an unsigned integer" : ": no object_id (key 3)"));
+        reject(e, level,
+               std::string(event_type_name(type)) +
+                   (e.id_bad ? ": object_id (key 3) is not an unsigned integer" : ": no object_id (key 3)"));
         return;
       }
       if (e.class_bad) {

@@ -193,7 +193,8 @@ class MsgpackStream {
   // Bytes-carrying value (str/bin/ext) of `len` bytes after an `hdr`-byte header.
   size_t bytes_value(const uint8_t* p, size_t n, uint64_t off, Tok kind, size_t hdr, uint64_t len, int8_t ext = 0) {
     if (n - hdr >= len) {
-      emit_bytes(kind, ext, len, off, std::string_view(reinterpret_cast<const char*>(p + hdr), static_cast<size_t>(len)));
+      emit_bytes(kind, ext, len, off,
+                 std::string_view(reinterpret_cast<const char*>(p + hdr), static_cast<size_t>(len)));
       return hdr + static_cast<size_t>(len);
     }
     // Incomplete here: gather what is present, never reserve by the declared length.

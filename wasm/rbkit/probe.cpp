@@ -31,8 +31,9 @@ bool probe_capture(const Head& head, Identification& out) {
     ++maps;
   }
   if (first == std::string_view::npos || first > 4096) return false;
-  static const char* const kTypes[] = {"obj_created", "obj_destroyed", "gc_start",         "gc_end_m",  "gc_end_s",
-                                       "object_space_dump", "gc_stats", "event_collection", "handshake", "cpu_sample"};
+  static const char* const kTypes[] = {"obj_created", "obj_destroyed",     "gc_start", "gc_end_m",
+                                       "gc_end_s",    "object_space_dump", "gc_stats", "event_collection",
+                                       "handshake",   "cpu_sample"};
   nlohmann::json d = {{"first_event_type", first_type}, {"event_maps_in_head", maps}};
   if (first) d["first_event_offset"] = first;
   size_t unused = 0;
@@ -44,9 +45,11 @@ bool probe_capture(const Head& head, Identification& out) {
   if (at != std::string_view::npos && at + key.size() < n) {
     unsigned char h = b[at + key.size()];
     size_t len = h >= 0xa0 && h <= 0xbf ? h & 0x1f : 0;
-    if (len && at + key.size() + 1 + len <= n) d["protocol_version"] = std::string(bytes.substr(at + key.size() + 1, len));
+    if (len && at + key.size() + 1 + len <= n)
+      d["protocol_version"] = std::string(bytes.substr(at + key.size() + 1, len));
   }
-  out.reason = std::to_string(maps) + " msgpack map(s) starting with event_type (key 0) and timestamp (key 1); the first, at byte " +
+  out.reason = std::to_string(maps) +
+               " msgpack map(s) starting with event_type (key 0) and timestamp (key 1); the first, at byte " +
                std::to_string(first) + ", is " + kTypes[first_type];
   out.details = std::move(d);
   return true;

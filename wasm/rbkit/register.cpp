@@ -21,8 +21,9 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
   }
   void end_member() override {
     if (bytes_ == 0)
-      error(-1, 0, "empty capture: the file has no bytes (an rbkit capture starts with the handshake reply or an "
-                   "event_collection message)");
+      error(-1, 0,
+            "empty capture: the file has no bytes (an rbkit capture starts with the handshake reply or an "
+            "event_collection message)");
     decoder_.end_of_input();
   }
   // rbkit.range {t0, t1} (seconds since the epoch, the timeline's x): the range's figures.

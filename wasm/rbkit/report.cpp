@@ -67,12 +67,14 @@ void CaptureDecoder::write_event_counts(nlohmann::json& r) {
     unknown[std::to_string(t)] = n;
     unknown_total += n;
   }
-  r["events"] = {{"by_type", by_type}, {"top_level", top},         {"nested", nested},
-                 {"unknown", unknown_total}, {"unknown_types", unknown}};
+  r["events"] = {{"by_type", by_type},
+                 {"top_level", top},
+                 {"nested", nested},
+                 {"unknown", unknown_total},
+                 {"unknown_types", unknown}};
   if (has_ts_)
     r["timestamps_ms"] = {{"min", ts_min_}, {"max", ts_max_}, {"span_s", round3((ts_max_ - ts_min_) / 1000.0)}};
-  else
-    r["timestamps_ms"] = nullptr;
+  else r["timestamps_ms"] = nullptr;
   r["timestamps_in_seconds"] = ts_in_seconds_;
   r["timestamps_from_ext"] = ts_from_ext_;
   r["resync"] = {{"count", resyncs_}, {"skipped_bytes", skipped_bytes_}};
@@ -109,7 +111,8 @@ void CaptureDecoder::write_objects(nlohmann::json& r) {
       cd.push_back(destroyed_by_class_[order[i]]);
       cl.push_back(live_by_class[order[i]]);
     }
-    r["classes"] = {{"class", cn}, {"created", cc}, {"destroyed", cd}, {"live_at_end", cl}, {"total_classes", order.size()}};
+    r["classes"] = {
+        {"class", cn}, {"created", cc}, {"destroyed", cd}, {"live_at_end", cl}, {"total_classes", order.size()}};
   }
   r["leak"] = leak_reading(live_by_class);
 }
@@ -162,7 +165,8 @@ void CaptureDecoder::write_timeline(nlohmann::json& r) {
     destroyed.back() += b->destroyed;
     live.back() = b->live;
     for (const auto& x : b->by_class) {
-      size_t s = x.cls == kBeforeCapture ? before : (series_of[x.cls] >= 0 ? static_cast<size_t>(series_of[x.cls]) : other);
+      size_t s =
+          x.cls == kBeforeCapture ? before : (series_of[x.cls] >= 0 ? static_cast<size_t>(series_of[x.cls]) : other);
       sc[s].back() += x.created;
       sd[s].back() += x.destroyed;
     }
@@ -171,15 +175,9 @@ void CaptureDecoder::write_timeline(nlohmann::json& r) {
   for (uint32_t c : top_cls) names.push_back(classes_.shown(c));
   names.push_back("(other classes)");
   names.push_back("(created before the capture)");
-  r["timeline"] = {{"bin_s", width},
-                   {"dense", dense},
-                   {"t", t},
-                   {"created", created},
-                   {"destroyed", destroyed},
-                   {"live", live},
-                   {"classes", names},
-                   {"created_by_class", sc},
-                   {"destroyed_by_class", sd}};
+  r["timeline"] = {{"bin_s", width},     {"dense", dense},         {"t", t},
+                   {"created", created}, {"destroyed", destroyed}, {"live", live},
+                   {"classes", names},   {"created_by_class", sc}, {"destroyed_by_class", sd}};
 }
 
 // GC cycles: start, mark end, end and duration of each.
@@ -224,7 +222,11 @@ void CaptureDecoder::write_gc_stats(nlohmann::json& r) {
     series[gc_keys_.shown(k)] = std::move(cols[k]);
   }
   for (const auto& [k, n] : gc_non_numeric_) non_numeric[gc_keys_.shown(k)] = n;
-  r["gc_stats"] = {{"count", gc_stats_.size()}, {"keys", keys}, {"t_ms", t}, {"series", series}, {"non_numeric_values", non_numeric}};
+  r["gc_stats"] = {{"count", gc_stats_.size()},
+                   {"keys", keys},
+                   {"t_ms", t},
+                   {"series", series},
+                   {"non_numeric_values", non_numeric}};
 }
 
 // CPU samples: frames, leaf counts and stacks.
@@ -241,8 +243,9 @@ void CaptureDecoder::write_cpu_samples(nlohmann::json& r) {
   for (int64_t l : cpu_leaf_)
     if (l >= 0) ++leaf_counts[frames_[static_cast<size_t>(l)].label];
   std::vector<std::pair<uint32_t, uint64_t>> leaves(leaf_counts.begin(), leaf_counts.end());
-  std::sort(leaves.begin(), leaves.end(),
-            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   nlohmann::json ll = nlohmann::json::array(), lc = nlohmann::json::array();
   for (size_t i = 0; i < leaves.size() && i < kTopRows; ++i) {
     ll.push_back(labels_.shown(leaves[i].first));
@@ -302,11 +305,12 @@ void CaptureDecoder::write_notes(nlohmann::json& r) {
   if (gc_stats_.empty()) notes.push_back("no gc_stats messages in this capture");
   if (snapshots_.empty()) notes.push_back("no object_space_dump snapshot in this capture");
   if (trailing_open_gc_) notes.push_back("the capture ends inside a GC cycle (gc_start without gc_end_s)");
-  if (counter_missing_) notes.push_back(std::to_string(counter_missing_) + " event_collection message(s) missing (message_counter gaps)");
+  if (counter_missing_)
+    notes.push_back(std::to_string(counter_missing_) + " event_collection message(s) missing (message_counter gaps)");
   for (const auto& j : r["snapshots"]) {
     if (j["complete"] == false)
-      notes.push_back("snapshot " + j["correlation_id"].dump() + " is INCOMPLETE: " + j["distinct_ids"].dump() + " of " +
-                      j["complete_message_count"].dump() + " objects arrived");
+      notes.push_back("snapshot " + j["correlation_id"].dump() + " is INCOMPLETE: " + j["distinct_ids"].dump() +
+                      " of " + j["complete_message_count"].dump() + " objects arrived");
   }
   if (ts_in_seconds_)
     notes.push_back(std::to_string(ts_in_seconds_) + " timestamp(s) were in seconds, not milliseconds (scaled ×1000)");

@@ -17,8 +17,9 @@ nlohmann::json u64_json(uint64_t v) {
 
 // Root categories of Ruby's GC (gc.c's mark phases) as pre-2.0 rbkit servers named their pseudo-objects.
 bool is_root_category(std::string_view c) {
-  static const char* const kRoots[] = {"vm", "machine_context", "global_list", "global_tbl", "end_proc",
-                                       "finalizers", "finalizer", "symbols", "encodings", "objspace", "mark_stack"};
+  static const char* const kRoots[] = {"vm",        "machine_context", "global_list", "global_tbl",
+                                       "end_proc",  "finalizers",      "finalizer",   "symbols",
+                                       "encodings", "objspace",        "mark_stack"};
   for (const char* r : kRoots)
     if (c == r) return true;
   return false;
@@ -99,7 +100,8 @@ nlohmann::json summarize_snapshot(const Snapshot& s, const StringTable& classes,
     }
   }
   j["objects_without_size"] = zero_sizes;
-  std::vector<std::pair<std::tuple<uint32_t, uint32_t, uint64_t>, std::pair<uint64_t, uint64_t>>> sites(by_site.begin(), by_site.end());
+  std::vector<std::pair<std::tuple<uint32_t, uint32_t, uint64_t>, std::pair<uint64_t, uint64_t>>> sites(by_site.begin(),
+                                                                                                        by_site.end());
   std::sort(sites.begin(), sites.end(), [](const auto& a, const auto& b) {
     return a.second.first != b.second.first ? a.second.first > b.second.first : a.first < b.first;
   });

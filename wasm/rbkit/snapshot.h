@@ -30,11 +30,11 @@ struct Snapshot {
   bool has_corr = false;
   uint64_t corr = 0;
   bool has_total = false;
-  uint64_t total = 0;          // complete_message_count: the number of OBJECTS rbkit announced
-  bool total_conflict = false; // chunks disagreed on the total
-  uint64_t messages = 0;       // object_space_dump chunks
+  uint64_t total = 0;           // complete_message_count: the number of OBJECTS rbkit announced
+  bool total_conflict = false;  // chunks disagreed on the total
+  uint64_t messages = 0;        // object_space_dump chunks
   uint64_t invalid_objects = 0, invalid_refs = 0;
-  bool cut_short = false;      // a chunk was cut by the end of the input or an error
+  bool cut_short = false;  // a chunk was cut by the end of the input or an error
   double first_ms = 0, last_ms = 0;
   std::vector<SnapshotObject> objects;
   std::vector<uint64_t> refs;

@@ -69,16 +69,25 @@ nlohmann::json CaptureDecoder::range(double t0_s, double t1_s) const {
       total_ms += c.end_ms - c.start_ms;
       max_ms = std::max(max_ms, c.end_ms - c.start_ms);
     }
-  const uint64_t cpu = static_cast<uint64_t>(std::count_if(cpu_t_.begin(), cpu_t_.end(), [&](double ms) { return ms >= t0_s * 1000.0 && ms <= t1_s * 1000.0; }));
+  const uint64_t cpu = static_cast<uint64_t>(std::count_if(
+      cpu_t_.begin(), cpu_t_.end(), [&](double ms) { return ms >= t0_s * 1000.0 && ms <= t1_s * 1000.0; }));
   return {{"t0", t0_s},
           {"t1", t1_s},
           {"bin_s", bin_width_ * static_cast<int64_t>(std::max<size_t>(per_bin, 1))},
           {"objects",
-           {{"created", created}, {"destroyed", destroyed}, {"net", static_cast<int64_t>(created) - static_cast<int64_t>(destroyed)},
-            {"live_at_start", live_start}, {"live_at_end", live_end}, {"live_min", count ? live_min : live_start},
+           {{"created", created},
+            {"destroyed", destroyed},
+            {"net", static_cast<int64_t>(created) - static_cast<int64_t>(destroyed)},
+            {"live_at_start", live_start},
+            {"live_at_end", live_end},
+            {"live_min", count ? live_min : live_start},
             {"live_max", count ? live_max : live_start}}},
           {"by_class", std::move(cls)},
-          {"gc", {{"cycles", cycles}, {"total_ms", total_ms}, {"mean_ms", cycles ? total_ms / static_cast<double>(cycles) : 0.0}, {"max_ms", max_ms}}},
+          {"gc",
+           {{"cycles", cycles},
+            {"total_ms", total_ms},
+            {"mean_ms", cycles ? total_ms / static_cast<double>(cycles) : 0.0},
+            {"max_ms", max_ms}}},
           {"cpu_samples", cpu},
           {"timeline", {{"t", t}, {"created", tc}, {"destroyed", td}, {"live", tl}}}};
 }
@@ -97,7 +106,8 @@ nlohmann::json CaptureDecoder::leak_reading(const std::vector<uint64_t>& live_by
   const double span = pts.empty() ? 0 : pts.back().first - pts.front().first;
   if (pts.size() < 8 || span < 4) {
     out["verdict"] = "not enough data";
-    out["why"] = created_ ? "fewer than 8 seconds with object events" : "no obj_created events (memory profiling was off)";
+    out["why"] =
+        created_ ? "fewer than 8 seconds with object events" : "no obj_created events (memory profiling was off)";
     return out;
   }
   const double mid = pts.front().first + span / 2, q4 = pts.front().first + span * 3 / 4;
@@ -128,7 +138,8 @@ nlohmann::json CaptureDecoder::leak_reading(const std::vector<uint64_t>& live_by
     return live_by_class[a] != live_by_class[b] ? live_by_class[a] > live_by_class[b] : a < b;
   });
   nlohmann::json classes = nlohmann::json::array();
-  for (size_t i = 0; i < order.size() && i < 5; ++i) classes.push_back({{"class", classes_.shown(order[i])}, {"live_at_end", live_by_class[order[i]]}});
+  for (size_t i = 0; i < order.size() && i < 5; ++i)
+    classes.push_back({{"class", classes_.shown(order[i])}, {"live_at_end", live_by_class[order[i]]}});
   out["classes"] = std::move(classes);
   return out;
 }

@@ -39,14 +39,23 @@ json process_side(const FleetMember& m) {
   const json env = h.value("existing_env", json::object());
   for (auto& [k, v] : env.items())
     if (!is_agent_control_var(k)) settings[k] = v;
-  return {{"path", m.path}, {"pid", h.value("pid", json())}, {"hostname", h.value("hostname", json())},
-          {"ruby_version", h.value("ruby_version", json())}, {"status", r["verdict"].value("status", 400)},
-          {"settings", settings}, {"boot_gcs", mt["gc_at_boot"]}, {"units", mt["units"]},
-          {"gcs_while_working", mt["gcs_during_processing"]}, {"majors_by", mt.value("majors_by", json::object())},
-          {"gc_time_ms", have_time ? json(gc_ms) : json(nullptr)}, {"unit_ms", unit_ms}, {"duration_ms", durations},
-          {"heap_slots", mt["max_heap_available_processing"]},
-          {"heap_pages", page > 0 ? json(std::ceil(num_or(mt["max_heap_available_processing"]) / page)) : json(nullptr)},
-          {"peak_rss_mb", std::max(num_or(mt["peak_rss_mb"]), num_or(mt["max_rss_mb"]))}};
+  return {
+      {"path", m.path},
+      {"pid", h.value("pid", json())},
+      {"hostname", h.value("hostname", json())},
+      {"ruby_version", h.value("ruby_version", json())},
+      {"status", r["verdict"].value("status", 400)},
+      {"settings", settings},
+      {"boot_gcs", mt["gc_at_boot"]},
+      {"units", mt["units"]},
+      {"gcs_while_working", mt["gcs_during_processing"]},
+      {"majors_by", mt.value("majors_by", json::object())},
+      {"gc_time_ms", have_time ? json(gc_ms) : json(nullptr)},
+      {"unit_ms", unit_ms},
+      {"duration_ms", durations},
+      {"heap_slots", mt["max_heap_available_processing"]},
+      {"heap_pages", page > 0 ? json(std::ceil(num_or(mt["max_heap_available_processing"]) / page)) : json(nullptr)},
+      {"peak_rss_mb", std::max(num_or(mt["peak_rss_mb"]), num_or(mt["max_rss_mb"]))}};
 }
 
 double median(std::vector<double> v) {
@@ -103,7 +112,10 @@ std::string shown(double v) {
 }
 
 json metric(const std::string& id, const std::string& label, double a, double b) {
-  json m = {{"id", id}, {"label", label}, {"a", std::isnan(a) ? json(nullptr) : json(a)}, {"b", std::isnan(b) ? json(nullptr) : json(b)}};
+  json m = {{"id", id},
+            {"label", label},
+            {"a", std::isnan(a) ? json(nullptr) : json(a)},
+            {"b", std::isnan(b) ? json(nullptr) : json(b)}};
   if (std::isnan(a) || std::isnan(b)) {
     m["verdict"] = "n/a";
     m["text"] = label + ": " + shown(a) + " → " + shown(b) + " (not measured on both sides)";
@@ -114,7 +126,10 @@ json metric(const std::string& id, const std::string& label, double a, double b)
   m["delta_pct"] = a != 0 ? json(std::round(1000.0 * delta / a) / 10) : json(nullptr);
   const bool same = std::fabs(delta) <= kSameWithin * std::fabs(a) || (a == 0 && b == 0);
   m["verdict"] = same ? "same" : delta < 0 ? "better" : "worse";
-  m["text"] = std::string(same ? "about the same " : delta < 0 ? "lower " : "higher ") + label + ": " + shown(a) + " → " + shown(b);
+  m["text"] = std::string(same        ? "about the same "
+                          : delta < 0 ? "lower "
+                                      : "higher ") +
+              label + ": " + shown(a) + " → " + shown(b);
   return m;
 }
 
@@ -127,7 +142,8 @@ json settings_changes(const json& a, const json& b, json& notes) {
       variants.insert(p["settings"].dump());
       for (auto& [k, v] : p["settings"].items()) out[k] = v;
     }
-    if (variants.size() > 1) notes.push_back(std::string("the processes of ") + name + " ran with different RUBY_GC_* settings");
+    if (variants.size() > 1)
+      notes.push_back(std::string("the processes of ") + name + " ran with different RUBY_GC_* settings");
     return out;
   };
   json sa = merged(a, "before"), sb = merged(b, "after"), changed = json::array();
@@ -157,14 +173,18 @@ json compare_runs(const json& before, const json& after) {
   auto a = aggregate(before), b = aggregate(after);
   std::set<std::string> rubies;
   for (const json* side : {&before, &after})
-    for (const auto& p : (*side)["processes"]) rubies.insert(p["ruby_version"].is_string() ? p["ruby_version"].get<std::string>() : "?");
-  if (rubies.size() > 1) notes.push_back("the runs are of different Ruby versions: a change may come from Ruby, not the settings");
-  const std::pair<const char*, const char*> kMetrics[] = {
-      {"boot_gcs", "GCs during boot"},       {"gcs_per_unit", "GCs per unit of work"},
-      {"gc_time_share_pct", "GC time share of unit wall time (%)"},
-      {"heap_slots", "heap slots (peak while working)"}, {"heap_pages", "heap pages (peak while working)"},
-      {"peak_rss_mb", "peak RSS (MB)"},      {"unit_ms_p50", "unit of work p50 (ms)"},
-      {"unit_ms_p95", "unit of work p95 (ms)"}};
+    for (const auto& p : (*side)["processes"])
+      rubies.insert(p["ruby_version"].is_string() ? p["ruby_version"].get<std::string>() : "?");
+  if (rubies.size() > 1)
+    notes.push_back("the runs are of different Ruby versions: a change may come from Ruby, not the settings");
+  const std::pair<const char*, const char*> kMetrics[] = {{"boot_gcs", "GCs during boot"},
+                                                          {"gcs_per_unit", "GCs per unit of work"},
+                                                          {"gc_time_share_pct", "GC time share of unit wall time (%)"},
+                                                          {"heap_slots", "heap slots (peak while working)"},
+                                                          {"heap_pages", "heap pages (peak while working)"},
+                                                          {"peak_rss_mb", "peak RSS (MB)"},
+                                                          {"unit_ms_p50", "unit of work p50 (ms)"},
+                                                          {"unit_ms_p95", "unit of work p95 (ms)"}};
   json metrics = json::array();
   for (auto& [id, label] : kMetrics) metrics.push_back(metric(id, label, a[id], b[id]));
   std::set<std::string> reasons;
@@ -178,10 +198,16 @@ json compare_runs(const json& before, const json& after) {
   }
   json settings = settings_changes(before, after, notes);
   return {{"family", "rubygc"},
-          {"a", {{"processes", before["processes"].size()}, {"payloads", before.value("payloads", 0)}, {"units", static_cast<int64_t>(a["units"])},
-                 {"settings", settings["before"]}}},
-          {"b", {{"processes", after["processes"].size()}, {"payloads", after.value("payloads", 0)}, {"units", static_cast<int64_t>(b["units"])},
-                 {"settings", settings["after"]}}},
+          {"a",
+           {{"processes", before["processes"].size()},
+            {"payloads", before.value("payloads", 0)},
+            {"units", static_cast<int64_t>(a["units"])},
+            {"settings", settings["before"]}}},
+          {"b",
+           {{"processes", after["processes"].size()},
+            {"payloads", after.value("payloads", 0)},
+            {"units", static_cast<int64_t>(b["units"])},
+            {"settings", settings["after"]}}},
           {"metrics", metrics},
           {"settings_changed", settings["changed"]},
           {"notes", notes}};

@@ -50,7 +50,8 @@ void truncate(Payload& p, size_t n) {
 }
 
 std::string label(const Payload& p, size_t i) {
-  return "sample #" + std::to_string(i) + " (payload element " + std::to_string(i + 1) + ", " + event_name(p.event[i]) + ")";
+  return "sample #" + std::to_string(i) + " (payload element " + std::to_string(i + 1) + ", " + event_name(p.event[i]) +
+         ")";
 }
 
 }  // namespace
@@ -77,21 +78,26 @@ Verdict check_counter_order(Payload& p) {
       v400.status = 400;
       if (ordered && v < m.value[prev->second]) {
         const size_t k = p.at(prev->second, m.column) > v ? prev->second : m.at[prev->second];
-        v400.message = label(p, j) + ": GC.stat " + key + " = " + std::to_string(v) + " is lower than " +
-                       std::to_string(p.at(k, m.column)) + " at sample #" + std::to_string(k) +
-                       (k == prev->second ? std::string(", this thread's previous sample")
-                                          : ", written before this thread's previous sample #" + std::to_string(prev->second)) +
-                       "; counters never decrease within one process (samples from several processes, a restart, or corrupted)";
-        v400.details = {{"sample", j}, {"key", key}, {"expected", ">= " + std::to_string(p.at(k, m.column))}, {"found", v},
-                        {"newer_at", k}, {"thread_previous", prev->second}};
+        v400.message =
+            label(p, j) + ": GC.stat " + key + " = " + std::to_string(v) + " is lower than " +
+            std::to_string(p.at(k, m.column)) + " at sample #" + std::to_string(k) +
+            (k == prev->second ? std::string(", this thread's previous sample")
+                               : ", written before this thread's previous sample #" + std::to_string(prev->second)) +
+            "; counters never decrease within one process (samples from several processes, a restart, or corrupted)";
+        v400.details = {{"sample", j}, {"key", key},    {"expected", ">= " + std::to_string(p.at(k, m.column))},
+                        {"found", v},  {"newer_at", k}, {"thread_previous", prev->second}};
       } else if (!ordered && m.value[j - 1] - v > in_flight) {
         v400.message = label(p, j) + ": GC.stat " + key + " = " + std::to_string(v) + " is lower than " +
                        std::to_string(m.value[j - 1]) + " at sample #" + std::to_string(m.at[j - 1]) + " by " +
                        std::to_string(m.value[j - 1] - v) + " GC cycles, more than the " + std::to_string(in_flight) +
                        " that can be in flight (one per thread seen); counters never decrease within one process "
                        "(samples from several processes, a restart, or corrupted)";
-        v400.details = {{"sample", j}, {"key", key}, {"expected", ">= " + std::to_string(m.value[j - 1] - in_flight)},
-                        {"found", v}, {"newer_at", m.at[j - 1]}, {"cycles_in_flight", in_flight}};
+        v400.details = {{"sample", j},
+                        {"key", key},
+                        {"expected", ">= " + std::to_string(m.value[j - 1] - in_flight)},
+                        {"found", v},
+                        {"newer_at", m.at[j - 1]},
+                        {"cycles_in_flight", in_flight}};
       } else {
         if (first_lag) p.lagged.push_back({j, m.at[j - 1], key, v, m.value[j - 1]});
         first_lag = false;

@@ -46,9 +46,15 @@ json process_row(size_t index, const FleetMember& m) {
   const json h = r.value("header", json::object());
   const json mt = r.value("metrics", json::object());
   const json v = r.value("verdict", json::object());
-  json row = {{"process", index}, {"path", m.path}, {"status", v.value("status", 400)}, {"message", v.value("message", "")},
-              {"hostname", h.value("hostname", json())}, {"ppid", h.value("ppid", json())}, {"pid", h.value("pid", json())},
-              {"ruby_version", h.value("ruby_version", json())}, {"rails_version", h.value("rails_version", json())},
+  json row = {{"process", index},
+              {"path", m.path},
+              {"status", v.value("status", 400)},
+              {"message", v.value("message", "")},
+              {"hostname", h.value("hostname", json())},
+              {"ppid", h.value("ppid", json())},
+              {"pid", h.value("pid", json())},
+              {"ruby_version", h.value("ruby_version", json())},
+              {"rails_version", h.value("rails_version", json())},
               {"settings", settings_of(h)}};
   if (mt.empty()) return row;
   const double units = number_or(mt["units"], 0), gcs = number_or(mt["gcs_during_processing"], 0);
@@ -68,8 +74,11 @@ json process_row(size_t index, const FleetMember& m) {
 
 json group_key(const json& report) {
   const json h = report.value("header", json::object());
-  return {{"ruby_version", h.value("ruby_version", json())}, {"rails_version", h.value("rails_version", json())},
-          {"internal_constants", h.value("internal_constants", json())}, {"spy", spy_of(h)}, {"settings", settings_of(h)}};
+  return {{"ruby_version", h.value("ruby_version", json())},
+          {"rails_version", h.value("rails_version", json())},
+          {"internal_constants", h.value("internal_constants", json())},
+          {"spy", spy_of(h)},
+          {"settings", settings_of(h)}};
 }
 
 std::string group_label(const json& key) {
@@ -79,7 +88,8 @@ std::string group_label(const json& key) {
   s += rails == "0.0" ? ", no Rails" : ", Rails " + rails;
   if (!key["spy"].get<std::string>().empty()) s += ", units: " + key["spy"].get<std::string>();
   std::string settings;
-  for (auto& [k, v] : key["settings"].items()) settings += (settings.empty() ? "" : " ") + k + "=" + v.get<std::string>();
+  for (auto& [k, v] : key["settings"].items())
+    settings += (settings.empty() ? "" : " ") + k + "=" + v.get<std::string>();
   return s + (settings.empty() ? ", no RUBY_GC_* settings" : ", settings " + settings);
 }
 
@@ -116,21 +126,23 @@ void flag_outliers(std::vector<json>& rows) {
       double mine = rows[i][c.key].get<double>(), others = median_of_others(rows, i, c.key);
       if (others > 0 && mine >= c.factor * others) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%.1fx the %s of the other processes (%g vs median %g)", mine / others, c.what, mine, others);
+        std::snprintf(buf, sizeof buf, "%.1fx the %s of the other processes (%g vs median %g)", mine / others, c.what,
+                      mine, others);
         reasons.push_back(buf);
       }
     }
     size_t leaking = 0;
     for (auto& r : rows) leaking += r.value("leak_suspected", false);
-    if (rows[i].value("leak_suspected", false) && 2 * leaking < rows.size()) reasons.push_back("leak suspected in this process only");
+    if (rows[i].value("leak_suspected", false) && 2 * leaking < rows.size())
+      reasons.push_back("leak suspected in this process only");
     rows[i]["outlier"] = reasons;
   }
 }
 
 // One strategy's advice merged over the processes with advice: a variable advised by most of
 // them; sizes at the high percentile of their values, factors at the median (each one of the values).
-json merge_strategy(const std::vector<const FleetMember*>& with_advice, const std::vector<size_t>& index, const char* strategy,
-                    json& not_merged) {
+json merge_strategy(const std::vector<const FleetMember*>& with_advice, const std::vector<size_t>& index,
+                    const char* strategy, json& not_merged) {
   std::map<std::string, std::vector<std::pair<double, std::pair<size_t, std::string>>>> values;
   for (size_t k = 0; k < with_advice.size(); ++k)
     for (auto& [var, v] : with_advice[k]->report["strategies"][strategy].items())
@@ -140,7 +152,8 @@ json merge_strategy(const std::vector<const FleetMember*>& with_advice, const st
     json per_process = json::array();
     for (auto& x : vs) per_process.push_back({{"process", x.second.first}, {"value", x.second.second}});
     if (2 * vs.size() <= with_advice.size()) {  // advised by most of them, or not merged
-      not_merged.push_back({{"strategy", strategy}, {"variable", var}, {"advised_by", per_process}, {"of", with_advice.size()}});
+      not_merged.push_back(
+          {{"strategy", strategy}, {"variable", var}, {"advised_by", per_process}, {"of", with_advice.size()}});
       continue;
     }
     std::sort(vs.begin(), vs.end());
@@ -148,9 +161,12 @@ json merge_strategy(const std::vector<const FleetMember*>& with_advice, const st
     bool size = p && p->kind == ParamKind::kSize;
     const auto& chosen = vs[rank_of(vs.size(), size ? kMergePercentile : 50)];
     merged[var] = chosen.second.second;
-    spread[var] = {{"min", vs.front().second.second}, {"max", vs.back().second.second}, {"value", chosen.second.second},
+    spread[var] = {{"min", vs.front().second.second},
+                   {"max", vs.back().second.second},
+                   {"value", chosen.second.second},
                    {"rule", size ? "90th percentile of the processes' values" : "median of the processes' values"},
-                   {"advised_by", per_process}, {"of", with_advice.size()}};
+                   {"advised_by", per_process},
+                   {"of", with_advice.size()}};
   }
   return {{"values", merged}, {"spread", spread}};
 }
@@ -169,7 +185,10 @@ json clusters_of(const std::vector<json>& rows) {
   for (auto& [parent, workers] : by_parent) {
     bool recorded = pids.count(parent) > 0;
     if (!recorded) continue;  // a shared ppid alone is also any shell that started two runs
-    out.push_back({{"hostname", parent.first}, {"parent_pid", parent.second}, {"parent_recorded", recorded}, {"workers", workers}});
+    out.push_back({{"hostname", parent.first},
+                   {"parent_pid", parent.second},
+                   {"parent_recorded", recorded},
+                   {"workers", workers}});
   }
   return out;
 }
@@ -193,9 +212,15 @@ json group_json(const json& key, const std::vector<size_t>& members_of_group, co
     merged[s] = merge_strategy(with_advice, advice_index, s, not_merged);
     strategies[s] = merged[s]["values"];
   }
-  json g = {{"key", key}, {"label", group_label(key)}, {"processes", members_of_group},
-            {"with_advice", advice_index}, {"merged", merged}, {"strategies", strategies},
-            {"exports", exports_of(strategies)}, {"not_merged", not_merged}, {"clusters", clusters_of(group_rows)}};
+  json g = {{"key", key},
+            {"label", group_label(key)},
+            {"processes", members_of_group},
+            {"with_advice", advice_index},
+            {"merged", merged},
+            {"strategies", strategies},
+            {"exports", exports_of(strategies)},
+            {"not_merged", not_merged},
+            {"clusters", clusters_of(group_rows)}};
   if (with_advice.empty())
     g["why_no_advice"] = "no process of this group has advice (status 200): see each process's verdict";
   return g;
@@ -204,8 +229,8 @@ json group_json(const json& key, const std::vector<size_t>& members_of_group, co
 bool row_before(const json& a, const json& b) {
   auto key = [](const json& r) {
     return std::make_tuple(r["hostname"].is_string() ? r["hostname"].get<std::string>() : "",
-                           r["ppid"].is_number() ? r["ppid"].get<int64_t>() : -1, r["pid"].is_number() ? r["pid"].get<int64_t>() : -1,
-                           r["process"].get<size_t>());
+                           r["ppid"].is_number() ? r["ppid"].get<int64_t>() : -1,
+                           r["pid"].is_number() ? r["pid"].get<int64_t>() : -1, r["process"].get<size_t>());
   };
   return key(a) < key(b);
 }
@@ -227,13 +252,15 @@ json fleet_notes(const json& groups) {
       a.erase("settings");
       b.erase("settings");
       if (a == b)
-        notes.push_back("groups " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-                        " are the same app with different RUBY_GC_* settings: compare them (before/after) rather than merge");
+        notes.push_back(
+            "groups " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+            " are the same app with different RUBY_GC_* settings: compare them (before/after) rather than merge");
     }
   for (const auto& g : groups)
     for (const auto& c : g["clusters"])
-      notes.push_back("forking server on " + c["hostname"].get<std::string>() + ": " + std::to_string(c["workers"].size()) +
-                      " workers of pid " + std::to_string(c["parent_pid"].get<int64_t>()) +
+      notes.push_back("forking server on " + c["hostname"].get<std::string>() + ": " +
+                      std::to_string(c["workers"].size()) + " workers of pid " +
+                      std::to_string(c["parent_pid"].get<int64_t>()) +
                       (c["parent_recorded"].get<bool>() ? " (recorded too)" : " (not recorded)") +
                       ": compact before fork (3.times { GC.start }; GC.compact, or Process.warmup on Ruby 3.3+) so the "
                       "workers share more memory with it");

@@ -38,8 +38,10 @@ class FleetAnalyzer final : public Analyzer {
       a.finish(report);
     } catch (const std::exception& e) {
       // One payload's internal failure leaves the others' analyses standing.
-      report["verdict"] = {{"status", 400}, {"message", std::string("internal error: ") + e.what()},
-                           {"details", json::object()}, {"warnings", json::array()}};
+      report["verdict"] = {{"status", 400},
+                           {"message", std::string("internal error: ") + e.what()},
+                           {"details", json::object()},
+                           {"warnings", json::array()}};
       error(-1, -1, std::string("internal error in the tunemygc-payload analyzer: ") + e.what());
     }
   }
@@ -54,8 +56,9 @@ class FleetAnalyzer final : public Analyzer {
     for (const auto& p : fleet["processes"]) advised += p["status"] == 200 || p["status"] == 412;
     report["fleet"] = std::move(fleet);
     report["verdict"] = {{"status", advised ? 200 : 400},
-                         {"message", std::to_string(members_.size()) + " payloads in " + std::to_string(report["fleet"]["groups"].size()) +
-                                         " group(s); " + std::to_string(advised) + " analyzed"},
+                         {"message", std::to_string(members_.size()) + " payloads in " +
+                                         std::to_string(report["fleet"]["groups"].size()) + " group(s); " +
+                                         std::to_string(advised) + " analyzed"},
                          {"details", json::object()},
                          {"warnings", json::array()}};
   }

@@ -33,12 +33,12 @@ const std::vector<GcParam> kParams = {
     {"RUBY_GC_HEAP_0_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false,
      "slots of heap 0 (smallest slot size) allocated at boot; also a floor for that heap",
      "gc.c gc_set_initial_pages (3.3: snprintf \"RUBY_GC_HEAP_%d_INIT_SLOTS\"); [NEWS 3.3]"},
-    {"RUBY_GC_HEAP_1_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false,
-     "slots of heap 1 allocated at boot", "as RUBY_GC_HEAP_0_INIT_SLOTS"},
-    {"RUBY_GC_HEAP_2_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false,
-     "slots of heap 2 allocated at boot", "as RUBY_GC_HEAP_0_INIT_SLOTS"},
-    {"RUBY_GC_HEAP_3_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false,
-     "slots of heap 3 allocated at boot", "as RUBY_GC_HEAP_0_INIT_SLOTS"},
+    {"RUBY_GC_HEAP_1_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false, "slots of heap 1 allocated at boot",
+     "as RUBY_GC_HEAP_0_INIT_SLOTS"},
+    {"RUBY_GC_HEAP_2_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false, "slots of heap 2 allocated at boot",
+     "as RUBY_GC_HEAP_0_INIT_SLOTS"},
+    {"RUBY_GC_HEAP_3_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false, "slots of heap 3 allocated at boot",
+     "as RUBY_GC_HEAP_0_INIT_SLOTS"},
     {"RUBY_GC_HEAP_4_INIT_SLOTS", ParamKind::kSize, 303, kNow, 10000, 0, 0, false,
      "slots of heap 4 (largest slot size) allocated at boot", "as RUBY_GC_HEAP_0_INIT_SLOTS"},
     {"RUBY_GC_HEAP_FREE_SLOTS", ParamKind::kSize, 201, kNow, 4096, 0, 0, false,
@@ -91,9 +91,9 @@ const Obsolete kObsolete[] = {
     {"RUBY_GC_HEAP_SLOTS_GROWTH_FACTOR", "REE-era name; Ruby 2.1+ reads RUBY_GC_HEAP_GROWTH_FACTOR"},
 };
 
-const char* const kAgentVars[] = {"RUBY_GC_TOKEN",        "RUBY_GC_TUNE",       "RUBY_GC_TUNE_HOST",
-                                  "RUBY_GC_TUNE_VERBOSE", "RUBY_GC_TUNE_DEBUG", "RUBY_GC_SPY",
-                                  "RUBY_GC_MAX_SAMPLES",  "RUBY_GC_SYNC_ALWAYS", "RUBY_GC_SYNC_NEVER",
+const char* const kAgentVars[] = {"RUBY_GC_TOKEN",        "RUBY_GC_TUNE",         "RUBY_GC_TUNE_HOST",
+                                  "RUBY_GC_TUNE_VERBOSE", "RUBY_GC_TUNE_DEBUG",   "RUBY_GC_SPY",
+                                  "RUBY_GC_MAX_SAMPLES",  "RUBY_GC_SYNC_ALWAYS",  "RUBY_GC_SYNC_NEVER",
                                   "RUBY_GC_TUNE_OUTPUT",  "RUBY_GC_TUNE_SENTINEL"};
 
 int version_code(const RubyVersion& v) { return v.major * 100 + v.minor; }
@@ -192,8 +192,8 @@ ParamCheck check_param(std::string_view name, std::string_view value_sv, const R
         r.message = "Ruby " + version.series() + " no longer reads it (removed in " + std::to_string(any->until / 100) +
                     "." + std::to_string(any->until % 100) + ")";
       else
-        r.message = "Ruby " + version.series() + " does not read it yet (new in " + std::to_string(any->since / 100) + "." +
-                    std::to_string(any->since % 100) + (any->since == 201 ? ".1" : "") + ")";
+        r.message = "Ruby " + version.series() + " does not read it yet (new in " + std::to_string(any->since / 100) +
+                    "." + std::to_string(any->since % 100) + (any->since == 201 ? ".1" : "") + ")";
       if (name == "RUBY_GC_HEAP_INIT_SLOTS")
         r.message += "; set RUBY_GC_HEAP_0_INIT_SLOTS .. RUBY_GC_HEAP_4_INIT_SLOTS instead";
     } else {
@@ -221,9 +221,21 @@ ParamCheck check_param(std::string_view name, std::string_view value_sv, const R
     }
     long long unit = 0;
     switch (*end) {
-      case 'k': case 'K': unit = 1024; ++end; break;
-      case 'm': case 'M': unit = 1024LL * 1024; ++end; break;
-      case 'g': case 'G': unit = 1024LL * 1024 * 1024; ++end; break;
+      case 'k':
+      case 'K':
+        unit = 1024;
+        ++end;
+        break;
+      case 'm':
+      case 'M':
+        unit = 1024LL * 1024;
+        ++end;
+        break;
+      case 'g':
+      case 'G':
+        unit = 1024LL * 1024 * 1024;
+        ++end;
+        break;
       default: break;
     }
     while (*end && std::isspace(static_cast<unsigned char>(*end))) ++end;

@@ -63,7 +63,8 @@ struct ParamCheck {
 };
 // Mirrors gc.c get_envparam_size / get_envparam_double for `version` (pointer_bits: 64 or 32,
 // which bounds strtol on 32-bit builds such as ruby.wasm).
-ParamCheck check_param(std::string_view name, std::string_view value, const RubyVersion& version, int pointer_bits = 64);
+ParamCheck check_param(std::string_view name, std::string_view value, const RubyVersion& version,
+                       int pointer_bits = 64);
 
 // Formats a value the way we emit it: sizes as plain decimal integers, doubles with up to 3 decimals
 // (always with a dot so it reads as a factor, e.g. "3.0").

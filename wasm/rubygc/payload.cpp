@@ -7,7 +7,7 @@ namespace gcscope::rubygc {
 
 namespace {
 
-const char* const kEventNames[kEventCount] = {"BOOTED",         "PROCESSING_STARTED", "PROCESSING_ENDED",
+const char* const kEventNames[kEventCount] = {"BOOTED",           "PROCESSING_STARTED", "PROCESSING_ENDED",
                                               "GC_CYCLE_STARTED", "GC_CYCLE_ENDED",     "TERMINATED"};
 const char* const kMajorNames[] = {"none", "nofree", "oldgen", "shady", "force", "oldmalloc", "other"};
 const char* const kGcByNames[] = {"none", "newobj", "malloc", "method", "capi", "stress", "other"};
@@ -102,9 +102,17 @@ std::string sample_label(size_t idx, const char* event = nullptr) {
   return s + ")";
 }
 
-const char* kHeaderNames11[] = {"application token", "Ruby version", "Rails version", "RUBY_GC_* environment",
-                                "agent version", "compile options", "GC::INTERNAL_CONSTANTS", "GC.stat keys",
-                                "hostname", "parent pid", "pid"};
+const char* kHeaderNames11[] = {"application token",
+                                "Ruby version",
+                                "Rails version",
+                                "RUBY_GC_* environment",
+                                "agent version",
+                                "compile options",
+                                "GC::INTERNAL_CONSTANTS",
+                                "GC.stat keys",
+                                "hostname",
+                                "parent pid",
+                                "pid"};
 
 }  // namespace
 
@@ -165,8 +173,9 @@ Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset) {
     std::string what = e.what();
     size_t p = what.find("] ");
     if (p != std::string::npos) what = what.substr(p + 2);
-    return bad("invalid JSON: " + what + " (byte " + std::to_string(e.byte) + " of " + std::to_string(bytes.size()) + ")",
-               {{"byte", e.byte}, {"bytes", bytes.size()}});
+    return bad(
+        "invalid JSON: " + what + " (byte " + std::to_string(e.byte) + " of " + std::to_string(bytes.size()) + ")",
+        {{"byte", e.byte}, {"bytes", bytes.size()}});
   }
   std::string().swap(bytes);  // the text is no longer needed
   const nlohmann::json& doc = out.doc;
@@ -179,7 +188,9 @@ Verdict read_header(std::string&& bytes, Payload& out, int64_t* byte_offset) {
       d["keys"] = keys;
       extra = " with keys " + keys.dump();
     }
-    return bad("payload must be a JSON array [header, sample, ...] (element 0 = header); found " + (extra.empty() ? describe(doc) : "an object" + extra), d);
+    return bad("payload must be a JSON array [header, sample, ...] (element 0 = header); found " +
+                   (extra.empty() ? describe(doc) : "an object" + extra),
+               d);
   }
   if (doc.empty()) return bad("empty payload: the array has no header (element 0) and no samples", {{"elements", 0}});
 
@@ -225,8 +236,9 @@ Verdict check_header(const nlohmann::json& h, Payload& out) {
   if (!h[7].is_array() || h[7].empty()) return header_bad(7, "a non-empty array of GC.stat key names");
   for (size_t k = 0; k < h[7].size(); ++k) {
     if (!h[7][k].is_string())
-      return bad("header[7] (GC.stat keys) element " + std::to_string(k) + " must be a string; found " + describe(h[7][k]),
-                 {{"element", "header[7][" + std::to_string(k) + "]"}});
+      return bad(
+          "header[7] (GC.stat keys) element " + std::to_string(k) + " must be a string; found " + describe(h[7][k]),
+          {{"element", "header[7][" + std::to_string(k) + "]"}});
     hd.stat_keys.push_back(h[7][k].get<std::string>());
   }
   size_t base = 8;
@@ -268,7 +280,8 @@ Verdict check_header(const nlohmann::json& h, Payload& out) {
     else if (key == "old_objects" || key == "old_object") c.old_objects = i;
     else if (key == "old_objects_limit" || key == "old_object_limit") c.old_objects_limit = i;
     else if (key == "remembered_wb_unprotected_objects" || key == "remembered_shady_object") c.shady = i;
-    else if (key == "remembered_wb_unprotected_objects_limit" || key == "remembered_shady_object_limit") c.shady_limit = i;
+    else if (key == "remembered_wb_unprotected_objects_limit" || key == "remembered_shady_object_limit")
+      c.shady_limit = i;
   }
   if (c.count < 0)
     return bad("header[7] (GC.stat keys) has no \"count\": the GC counter every analysis needs",
@@ -291,7 +304,8 @@ Verdict check_header(const nlohmann::json& h, Payload& out) {
 
 Verdict read_samples(Payload& out) {
   const nlohmann::json& doc = out.doc;
-  if (doc.size() < 2) return bad("no samples: the payload has a header (element 0) but no sample after it", {{"samples", 0}});
+  if (doc.size() < 2)
+    return bad("no samples: the payload has a header (element 0) but no sample after it", {{"samples", 0}});
   const size_t width = out.header.stat_keys.size();
   out.width = width;
   const size_t n = doc.size() - 1;
@@ -316,9 +330,10 @@ Verdict read_samples(Payload& out) {
     else if (s.size() == 8 && s[3].is_string()) layout = Layout::kThreadLast8;
     if (layout == Layout::kUnknown) {
       if (s.size() != 7 && s.size() != 8)
-        return bad(sample_label(idx) + " has " + std::to_string(s.size()) +
-                       " elements; expected 7 [ts, peak_rss, rss, EVENT, stat, info, meta] or 8 (thread id first or last)",
-                   {{"sample", idx}, {"expected", "7 or 8 elements"}, {"found", s.size()}});
+        return bad(
+            sample_label(idx) + " has " + std::to_string(s.size()) +
+                " elements; expected 7 [ts, peak_rss, rss, EVENT, stat, info, meta] or 8 (thread id first or last)",
+            {{"sample", idx}, {"expected", "7 or 8 elements"}, {"found", s.size()}});
       return bad(sample_label(idx) + " has no event name at element " + (s.size() == 8 ? "4 or 3" : "3") + "; found " +
                      describe(s[s.size() == 8 ? 4 : 3]),
                  {{"sample", idx}, {"expected", "event string"}});
@@ -336,9 +351,10 @@ Verdict read_samples(Payload& out) {
     for (int k = 0; k < kEventCount; ++k)
       if (ev == kEventNames[k]) e = k;
     if (e < 0)
-      return bad(sample_label(idx) + ": unknown event \"" + ev +
-                     "\"; expected BOOTED, PROCESSING_STARTED, PROCESSING_ENDED, GC_CYCLE_STARTED, GC_CYCLE_ENDED or TERMINATED",
-                 {{"sample", idx}, {"element", o + 3}, {"found", ev}});
+      return bad(
+          sample_label(idx) + ": unknown event \"" + ev +
+              "\"; expected BOOTED, PROCESSING_STARTED, PROCESSING_ENDED, GC_CYCLE_STARTED, GC_CYCLE_ENDED or TERMINATED",
+          {{"sample", idx}, {"element", o + 3}, {"found", ev}});
     const char* evn = kEventNames[e];
     auto elem_bad = [&](size_t k, const char* what, const char* expected) {
       return bad(sample_label(idx, evn) + " element " + std::to_string(k) + " (" + what + ") must be " + expected +
@@ -346,7 +362,8 @@ Verdict read_samples(Payload& out) {
                  {{"sample", idx}, {"event", evn}, {"element", k}, {"expected", expected}, {"found", describe(s[k])}});
     };
     if (!s[o].is_number()) return elem_bad(o, "timestamp", "a number (seconds)");
-    if (!non_negative_integer(s[o + 1])) return elem_bad(o + 1, "peak RSS", "a non-negative integer (bytes; 0 = unknown)");
+    if (!non_negative_integer(s[o + 1]))
+      return elem_bad(o + 1, "peak RSS", "a non-negative integer (bytes; 0 = unknown)");
     if (!non_negative_integer(s[o + 2])) return elem_bad(o + 2, "RSS", "a non-negative integer (bytes; 0 = unknown)");
     const nlohmann::json& st = s[o + 4];
     if (!st.is_array()) return elem_bad(o + 4, "GC.stat values", "an array");
@@ -356,8 +373,8 @@ Verdict read_samples(Payload& out) {
                  {{"sample", idx}, {"event", evn}, {"element", o + 4}, {"expected", width}, {"found", st.size()}});
     for (size_t k = 0; k < width; ++k) {
       if (!non_negative_integer(st[k]))
-        return bad(sample_label(idx, evn) + " GC.stat value " + out.header.stat_keys[k] + " (index " + std::to_string(k) +
-                       ") must be a non-negative integer; found " + describe(st[k]),
+        return bad(sample_label(idx, evn) + " GC.stat value " + out.header.stat_keys[k] + " (index " +
+                       std::to_string(k) + ") must be a non-negative integer; found " + describe(st[k]),
                    {{"sample", idx}, {"event", evn}, {"key", out.header.stat_keys[k]}, {"found", describe(st[k])}});
     }
     const nlohmann::json& info = s[o + 5];
@@ -496,7 +513,9 @@ bool scan_number(Scanner& sc, Elem& e) {
   if (!digits) return false;
   if (sc.p < sc.end && (*sc.p == '.' || *sc.p == 'e' || *sc.p == 'E')) {
     is_float = true;
-    while (sc.p < sc.end && ((*sc.p >= '0' && *sc.p <= '9') || *sc.p == '.' || *sc.p == 'e' || *sc.p == 'E' || *sc.p == '+' || *sc.p == '-')) ++sc.p;
+    while (sc.p < sc.end && ((*sc.p >= '0' && *sc.p <= '9') || *sc.p == '.' || *sc.p == 'e' || *sc.p == 'E' ||
+                             *sc.p == '+' || *sc.p == '-'))
+      ++sc.p;
   }
   if (is_float) {
     e.kind = Tok::kFloat;
@@ -687,10 +706,12 @@ bool parse_json_double(std::string_view text, double* out) {
   if (i < text.size() && text[i] == '-') neg = true, ++i;
   uint64_t ip = 0, fp = 0;
   int id = 0, fd = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && id < 19) ip = ip * 10 + static_cast<uint64_t>(text[i++] - '0'), ++id;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && id < 19)
+    ip = ip * 10 + static_cast<uint64_t>(text[i++] - '0'), ++id;
   if (i < text.size() && text[i] == '.') {
     ++i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && fd < 19) fp = fp * 10 + static_cast<uint64_t>(text[i++] - '0'), ++fd;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && fd < 19)
+      fp = fp * 10 + static_cast<uint64_t>(text[i++] - '0'), ++fd;
   }
   static const double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};

@@ -22,14 +22,30 @@
 
 namespace gcscope::rubygc {
 
-enum Event : uint8_t { kBooted, kProcessingStarted, kProcessingEnded, kGcCycleStarted, kGcCycleEnded, kTerminated, kEventCount };
+enum Event : uint8_t {
+  kBooted,
+  kProcessingStarted,
+  kProcessingEnded,
+  kGcCycleStarted,
+  kGcCycleEnded,
+  kTerminated,
+  kEventCount
+};
 const char* event_name(int e);
 
 enum class Layout { kUnknown, kNoThread7, kThreadFirst8, kThreadLast8 };
 const char* layout_name(Layout l);
 
 // GC.latest_gc_info reasons, as small codes.
-enum MajorBy : int8_t { kMajorNone, kMajorNofree, kMajorOldgen, kMajorShady, kMajorForce, kMajorOldmalloc, kMajorOther };
+enum MajorBy : int8_t {
+  kMajorNone,
+  kMajorNofree,
+  kMajorOldgen,
+  kMajorShady,
+  kMajorForce,
+  kMajorOldmalloc,
+  kMajorOther
+};
 enum GcBy : int8_t { kGcByNone, kGcByNewobj, kGcByMalloc, kGcByMethod, kGcByCapi, kGcByStress, kGcByOther };
 const char* major_by_name(int m);
 const char* gc_by_name(int g);
@@ -77,8 +93,8 @@ struct Payload {
   Header header;
   Layout layout = Layout::kUnknown;
   StatColumns col;
-  size_t n = 0;       // samples
-  size_t width = 0;   // GC.stat values per sample (= header.stat_keys.size())
+  size_t n = 0;      // samples
+  size_t width = 0;  // GC.stat values per sample (= header.stat_keys.size())
   std::vector<double> ts;
   std::vector<int64_t> peak_rss, rss, thread;  // thread: kNoThread when null / absent
   std::vector<uint8_t> event;
@@ -88,8 +104,8 @@ struct Payload {
   std::vector<LaggedSample> lagged;         // filled by check_counter_order
   nlohmann::json doc;                       // the whole document (DOM path) or the header (fast path)
   std::deque<nlohmann::json> owned_meta;    // meta hashes kept by the fast path
-  int64_t page_obj_limit = 0;  // HEAP_PAGE_OBJ_LIMIT (or HEAP_OBJ_LIMIT on 2.1/2.2); 0 = unknown
-  int64_t slot_size = 0;       // RVALUE_SIZE / BASE_SLOT_SIZE
+  int64_t page_obj_limit = 0;               // HEAP_PAGE_OBJ_LIMIT (or HEAP_OBJ_LIMIT on 2.1/2.2); 0 = unknown
+  int64_t slot_size = 0;                    // RVALUE_SIZE / BASE_SLOT_SIZE
   int pointer_bits = 64;
 
   static constexpr int64_t kNoThread = INT64_MIN;

@@ -84,7 +84,8 @@ bool probe_payload(const Head& head, Identification& out) {
 bool probe_wrapped_payload(const Head& head, Identification& out) {
   std::string_view t = head.text();
   if (head.first_char() != '{' || !has_events(t)) return false;
-  if (!(contains(t, "\"heap_live_slot") || contains(t, "\"total_allocated_object") || contains(t, "RUBY_GC_"))) return false;
+  if (!(contains(t, "\"heap_live_slot") || contains(t, "\"total_allocated_object") || contains(t, "RUBY_GC_")))
+    return false;
   out.reason = "JSON object holding TuneMyGC header and samples (the protocol needs an array)";
   out.details = {{"malformed", true}};
   return true;

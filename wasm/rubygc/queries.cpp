@@ -65,8 +65,9 @@ json timeline(const Payload& p, const json& args) {
       i = j;
     }
   }
-  return {{"t0", t0}, {"t1", std::isinf(t1) ? json(nullptr) : json(t1)}, {"samples", count}, {"decimated", decimate},
-          {"t", t}, {"series", cols}};
+  return {{"t0", t0},         {"t1", std::isinf(t1) ? json(nullptr) : json(t1)},
+          {"samples", count}, {"decimated", decimate},
+          {"t", t},           {"series", cols}};
 }
 
 json min_max(size_t lo, size_t hi, const std::function<int64_t(size_t)>& value) {
@@ -112,19 +113,28 @@ json range(const Payload& p, const json& args) {
                 {"duration_ms_p95", percentile(durations_us, 95) / 1000.0},
                 {"allocations_p50", percentile(allocs, 50)},
                 {"allocations_p95", percentile(allocs, 95)},
-                {"gcs", gcs}, {"minor", minor}, {"major", major}, {"majors_by", majors_by},
+                {"gcs", gcs},
+                {"minor", minor},
+                {"major", major},
+                {"majors_by", majors_by},
                 {"gc_time_ms", c.time >= 0 ? json(gc_ms) : json(nullptr)},
-                {"gc_time_share_pct", c.time >= 0 && unit_ms > 0 ? json(r1(100.0 * static_cast<double>(gc_ms) / unit_ms)) : json(nullptr)}};
+                {"gc_time_share_pct",
+                 c.time >= 0 && unit_ms > 0 ? json(r1(100.0 * static_cast<double>(gc_ms) / unit_ms)) : json(nullptr)}};
   int64_t rise = 0;
   if (hi > lo) {
     int64_t top = p.at(lo, c.count);
     for (size_t i = lo; i < hi; ++i) top = std::max(top, p.at(i, c.count));
     rise = top - p.at(lo, c.count);
   }
-  return {{"t0", t0}, {"t1", std::isinf(t1) ? json(nullptr) : json(t1)}, {"samples", hi - lo}, {"units", units},
+  return {{"t0", t0},
+          {"t1", std::isinf(t1) ? json(nullptr) : json(t1)},
+          {"samples", hi - lo},
+          {"units", units},
           {"gc_count_rise", rise},
-          {"heap_available_slots", c.heap_available >= 0 ? min_max(lo, hi, [&p](size_t i) { return p.heap_available(i); }) : json(nullptr)},
-          {"heap_live_slots", c.heap_live >= 0 ? min_max(lo, hi, [&p](size_t i) { return p.heap_live(i); }) : json(nullptr)},
+          {"heap_available_slots",
+           c.heap_available >= 0 ? min_max(lo, hi, [&p](size_t i) { return p.heap_available(i); }) : json(nullptr)},
+          {"heap_live_slots",
+           c.heap_live >= 0 ? min_max(lo, hi, [&p](size_t i) { return p.heap_live(i); }) : json(nullptr)},
           {"rss_bytes", min_max(lo, hi, [&p](size_t i) { return p.rss[i]; })}};
 }
 

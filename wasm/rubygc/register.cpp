@@ -53,8 +53,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
     report["verdict"] = {{"status", v.status}, {"message", v.message}, {"details", v.details}, {"warnings", warnings}};
     if (v.status == 400 || v.status == 426 || v.status == 501)
       error(-1, offset_, std::to_string(v.status) + ": " + v.message);
-    else if (v.status == 412)
-      warning(-1, -1, "412: " + v.message);
+    else if (v.status == 412) warning(-1, -1, "412: " + v.message);
     for (auto& w : warnings_) warning(-1, -1, w["status"].dump() + ": " + w["message"].get<std::string>());
   }
 
@@ -93,7 +92,8 @@ class TuneMyGcAnalyzer final : public Analyzer {
     // 426: agents older than the protocol's first documented version.
     if (compare_dotted(h.agent_version, kMinimumAgent) < 0) {
       v.status = 426;
-      v.message = "agent " + h.agent_version + " (header[4]) is too old: the protocol needs agent " + kMinimumAgent + " or newer";
+      v.message = "agent " + h.agent_version + " (header[4]) is too old: the protocol needs agent " + kMinimumAgent +
+                  " or newer";
       v.details = {{"minimum", kMinimumAgent}, {"found", h.agent_version}};
       return v;
     }
@@ -101,7 +101,8 @@ class TuneMyGcAnalyzer final : public Analyzer {
     RubyVersion ruby = parse_ruby_version(h.ruby_version);
     if (!ruby.valid || !ruby.at_least(2, 1)) {
       v.status = 501;
-      v.message = "Ruby " + h.ruby_version + " (header[1]) not supported: the RUBY_GC_* variables and GC events need MRI >= 2.1.0";
+      v.message = "Ruby " + h.ruby_version +
+                  " (header[1]) not supported: the RUBY_GC_* variables and GC events need MRI >= 2.1.0";
       v.details = {{"minimum", "2.1.0"}, {"found", h.ruby_version}};
       return v;
     }
@@ -109,21 +110,28 @@ class TuneMyGcAnalyzer final : public Analyzer {
       RubyVersion rails = parse_ruby_version(h.rails_version);
       if (!rails.valid || rails.major < 3) {
         v.status = 501;
-        v.message = "Rails " + h.rails_version + " (header[2]) not supported: the agent needs Rails >= 3.0 (\"0.0\" = no Rails)";
+        v.message = "Rails " + h.rails_version +
+                    " (header[2]) not supported: the agent needs Rails >= 3.0 (\"0.0\" = no Rails)";
         v.details = {{"minimum", "3.0"}, {"found", h.rails_version}};
         return v;
       }
     }
     // 404: the service needed an application token; offline it is only worth a warning.
     if (h.token.is_null()) {
-      warnings_.push_back({{"status", 404}, {"message", "no application token (header[0] is null): the service would answer 404; offline it is not needed"}});
+      warnings_.push_back(
+          {{"status", 404},
+           {"message",
+            "no application token (header[0] is null): the service would answer 404; offline it is not needed"}});
     } else {
       const std::string& t = h.token.get_ref<const std::string&>();
       bool hex32 = t.size() == 32;
       for (char ch : t) hex32 = hex32 && std::isxdigit(static_cast<unsigned char>(ch));
       if (!hex32)
-        warnings_.push_back({{"status", 404},
-                             {"message", "token \"" + t.substr(0, 40) + "\" is not a 32-hex application token: the service would answer 404; offline it is ignored"}});
+        warnings_.push_back(
+            {{"status", 404},
+             {"message",
+              "token \"" + t.substr(0, 40) +
+                  "\" is not a 32-hex application token: the service would answer 404; offline it is ignored"}});
     }
 
     if (!fast) v = read_samples(payload_);

@@ -17,8 +17,10 @@ const Schema& samples_schema() {
       {{"input", Type::kString, "", "the payload file (or archive member) the sample came from"},
        {"sample", Type::kInt64, "", "the sample's position among the payload's samples, 0 for the first"},
        {"t_s", Type::kFloat64, "s", "the sample's timestamp as the agent recorded it, in seconds"},
-       {"ts", Type::kTimestamp, "", "absolute time: a timestamp past 2001 is Unix-epoch seconds (TuneMyGC's agent); a monotonic clock's (gcscope's recorder) is null"},
-       {"event", Type::kString, "", "BOOTED, PROCESSING_STARTED, PROCESSING_ENDED, GC_CYCLE_STARTED, GC_CYCLE_ENDED or TERMINATED"},
+       {"ts", Type::kTimestamp, "",
+        "absolute time: a timestamp past 2001 is Unix-epoch seconds (TuneMyGC's agent); a monotonic clock's (gcscope's recorder) is null"},
+       {"event", Type::kString, "",
+        "BOOTED, PROCESSING_STARTED, PROCESSING_ENDED, GC_CYCLE_STARTED, GC_CYCLE_ENDED or TERMINATED"},
        {"thread", Type::kInt64, "", "the recording thread's id (null when the payload's layout has none)"},
        {"rss_bytes", Type::kInt64, "B", "the process's resident set size"},
        {"peak_rss_bytes", Type::kInt64, "B", "the process's peak resident set size (maxrss)"},
@@ -26,7 +28,8 @@ const Schema& samples_schema() {
        {"minor_gc_count", Type::kInt64, "", "GC.stat minor_gc_count (null when this Ruby has no such key)"},
        {"major_gc_count", Type::kInt64, "", "GC.stat major_gc_count (null when this Ruby has no such key)"},
        {"heap_live_slots", Type::kInt64, "", "GC.stat heap_live_slots (heap_live_slot on Ruby 2.1)"},
-       {"total_allocated_objects", Type::kInt64, "", "GC.stat total_allocated_objects (total_allocated_object on Ruby 2.1)"}}};
+       {"total_allocated_objects", Type::kInt64, "",
+        "GC.stat total_allocated_objects (total_allocated_object on Ruby 2.1)"}}};
   return s;
 }
 
@@ -65,7 +68,8 @@ bool write_payload_table(const Payload& p, const std::string& input, const std::
     RowWriter w(samples_schema(), sink);
     for (size_t i = 0; i < n; ++i) {
       w.str(input).i64(static_cast<int64_t>(i)).f64(p.ts[i]);
-      if (p.ts[i] >= kEpoch2001) w.ts_ms(p.ts[i] * 1000.0); else w.null();
+      if (p.ts[i] >= kEpoch2001) w.ts_ms(p.ts[i] * 1000.0);
+      else w.null();
       w.str(event_name(p.event[i]));
       w.i64_or_null(p.thread[i], p.thread[i] != Payload::kNoThread).i64(p.rss[i]).i64(p.peak_rss[i]);
       stat_cell(w, p, i, p.col.count);

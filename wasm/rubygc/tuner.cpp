@@ -15,10 +15,10 @@ using nlohmann::json;
 namespace {
 
 // ---- policy numbers (ours unless a source is named; see /shared/notes/ruby-gc-tuning.md §3) ----
-constexpr int kLeakMinUnits = 8;               // H12: too few points to call a trend otherwise
+constexpr int kLeakMinUnits = 8;  // H12: too few points to call a trend otherwise
 constexpr double kLeakEndGrowth = 1.15, kLeakQ3Growth = 1.05;
-constexpr size_t kRepresentativeUnits = 200;   // agent README: "a good minimum ballpark sample set would be 200"
-constexpr size_t kAgentSampleCap = 2000;       // agent RUBY_GC_MAX_SAMPLES default
+constexpr size_t kRepresentativeUnits = 200;  // agent README: "a good minimum ballpark sample set would be 200"
+constexpr size_t kAgentSampleCap = 2000;      // agent RUBY_GC_MAX_SAMPLES default
 
 json by_event_json(const Run& run) {
   json out = json::object();
@@ -112,7 +112,8 @@ void count_events(Run& run, json& report) {
     if (e == kProcessingEnded) run.last_end = i;
   }
   const double t0 = p.n ? p.ts[0] : 0;
-  report["samples"] = {{"count", p.n}, {"by_event", by_event_json(run)},
+  report["samples"] = {{"count", p.n},
+                       {"by_event", by_event_json(run)},
                        {"duration_s", p.n ? std::round((p.ts[p.n - 1] - t0) * 1e4) / 1e4 : 0},
                        {"monotonic_clock", compare_dotted(p.header.agent_version, "1.0.70") >= 0}};
 }
@@ -124,7 +125,8 @@ void measure_units(Run& run, json& report) {
   pair_units(run);
   const size_t nu = run.units.size();
   json::array_t start_s, duration_ms, allocations, gcs_col, minor_col, major_col, gc_time_ms, thread_col, label_col;
-  for (auto* col : {&start_s, &duration_ms, &allocations, &gcs_col, &minor_col, &major_col, &gc_time_ms, &thread_col, &label_col})
+  for (auto* col :
+       {&start_s, &duration_ms, &allocations, &gcs_col, &minor_col, &major_col, &gc_time_ms, &thread_col, &label_col})
     col->reserve(nu);
   for (const Unit& u : run.units) {
     double dur = (p.ts[u.end] - p.ts[u.start]) * 1000.0;
@@ -152,10 +154,10 @@ void measure_units(Run& run, json& report) {
   run.p50 = percentile(run.allocs, 50);
   run.p95 = percentile(run.allocs, 95);
   run.with_gc_pct = nu ? 100.0 * static_cast<double>(run.units_with_gc) / static_cast<double>(nu) : 0;
-  json columns = {{"start_s", std::move(start_s)},      {"duration_ms", std::move(duration_ms)},
+  json columns = {{"start_s", std::move(start_s)},         {"duration_ms", std::move(duration_ms)},
                   {"allocations", std::move(allocations)}, {"gcs", std::move(gcs_col)},
-                  {"minor", std::move(minor_col)},       {"major", std::move(major_col)},
-                  {"gc_time_ms", std::move(gc_time_ms)}, {"thread", std::move(thread_col)},
+                  {"minor", std::move(minor_col)},         {"major", std::move(major_col)},
+                  {"gc_time_ms", std::move(gc_time_ms)},   {"thread", std::move(thread_col)},
                   {"label", std::move(label_col)}};
   report["units_of_work"] = {{"count", nu},
                              {"unfinished", run.unfinished},
@@ -201,8 +203,8 @@ void classify_gc_cycles(Run& run, json& report) {
   const StatColumns& c = p.col;
   const double t0 = p.n ? p.ts[0] : 0;
   run.have_started = run.by_event[kGcCycleStarted] > 0;
-  json cycles = {{"start_s", json::array()}, {"end_s", json::array()}, {"major", json::array()},
-                 {"major_by", json::array()}, {"gc_by", json::array()}, {"count", json::array()},
+  json cycles = {{"start_s", json::array()},          {"end_s", json::array()}, {"major", json::array()},
+                 {"major_by", json::array()},         {"gc_by", json::array()}, {"count", json::array()},
                  {"during_processing", json::array()}};
   const int kind = run.have_started ? kGcCycleStarted : kGcCycleEnded;
   for (size_t i = 0; i < p.n; ++i) {
@@ -281,7 +283,8 @@ void measure_heap(Run& run, json& report) {
   if (run.booted != kNone) run.retained = std::max(run.retained, p.heap_live(run.booted));
   if (run.terminated != kNone) run.retained = std::max(run.retained, p.heap_live(run.terminated));
   if (p.col.old_objects >= 0 && run.first_start != kNone && run.last_end != kNone)
-    for (size_t i = run.first_start; i <= run.last_end; ++i) run.retained = std::max(run.retained, p.at(i, p.col.old_objects));
+    for (size_t i = run.first_start; i <= run.last_end; ++i)
+      run.retained = std::max(run.retained, p.at(i, p.col.old_objects));
   // peak_rss is the agent's maxrss; current rss can read a little higher (different sources), so both.
   for (size_t i = 0; i < p.n; ++i) {
     run.peak_rss = std::max(run.peak_rss, p.peak_rss[i]);
@@ -327,11 +330,13 @@ void rate_confidence(Run& run, json& report) {
   std::string level = "high";
   if (run.units.size() < kRepresentativeUnits) {
     level = "low";
-    reasons.push_back("only " + std::to_string(run.units.size()) + " units of work (the agent's README suggests >= 200)");
+    reasons.push_back("only " + std::to_string(run.units.size()) +
+                      " units of work (the agent's README suggests >= 200)");
   }
   if (cap) {
     if (level == "high") level = "medium";
-    reasons.push_back("the agent's " + std::to_string(sample_cap) + "-sample cap was reached: the end of the run is missing");
+    reasons.push_back("the agent's " + std::to_string(sample_cap) +
+                      "-sample cap was reached: the end of the run is missing");
   }
   if (run.gcs_processing < 3) {
     if (level == "high") level = "medium";
@@ -356,28 +361,29 @@ void write_metrics(const Run& run, json& report) {
   json mi_by = json::object();
   for (auto& kv : run.minors_by) mi_by[kv.first] = kv.second;
   const Payload& p = run.p;
-  report["metrics"] = {{"units", run.units.size()},
-                       {"gc_at_boot", run.boot_gc},
-                       {"heap_live_at_boot", run.live_boot},
-                       {"heap_available_at_boot", run.avail_boot},
-                       {"max_heap_available_processing", run.max_avail_proc},
-                       {"max_heap_live_processing", run.max_live_proc},
-                       {"max_growth_step_slots", run.max_growth_step},
-                       {"heap_live_at_end", run.terminated != kNone ? json(p.heap_live(run.terminated)) : json(nullptr)},
-                       {"gcs_during_processing", run.gcs_processing},
-                       {"minors", run.minors},
-                       {"majors", run.majors},
-                       {"minor_by_malloc", run.minor_by_malloc},
-                       {"minors_by", mi_by},
-                       {"majors_by", mb},
-                       {"units_with_gc_pct", r1(run.with_gc_pct)},
-                       {"alloc_per_unit_p50", run.p50},
-                       {"alloc_per_unit_p95", run.p95},
-                       {"peak_rss_mb", r1(static_cast<double>(run.peak_rss) / kMiB)},
-                       {"max_rss_mb", r1(static_cast<double>(run.max_rss) / kMiB)},
-                       {"gc_time_share_pct", run.gc_share},
-                       {"page_obj_limit", run.page},
-                       {"leak_suspected", run.leak}};
+  report["metrics"] = {
+      {"units", run.units.size()},
+      {"gc_at_boot", run.boot_gc},
+      {"heap_live_at_boot", run.live_boot},
+      {"heap_available_at_boot", run.avail_boot},
+      {"max_heap_available_processing", run.max_avail_proc},
+      {"max_heap_live_processing", run.max_live_proc},
+      {"max_growth_step_slots", run.max_growth_step},
+      {"heap_live_at_end", run.terminated != kNone ? json(p.heap_live(run.terminated)) : json(nullptr)},
+      {"gcs_during_processing", run.gcs_processing},
+      {"minors", run.minors},
+      {"majors", run.majors},
+      {"minor_by_malloc", run.minor_by_malloc},
+      {"minors_by", mi_by},
+      {"majors_by", mb},
+      {"units_with_gc_pct", r1(run.with_gc_pct)},
+      {"alloc_per_unit_p50", run.p50},
+      {"alloc_per_unit_p95", run.p95},
+      {"peak_rss_mb", r1(static_cast<double>(run.peak_rss) / kMiB)},
+      {"max_rss_mb", r1(static_cast<double>(run.max_rss) / kMiB)},
+      {"gc_time_share_pct", run.gc_share},
+      {"page_obj_limit", run.page},
+      {"leak_suspected", run.leak}};
 }
 
 // Object types at BOOTED vs TERMINATED; per-heap stats (the meta.stat_heap extension, 3.3+).
@@ -413,7 +419,8 @@ void read_heaps(Run& run, json& report) {
     if (s == e->end() || !s->is_number_integer()) break;
     run.heaps.emplace_back(s->get<int64_t>(), z != e->end() && z->is_number_integer() ? z->get<int64_t>() : 0);
   }
-  report["stat_heap"] = {{"booted", stat_heap_at(run.booted) ? *stat_heap_at(run.booted) : json(nullptr)}, {"end", *heap_end}};
+  report["stat_heap"] = {{"booted", stat_heap_at(run.booted) ? *stat_heap_at(run.booted) : json(nullptr)},
+                         {"end", *heap_end}};
 }
 
 Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& options, json& report) {
@@ -425,15 +432,17 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   measure_heap(run, report);
   detect_leak(run, report);
   rate_confidence(run, report);
-  run.gc_share = p.col.time >= 0 && run.unit_ms_total > 0 ? json(r1(100.0 * run.unit_gc_ms_total / run.unit_ms_total)) : json(nullptr);
+  run.gc_share = p.col.time >= 0 && run.unit_ms_total > 0 ? json(r1(100.0 * run.unit_gc_ms_total / run.unit_ms_total))
+                                                          : json(nullptr);
   write_metrics(run, report);
   read_heaps(run, report);
 
   Verdict verdict;
   if (run.units.empty()) {
     verdict.status = 400;
-    verdict.message = "no unit of work (no PROCESSING_STARTED/ENDED pair): not representative; the real agent does not "
-                      "sync such a sample set";
+    verdict.message =
+        "no unit of work (no PROCESSING_STARTED/ENDED pair): not representative; the real agent does not "
+        "sync such a sample set";
     verdict.details = {{"by_event", by_event_json(run)}};
   }
   Advice advice;
@@ -456,8 +465,8 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
     verdict.details = {{"existing", existing}, {"conflicts", conflicts}};
   } else if (verdict.status == 200) {
     verdict.message = "advice for Ruby " + version.text + " from " + std::to_string(run.units.size()) +
-                      " units of work and " + std::to_string(run.gcs_processing) + " GCs while working (confidence: " +
-                      run.confidence + ")";
+                      " units of work and " + std::to_string(run.gcs_processing) +
+                      " GCs while working (confidence: " + run.confidence + ")";
   }
   return verdict;
 }

@@ -20,9 +20,10 @@ json lint_row(const Run& run, const std::string& name, const std::string& value,
   json item = {{"variable", name}, {"value", value}};
   if (name == "RUBY_GC_LIBRARY") {  // not a tuning value: which GC implementation runs (3.4+)
     item["status"] = "info";
-    item["message"] = run.version.at_least(3, 4) ? "selects the GC implementation (modular GC, in Ruby builds configured for it): "
-                                                   "the RUBY_GC_* values apply to the default GC"
-                                                 : "Ruby " + run.version.series() + " has no modular GC: ignored";
+    item["message"] = run.version.at_least(3, 4)
+                          ? "selects the GC implementation (modular GC, in Ruby builds configured for it): "
+                            "the RUBY_GC_* values apply to the default GC"
+                          : "Ruby " + run.version.series() + " has no modular GC: ignored";
     return item;
   }
   if (pc.status != ParamCheck::kAccepted) {
@@ -34,7 +35,8 @@ json lint_row(const Run& run, const std::string& name, const std::string& value,
   item["effective"] = pc.effective;
   if (name == "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR" && pc.effective < 1.0) {
     item["status"] = "warn";
-    item["message"] = "accepted, but < 1.0 (0 = every GC is major) forces a major GC almost every time the old generation grows";
+    item["message"] =
+        "accepted, but < 1.0 (0 = every GC is major) forces a major GC almost every time the old generation grows";
   } else if (name == "RUBY_GC_HEAP_INIT_SLOTS" && run.v32) {
     item["status"] = "warn";
     item["message"] = "Ruby 3.2 applies it, but its 5 size pools make it a poor knob (no per-pool variable before 3.3)";
@@ -55,7 +57,8 @@ std::optional<json> conflict_of(const Run& run, const std::string& name, const s
   for (auto& r : recommendations)
     if (r["strategy"] == "speed" && r["variable"] == name)
       ours = check_param(name, r["value"].get<std::string>(), run.version, run.p.pointer_bits).effective;
-  json conflict = {{"variable", name}, {"existing", value}, {"default", format_param_value(*param, param->default_value)}};
+  json conflict = {
+      {"variable", name}, {"existing", value}, {"default", format_param_value(*param, param->default_value)}};
   if (ours) {
     double f = ratio(pc.effective, *ours);
     if (f <= kConflictRatio) return std::nullopt;
@@ -71,7 +74,8 @@ std::optional<json> conflict_of(const Run& run, const std::string& name, const s
     conflict["ours"] = nullptr;
     conflict["retained_slots"] = run.retained;
     conflict["factor"] = r1(pc.effective / need);
-    conflict["why"] = "the boot heap is " + fmt(pc.effective / need) + "x the most slots that survive a GC (" + num(run.retained) +
+    conflict["why"] = "the boot heap is " + fmt(pc.effective / need) + "x the most slots that survive a GC (" +
+                      num(run.retained) +
                       ", live after the full GCs at BOOTED/TERMINATED and old objects): memory spent for nothing";
     return conflict;
   }
@@ -114,7 +118,9 @@ void write_recommendations(const Run& run, const Advice& advice, json& report) {
   for (auto& r : advice.recs) {
     const GcParam* param = find_param(r.variable, run.version);
     if (!param) {
-      dropped.push_back({{"strategy", r.strategy}, {"variable", r.variable}, {"why", "Ruby " + run.version.series() + " does not read it"}});
+      dropped.push_back({{"strategy", r.strategy},
+                         {"variable", r.variable},
+                         {"why", "Ruby " + run.version.series() + " does not read it"}});
       continue;
     }
     std::string value = format_param_value(*param, r.value);
@@ -131,9 +137,14 @@ void write_recommendations(const Run& run, const Advice& advice, json& report) {
       double d = std::fabs(*cur - pc.effective);
       unchanged = param->kind == ParamKind::kSize ? (d <= std::max(0.01 * *cur, 1000.0)) : d < 1e-9;
     }
-    recommendations.push_back({{"strategy", r.strategy}, {"variable", r.variable}, {"value", value}, {"current", current},
-                               {"default", format_param_value(*param, param->default_value)}, {"reason", r.reason},
-                               {"evidence", r.evidence}, {"unchanged", unchanged}});
+    recommendations.push_back({{"strategy", r.strategy},
+                               {"variable", r.variable},
+                               {"value", value},
+                               {"current", current},
+                               {"default", format_param_value(*param, param->default_value)},
+                               {"reason", r.reason},
+                               {"evidence", r.evidence},
+                               {"unchanged", unchanged}});
     if (!unchanged) strategies[r.strategy][r.variable] = value;
   }
   report["recommendations"] = recommendations;
@@ -152,7 +163,8 @@ json lint_existing(const Run& run, json& report) {
     ParamCheck pc = check_param(kv.first, kv.second, run.version, run.p.pointer_bits);
     lint.push_back(lint_row(run, kv.first, kv.second, pc));
     if (pc.status != ParamCheck::kAccepted) continue;
-    if (auto c = conflict_of(run, kv.first, kv.second, pc, report["recommendations"])) conflicts.push_back(std::move(*c));
+    if (auto c = conflict_of(run, kv.first, kv.second, pc, report["recommendations"]))
+      conflicts.push_back(std::move(*c));
   }
   report["lint"] = lint;
   report["agent_env"] = agent_env;

@@ -13,37 +13,42 @@ using nlohmann::json;
 namespace {
 
 // ---- policy numbers (ours unless a source is named; see /shared/notes/ruby-gc-tuning.md §3) ----
-constexpr int kBootGcsForInit = 10;            // H1: boot needed many GCs
-constexpr double kHeapGrowthAfterBoot = 1.05;  // H1: heap grew > 5 % after BOOTED
-constexpr double kMemoryInitHeadroom = 1.05;   // H1 memory: live slots at BOOTED x 1.05 (EnvMem-like)
-constexpr double kSpeedGrowthFactor = 1.25;    // H3: TuneMyGC used 1.2, byroot 1.3 with a large INIT
-constexpr double kMemoryGrowthFactor = 1.1;    // H3 memory
-constexpr double kUnitsWithGcForFree = 25.0;   // H2: % of units that contain a GC
-constexpr double kFreeMinRatio = 0.20;         // H2: RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO default
-constexpr int kOldgenMajors = 3;               // H5
-constexpr double kSpeedOldobjectFactor = 3.0;  // H5 (code.org used 3)
+constexpr int kBootGcsForInit = 10;             // H1: boot needed many GCs
+constexpr double kHeapGrowthAfterBoot = 1.05;   // H1: heap grew > 5 % after BOOTED
+constexpr double kMemoryInitHeadroom = 1.05;    // H1 memory: live slots at BOOTED x 1.05 (EnvMem-like)
+constexpr double kSpeedGrowthFactor = 1.25;     // H3: TuneMyGC used 1.2, byroot 1.3 with a large INIT
+constexpr double kMemoryGrowthFactor = 1.1;     // H3 memory
+constexpr double kUnitsWithGcForFree = 25.0;    // H2: % of units that contain a GC
+constexpr double kFreeMinRatio = 0.20;          // H2: RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO default
+constexpr int kOldgenMajors = 3;                // H5
+constexpr double kSpeedOldobjectFactor = 3.0;   // H5 (code.org used 3)
 constexpr double kMemoryOldobjectFactor = 1.5;  // H5 (Discourse used 1.5)
-constexpr int kMallocMinors = 10;              // H6 = autotuner Malloc (>= 10 and > 10 %)
+constexpr int kMallocMinors = 10;               // H6 = autotuner Malloc (>= 10 and > 10 %)
 constexpr double kMallocShare = 0.10;
-constexpr int kOldmallocMajors = 10;           // H7 = autotuner Oldmalloc (>= 10 and > 1 %)
+constexpr int kOldmallocMajors = 10;  // H7 = autotuner Oldmalloc (>= 10 and > 1 %)
 constexpr double kOldmallocShare = 0.01;
-constexpr int kShadyMajors = 10;               // H8 = autotuner RememberedWBUnprotectedObjects
+constexpr int kShadyMajors = 10;  // H8 = autotuner RememberedWBUnprotectedObjects
 constexpr double kShadyShare = 0.10;
-constexpr size_t kLaggedListed = 20;           // lagged samples named in the note
+constexpr size_t kLaggedListed = 20;  // lagged samples named in the note
 
 int64_t memory_init_slots(const Run& run) {
-  return pages_up(static_cast<int64_t>(std::ceil(static_cast<double>(run.p.heap_live(run.booted)) * kMemoryInitHeadroom)), run.page);
+  return pages_up(
+      static_cast<int64_t>(std::ceil(static_cast<double>(run.p.heap_live(run.booted)) * kMemoryInitHeadroom)),
+      run.page);
 }
 
 // ---- H1: heap size at boot (per heap on 3.3+), with H3's growth factor once it is sized ----
 void rule_heap_init(const Run& run, Advice& a) {
   const Payload& p = run.p;
   const bool heap_grew = run.booted != kNone && p.heap_available(run.booted) > 0 &&
-                         static_cast<double>(run.max_avail_proc) > kHeapGrowthAfterBoot * static_cast<double>(p.heap_available(run.booted));
+                         static_cast<double>(run.max_avail_proc) >
+                             kHeapGrowthAfterBoot * static_cast<double>(p.heap_available(run.booted));
   const bool boot_needs_init = run.booted != kNone && (p.at(run.booted, p.col.count) >= kBootGcsForInit || heap_grew);
   if (run.units.empty() || !boot_needs_init) return;
-  json init_evidence = {{"gc_at_boot", run.boot_gc}, {"heap_available_at_boot", run.avail_boot},
-                        {"max_heap_available_processing", run.max_avail_proc}, {"heap_live_at_boot", run.live_boot},
+  json init_evidence = {{"gc_at_boot", run.boot_gc},
+                        {"heap_available_at_boot", run.avail_boot},
+                        {"max_heap_available_processing", run.max_avail_proc},
+                        {"heap_live_at_boot", run.live_boot},
                         {"page_obj_limit", run.page}};
   std::string why_boot = "boot needed " + num(p.at(run.booted, p.col.count)) + " GCs" +
                          (heap_grew ? " and the heap grew from " + num(p.heap_available(run.booted)) + " to " +
@@ -59,7 +64,8 @@ void rule_heap_init(const Run& run, Advice& a) {
       a.add("speed", "RUBY_GC_HEAP_INIT_SLOTS", static_cast<double>(pages_up(run.max_avail_proc, run.page)),
             why_boot + ": start with the heap the app reaches while working (page-rounded)", init_evidence);
     a.add("memory", "RUBY_GC_HEAP_INIT_SLOTS", static_cast<double>(memory_init_slots(run)),
-          why_boot + ": start with what is live after boot plus 5 %, let the heap grow slowly from there", init_evidence);
+          why_boot + ": start with what is live after boot plus 5 %, let the heap grow slowly from there",
+          init_evidence);
   } else if (!run.heaps.empty()) {
     json ev = init_evidence;
     json eden = json::array();
@@ -87,8 +93,8 @@ void rule_heap_init(const Run& run, Advice& a) {
     a.add("speed", "RUBY_GC_HEAP_GROWTH_FACTOR", kSpeedGrowthFactor,
           "with the heap sized at boot, grow by 25 % instead of 80 % when it must grow", {{"default", 1.8}});
   if (memory_init)
-    a.add("memory", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor, "grow the heap by 10 % steps to stay close to what is live",
-          {{"default", 1.8}});
+    a.add("memory", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor,
+          "grow the heap by 10 % steps to stay close to what is live", {{"default", 1.8}});
 }
 
 // ---- H2: free slots after a GC, when many units of work run a GC ----
@@ -98,7 +104,8 @@ void rule_free_slots(const Run& run, Advice& a) {
     return;
   a.add("speed", "RUBY_GC_HEAP_FREE_SLOTS", static_cast<double>(run.p95),
         fmt(run.with_gc_pct) + "% of units of work run a GC; keep one unit's allocations (p95) free after each GC",
-        {{"units_with_gc_pct", r1(run.with_gc_pct)}, {"alloc_per_unit_p95", run.p95},
+        {{"units_with_gc_pct", r1(run.with_gc_pct)},
+         {"alloc_per_unit_p95", run.p95},
          {"free_min_ratio_slots", static_cast<int64_t>(kFreeMinRatio * static_cast<double>(run.max_avail_proc))}});
 }
 
@@ -122,10 +129,14 @@ void rule_oldobject_factor(const Run& run, Advice& a) {
   if (run.units.empty() || oldgen < kOldgenMajors) return;
   json ev = {{"majors_by_oldgen", oldgen}, {"majors", run.majors}};
   if (!run.leak)
-    a.add("speed", "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", kSpeedOldobjectFactor,
-          num(oldgen) + " major GCs were caused by old-generation growth; allow 3x the old objects before the next major", ev);
+    a.add(
+        "speed", "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", kSpeedOldobjectFactor,
+        num(oldgen) + " major GCs were caused by old-generation growth; allow 3x the old objects before the next major",
+        ev);
   a.add("memory", "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR", kMemoryOldobjectFactor,
-        num(oldgen) + " major GCs by old-generation growth; 1.5x keeps old garbage bounded yet avoids back-to-back majors", ev);
+        num(oldgen) +
+            " major GCs by old-generation growth; 1.5x keeps old garbage bounded yet avoids back-to-back majors",
+        ev);
 }
 
 // ---- H6: minor GCs triggered by malloc growth (autotuner Malloc) ----
@@ -140,8 +151,10 @@ void rule_malloc_limit(const Run& run, Advice& a) {
   };
   json ev = {{"minor_by_malloc", run.minor_by_malloc}, {"minors", run.minors}};
   std::string why = num(run.minor_by_malloc) + " of " + num(run.minors) + " minor GCs were triggered by malloc growth";
-  a.add("speed", "RUBY_GC_MALLOC_LIMIT", next("RUBY_GC_MALLOC_LIMIT", 16 * kMiB), why + "; double the malloc limit", ev);
-  a.add("speed", "RUBY_GC_MALLOC_LIMIT_MAX", next("RUBY_GC_MALLOC_LIMIT_MAX", 32 * kMiB), why + "; double its maximum", ev);
+  a.add("speed", "RUBY_GC_MALLOC_LIMIT", next("RUBY_GC_MALLOC_LIMIT", 16 * kMiB), why + "; double the malloc limit",
+        ev);
+  a.add("speed", "RUBY_GC_MALLOC_LIMIT_MAX", next("RUBY_GC_MALLOC_LIMIT_MAX", 32 * kMiB), why + "; double its maximum",
+        ev);
 }
 
 // ---- H7: major GCs forced by malloc'd memory of old objects (autotuner Oldmalloc) ----
@@ -153,11 +166,14 @@ void rule_oldmalloc_limit(const Run& run, Advice& a) {
   const double off = run.p.pointer_bits == 32 ? 2000000000.0 : 1e12;
   const double majors = static_cast<double>(run.majors);
   if (oldmalloc >= kOldmallocMajors && static_cast<double>(oldmalloc) > kOldmallocShare * majors) {
-    std::string why = num(oldmalloc) + " of " + num(run.majors) + " major GCs were forced by malloc'd memory of old objects";
-    a.add("speed", "RUBY_GC_OLDMALLOC_LIMIT", off, why + "; such majors rarely free much in servers: turn them off", ev);
+    std::string why =
+        num(oldmalloc) + " of " + num(run.majors) + " major GCs were forced by malloc'd memory of old objects";
+    a.add("speed", "RUBY_GC_OLDMALLOC_LIMIT", off, why + "; such majors rarely free much in servers: turn them off",
+          ev);
     a.add("speed", "RUBY_GC_OLDMALLOC_LIMIT_MAX", off, why, ev);
   } else if (oldmalloc >= 3 && static_cast<double>(oldmalloc) > 0.25 * majors) {
-    std::string why = num(oldmalloc) + " of " + num(run.majors) + " major GCs were forced by oldmalloc (short run: low confidence)";
+    std::string why =
+        num(oldmalloc) + " of " + num(run.majors) + " major GCs were forced by oldmalloc (short run: low confidence)";
     a.add("speed", "RUBY_GC_OLDMALLOC_LIMIT", 64 * kMiB, why + "; raise the limit to 64 MiB", ev);
     a.add("speed", "RUBY_GC_OLDMALLOC_LIMIT_MAX", 256 * kMiB, why + "; and its maximum to 256 MiB", ev);
   }
@@ -166,23 +182,26 @@ void rule_oldmalloc_limit(const Run& run, Advice& a) {
 // ---- H8: major GCs by write-barrier-unprotected (shady) objects; a knob only on 3.3+ ----
 void rule_shady_ratio(const Run& run, Advice& a) {
   const int64_t shady = run.majors_by_reason("shady");
-  if (run.units.empty() || shady < kShadyMajors || static_cast<double>(shady) <= kShadyShare * static_cast<double>(run.majors))
+  if (run.units.empty() || shady < kShadyMajors ||
+      static_cast<double>(shady) <= kShadyShare * static_cast<double>(run.majors))
     return;
   json ev = {{"majors_by_shady", shady}, {"majors", run.majors}};
   if (run.v33) {
     auto cur = run.existing_value("RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO");
     double v = !cur ? 0.02 : (*cur < 0.01 ? 0.01 : 2 * *cur);
     a.add("speed", "RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO", v,
-          num(shady) + " of " + num(run.majors) + " major GCs were caused by write-barrier-unprotected (shady) objects", ev);
+          num(shady) + " of " + num(run.majors) + " major GCs were caused by write-barrier-unprotected (shady) objects",
+          ev);
     return;
   }
-  a.finding("shady_majors", "warn",
-            num(shady) + " of " + num(run.majors) + " major GCs were caused by write-barrier-unprotected (shady) objects; Ruby " +
-                run.version.series() +
-                " has no knob for it (RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO is 3.3+, and before 3.3 "
-                "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR also scales the shady limit); Ruby 3.3 added write barriers to "
-                "Time, Enumerator, MatchData and Method",
-            ev);
+  a.finding(
+      "shady_majors", "warn",
+      num(shady) + " of " + num(run.majors) +
+          " major GCs were caused by write-barrier-unprotected (shady) objects; Ruby " + run.version.series() +
+          " has no knob for it (RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO is 3.3+, and before 3.3 "
+          "RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR also scales the shady limit); Ruby 3.3 added write barriers to "
+          "Time, Enumerator, MatchData and Method",
+      ev);
 }
 
 // ---- H15, RSS budget up to 3.2: RSS ~ what does not scale with slots + slots x slot size ----
@@ -195,18 +214,24 @@ void budget_one_heap(const Run& run, Advice& a) {
   int64_t lo = run.booted != kNone ? memory_init_slots(run) : pages_up(run.max_live_proc, run.page);
   int64_t hi = pages_up(run.max_avail_proc, run.page);
   int64_t init = std::clamp(pages_down(slots, run.page), lo, std::max(lo, hi));
-  a.budget_info = {{"available", true}, {"budget_mb", budget_mb}, {"non_heap_rss_mb", r1(non_heap / kMiB)},
-                   {"slot_bytes", p.slot_size}, {"fits", slots >= lo}};
+  a.budget_info = {{"available", true},
+                   {"budget_mb", budget_mb},
+                   {"non_heap_rss_mb", r1(non_heap / kMiB)},
+                   {"slot_bytes", p.slot_size},
+                   {"fits", slots >= lo}};
   if (slots < lo)
     a.finding("rss_budget_too_small", "warn",
               "an RSS budget of " + fmt(budget_mb, 0) + " MB leaves room for " + num(std::max<int64_t>(slots, 0)) +
-                  " slots, less than what is live after boot (" + num(lo) + "): the budget cannot be met by GC settings",
+                  " slots, less than what is live after boot (" + num(lo) +
+                  "): the budget cannot be met by GC settings",
               a.budget_info);
-  std::string why = "largest page-rounded heap that keeps RSS under " + fmt(budget_mb, 0) + " MB (" + fmt(non_heap / kMiB) +
-                    " MB not in the object heap + " + num(p.slot_size) + " B per slot)";
+  std::string why = "largest page-rounded heap that keeps RSS under " + fmt(budget_mb, 0) + " MB (" +
+                    fmt(non_heap / kMiB) + " MB not in the object heap + " + num(p.slot_size) + " B per slot)";
   if (!run.v32) a.add("rss_budget", "RUBY_GC_HEAP_INIT_SLOTS", static_cast<double>(init), why, a.budget_info);
-  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor, "small growth steps to stay under the budget", a.budget_info);
-  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS", static_cast<double>(std::max(pages_up(run.p95, run.page), 4 * run.page)),
+  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor, "small growth steps to stay under the budget",
+        a.budget_info);
+  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_MAX_SLOTS",
+        static_cast<double>(std::max(pages_up(run.p95, run.page), 4 * run.page)),
         "bounded growth steps (one unit of work's allocations)", a.budget_info);
 }
 
@@ -217,13 +242,18 @@ void budget_per_heap(const Run& run, Advice& a) {
   for (auto& h : run.heaps) heap_bytes += static_cast<double>(h.first) * static_cast<double>(h.second);
   double non_heap = static_cast<double>(std::max(run.peak_rss, run.max_rss)) - heap_bytes;
   double f = std::clamp((budget_mb * kMiB - non_heap) / heap_bytes, 0.0, 1.0);
-  a.budget_info = {{"available", true}, {"budget_mb", budget_mb}, {"non_heap_rss_mb", r1(non_heap / kMiB)},
-                   {"heap_scale", std::round(f * 1000) / 1000}, {"fits", f >= 1.0}};
+  a.budget_info = {{"available", true},
+                   {"budget_mb", budget_mb},
+                   {"non_heap_rss_mb", r1(non_heap / kMiB)},
+                   {"heap_scale", std::round(f * 1000) / 1000},
+                   {"fits", f >= 1.0}};
   for (size_t h = 0; h < run.heaps.size(); ++h)
     if (f > 0)
-      a.add("rss_budget", "RUBY_GC_HEAP_" + std::to_string(h) + "_INIT_SLOTS", std::floor(static_cast<double>(run.heaps[h].first) * f),
+      a.add("rss_budget", "RUBY_GC_HEAP_" + std::to_string(h) + "_INIT_SLOTS",
+            std::floor(static_cast<double>(run.heaps[h].first) * f),
             "warm heap size scaled by " + fmt(f, 2) + " to fit the RSS budget", a.budget_info);
-  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor, "small growth steps to stay under the budget", a.budget_info);
+  a.add("rss_budget", "RUBY_GC_HEAP_GROWTH_FACTOR", kMemoryGrowthFactor, "small growth steps to stay under the budget",
+        a.budget_info);
 }
 
 void rule_rss_budget(const Run& run, Advice& a) {
@@ -233,13 +263,11 @@ void rule_rss_budget(const Run& run, Advice& a) {
   }
   if (run.units.empty()) return;
   if (std::max(run.peak_rss, run.max_rss) == 0 || run.p.slot_size == 0)
-    a.budget_info["reason"] = "the payload has no RSS (0) or no slot size: an RSS budget cannot be mapped to heap slots";
-  else if (!run.v33)
-    budget_one_heap(run, a);
-  else if (!run.heaps.empty())
-    budget_per_heap(run, a);
-  else
-    a.budget_info["reason"] = "no per-heap data (meta.stat_heap) for Ruby 3.3+";
+    a.budget_info["reason"] =
+        "the payload has no RSS (0) or no slot size: an RSS budget cannot be mapped to heap slots";
+  else if (!run.v33) budget_one_heap(run, a);
+  else if (!run.heaps.empty()) budget_per_heap(run, a);
+  else a.budget_info["reason"] = "no per-heap data (meta.stat_heap) for Ruby 3.3+";
 }
 
 // The GC implementation and GC.config the run reports (Ruby 3.4+): RUBY_GC_LIBRARY in the header's
@@ -259,14 +287,16 @@ void state_gc_config(const Run& run, Advice& a) {
   // The variable does something only on 3.4+ builds with the modular GC; GC.config says what ran.
   if (!library.empty() && library != "default" && (config || run.version.at_least(3, 4)))
     a.finding("non_default_gc", "warn",
-              "this process ran the \"" + library + "\" GC (modular GC, Ruby 3.4+): the RUBY_GC_* advice here is for Ruby's "
-              "default GC only; the other GC has its own settings",
+              "this process ran the \"" + library +
+                  "\" GC (modular GC, Ruby 3.4+): the RUBY_GC_* advice here is for Ruby's "
+                  "default GC only; the other GC has its own settings",
               {{"gc_library", library}});
   if (config && config->contains("rgengc_allow_full_mark") && (*config)["rgengc_allow_full_mark"] == false)
-    a.finding("full_mark_disabled", "info",
-              "GC.config(rgengc_allow_full_mark: false): Ruby runs no major GC by itself; the app runs them out of band "
-              "(GC.start when GC.latest_gc_info(:need_major_by) is set), so major GC counts reflect the app's schedule",
-              {{"rgengc_allow_full_mark", false}});
+    a.finding(
+        "full_mark_disabled", "info",
+        "GC.config(rgengc_allow_full_mark: false): Ruby runs no major GC by itself; the app runs them out of band "
+        "(GC.start when GC.latest_gc_info(:need_major_by) is set), so major GC counts reflect the app's schedule",
+        {{"rgengc_allow_full_mark", false}});
 }
 
 }  // namespace
@@ -274,31 +304,41 @@ void state_gc_config(const Run& run, Advice& a) {
 // Facts about the run that are not advice (missing events, GC share, leak, ...).
 void state_facts(const Run& run, Advice& a) {
   const Payload& p = run.p;
-  if (run.booted == kNone) a.finding("no_booted", "warn", "no BOOTED sample: boot-phase heuristics (heap init slots) are disabled");
-  if (run.terminated == kNone) a.finding("no_terminated", "info", "no TERMINATED sample: the end of the run is unknown");
+  if (run.booted == kNone)
+    a.finding("no_booted", "warn", "no BOOTED sample: boot-phase heuristics (heap init slots) are disabled");
+  if (run.terminated == kNone)
+    a.finding("no_terminated", "info", "no TERMINATED sample: the end of the run is unknown");
   if (!run.have_started && run.by_event[kGcCycleEnded] > 0)
-    a.finding("no_gc_start_events", "info",
-              "no GC_CYCLE_STARTED events: GC reasons reconstructed from PROCESSING_ENDED latest_gc_info (finalizer/poll agent)");
+    a.finding(
+        "no_gc_start_events", "info",
+        "no GC_CYCLE_STARTED events: GC reasons reconstructed from PROCESSING_ENDED latest_gc_info (finalizer/poll agent)");
   if (run.peak_rss == 0 && run.max_rss == 0)
-    a.finding("rss_unknown", "info", "RSS fields are 0 (the agent could not read RSS, e.g. ruby.wasm): no RSS budget strategy");
-  if (run.unfinished) a.finding("unfinished_units", "info", num(static_cast<int64_t>(run.unfinished)) + " PROCESSING_STARTED without an end (ignored)");
+    a.finding("rss_unknown", "info",
+              "RSS fields are 0 (the agent could not read RSS, e.g. ruby.wasm): no RSS budget strategy");
+  if (run.unfinished)
+    a.finding("unfinished_units", "info",
+              num(static_cast<int64_t>(run.unfinished)) + " PROCESSING_STARTED without an end (ignored)");
   if (run.unmatched_ends)
-    a.finding("unmatched_ends", "warn", num(static_cast<int64_t>(run.unmatched_ends)) + " PROCESSING_ENDED without a start (ignored)");
+    a.finding("unmatched_ends", "warn",
+              num(static_cast<int64_t>(run.unmatched_ends)) + " PROCESSING_ENDED without a start (ignored)");
   if (!run.gc_share.is_null()) {
     double share = run.gc_share.get<double>();
     a.finding("gc_time_share", share < 2.0 ? "info" : "warn",
-              "GC time is " + fmt(share) + "% of unit-of-work wall time" + (share < 2.0 ? ": GC is not the bottleneck, tuning gains will be small" : ""),
+              "GC time is " + fmt(share) + "% of unit-of-work wall time" +
+                  (share < 2.0 ? ": GC is not the bottleneck, tuning gains will be small" : ""),
               {{"gc_ms", run.unit_gc_ms_total}, {"unit_ms", std::round(run.unit_ms_total)}});
   }
   if (p.col.compact_count >= 0 && p.n && p.at(p.n - 1, p.col.compact_count) == 0)
-    a.finding("no_compaction", "info",
-              std::string("no GC.compact seen: for forking servers compact before fork (3.times { GC.start }; GC.compact") +
-                  (run.v33 ? ", or Process.warmup which does this and more on 3.3+)" : ")"),
-              {{"compact_count", 0}});
+    a.finding(
+        "no_compaction", "info",
+        std::string("no GC.compact seen: for forking servers compact before fork (3.times { GC.start }; GC.compact") +
+            (run.v33 ? ", or Process.warmup which does this and more on 3.3+)" : ")"),
+        {{"compact_count", 0}});
   if (int64_t nofree = run.majors_by_reason("nofree"); nofree > 0)
     a.finding("nofree_majors", "info",
-              num(nofree) + " major GCs by 'nofree' during processing: heap too small for the workload (INIT/FREE_SLOTS), not an "
-                            "old-generation problem",
+              num(nofree) +
+                  " major GCs by 'nofree' during processing: heap too small for the workload (INIT/FREE_SLOTS), not an "
+                  "old-generation problem",
               {{"nofree", nofree}});
   if (run.leak)
     a.finding("leak", "warn",
@@ -311,13 +351,19 @@ void state_facts(const Run& run, Advice& a) {
     json listed = json::array();
     for (size_t k = 0; k < p.lagged.size() && k < kLaggedListed; ++k) {
       const LaggedSample& l = p.lagged[k];
-      listed.push_back({{"sample", l.sample}, {"event", event_name(p.event[l.sample])}, {"key", l.key}, {"value", l.value},
-                        {"newer", l.newer}, {"newer_at", l.newer_at}});
+      listed.push_back({{"sample", l.sample},
+                        {"event", event_name(p.event[l.sample])},
+                        {"key", l.key},
+                        {"value", l.value},
+                        {"newer", l.newer},
+                        {"newer_at", l.newer_at}});
     }
     a.finding("lagged_samples", "info",
-              num(static_cast<int64_t>(p.lagged.size())) + " samples were written after samples with newer GC counters (first: sample #" +
-                  num(static_cast<int64_t>(p.lagged[0].sample)) + ", " + p.lagged[0].key + " " + num(p.lagged[0].value) + " after " +
-                  num(p.lagged[0].newer) + " at sample #" + num(static_cast<int64_t>(p.lagged[0].newer_at)) +
+              num(static_cast<int64_t>(p.lagged.size())) +
+                  " samples were written after samples with newer GC counters (first: sample #" +
+                  num(static_cast<int64_t>(p.lagged[0].sample)) + ", " + p.lagged[0].key + " " +
+                  num(p.lagged[0].value) + " after " + num(p.lagged[0].newer) + " at sample #" +
+                  num(static_cast<int64_t>(p.lagged[0].newer_at)) +
                   "): threads or a GC hook wrote them late; kept, each counted at the value it read",
               {{"count", p.lagged.size()}, {"samples", listed}});
   }

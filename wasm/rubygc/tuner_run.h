@@ -51,7 +51,9 @@ struct Run {
   bool leak = false;
   nlohmann::json leak_evidence, gc_share;
   std::string confidence;
-  bool in_window(size_t i) const { return first_start != kNone && last_end != kNone && i >= first_start && i <= last_end; }
+  bool in_window(size_t i) const {
+    return first_start != kNone && last_end != kNone && i >= first_start && i <= last_end;
+  }
   int64_t majors_by_reason(const char* reason) const {
     auto it = majors_by.find(reason);
     return it == majors_by.end() ? 0 : it->second;
@@ -73,8 +75,10 @@ struct Advice {
   nlohmann::json findings = nlohmann::json::array();
   std::vector<Rec> recs;
   nlohmann::json budget_info = {{"available", false}};
-  void finding(const char* id, const char* severity, std::string message, nlohmann::json evidence = nlohmann::json::object()) {
-    findings.push_back({{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"evidence", std::move(evidence)}});
+  void finding(const char* id, const char* severity, std::string message,
+               nlohmann::json evidence = nlohmann::json::object()) {
+    findings.push_back(
+        {{"id", id}, {"severity", severity}, {"message", std::move(message)}, {"evidence", std::move(evidence)}});
   }
   void add(const char* strategy, std::string variable, double value, std::string reason, nlohmann::json evidence) {
     recs.push_back({strategy, std::move(variable), value, std::move(reason), std::move(evidence)});

@@ -16,8 +16,7 @@ JsonReader::Step JsonReader::fail(uint64_t at, const std::string& what, char fou
   char buf[16];
   if (static_cast<unsigned char>(found) >= 0x20 && static_cast<unsigned char>(found) < 0x7f)
     std::snprintf(buf, sizeof buf, "'%c'", found);
-  else
-    std::snprintf(buf, sizeof buf, "byte 0x%02x", static_cast<unsigned char>(found));
+  else std::snprintf(buf, sizeof buf, "byte 0x%02x", static_cast<unsigned char>(found));
   failed_ = true;
   error_.offset = static_cast<size_t>(at);
   error_.truncated = false;
@@ -94,10 +93,12 @@ JsonReader::Step JsonReader::value(const char* b, size_t n, size_t& p, uint64_t 
   switch (c) {
     case '{':
     case '[':
-      if (stack_.size() >= kMaxDepth) return fail(base + p, "nesting deeper than " + std::to_string(kMaxDepth) + " levels", c);
+      if (stack_.size() >= kMaxDepth)
+        return fail(base + p, "nesting deeper than " + std::to_string(kMaxDepth) + " levels", c);
       ++p;
       stack_.push_back(c);
-      if (c == '{') sink_.begin_map(""); else sink_.begin_list("");
+      if (c == '{') sink_.begin_map("");
+      else sink_.begin_list("");
       expect_ = c == '{' ? Expect::FirstKeyOrClose : Expect::FirstValueOrClose;
       return Step::Done;
     case '"': {

@@ -59,8 +59,8 @@ class JsonReader {
   std::vector<char> stack_;  // '{' or '['
   TokenCarry carry_;         // a token cut by the end of the previous chunk
   std::string scratch_;
-  uint64_t consumed_ = 0;    // absolute offset of the next token
-  uint64_t total_ = 0;       // bytes fed
+  uint64_t consumed_ = 0;  // absolute offset of the next token
+  uint64_t total_ = 0;     // bytes fed
   int64_t root_end_ = -1;
   bool failed_ = false;
   JsonError error_;

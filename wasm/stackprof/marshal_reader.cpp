@@ -92,10 +92,8 @@ void MarshalReader::push(Kind kind, Phase phase, uint64_t remaining, std::string
   Level l{kind, phase, false, false, false, remaining, std::move(label)};
   if (emitting() && (emit_map || emit_list)) {
     l.emitted = true;
-    if (emit_map)
-      sink_.begin_map(l.label);
-    else
-      sink_.begin_list(l.label);
+    if (emit_map) sink_.begin_map(l.label);
+    else sink_.begin_list(l.label);
   }
   stack_.push_back(std::move(l));
 }
@@ -161,7 +159,8 @@ size_t MarshalReader::read_class_name(const uint8_t* p, const uint8_t* e, uint64
     k = read_long(p + 1, e, idx);
     if (!k) return kIncomplete;
     if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
-      fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
+      fail(at,
+           "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
       return kBad;
     }
     name = symbols_[static_cast<size_t>(idx)];
@@ -173,12 +172,8 @@ size_t MarshalReader::read_class_name(const uint8_t* p, const uint8_t* e, uint64
   t.label += name;
   switch (t.kind) {
     case Kind::Object:
-    case Kind::Struct:
-      t.phase = Phase::NeedCount;
-      break;
-    case Kind::UserDef:
-      t.phase = Phase::NeedBytes;
-      break;
+    case Kind::Struct: t.phase = Phase::NeedCount; break;
+    case Kind::UserDef: t.phase = Phase::NeedBytes; break;
     case Kind::UserMarshal:
     case Kind::Data:
       t.phase = Phase::Items;
@@ -257,10 +252,8 @@ size_t MarshalReader::read_ivar_count(const uint8_t* p, const uint8_t* e, uint64
 
 size_t MarshalReader::read_scalar(uint8_t type) {
   if (emitting()) {
-    if (type == '0')
-      sink_.on_nil();
-    else
-      sink_.on_bool(type == 'T');
+    if (type == '0') sink_.on_nil();
+    else sink_.on_bool(type == 'T');
   }
   value_done();
   return 1;
@@ -293,16 +286,15 @@ size_t MarshalReader::read_bignum(const uint8_t* q, const uint8_t* e, uint64_t a
   while (used > 0 && d[used - 1] == 0) --used;
   if (emitting()) {
     if (used > 8) {
-      sink_.on_opaque("(" + std::string(sign == '-' ? "negative " : "") + "integer of " + std::to_string(used) + " bytes)");
+      sink_.on_opaque("(" + std::string(sign == '-' ? "negative " : "") + "integer of " + std::to_string(used) +
+                      " bytes)");
     } else {
       uint64_t mag = 0;
       for (size_t i = 0; i < used; ++i) mag |= static_cast<uint64_t>(d[i]) << (8 * i);
       if (sign == '+')
         mag <= static_cast<uint64_t>(INT64_MAX) ? sink_.on_int(static_cast<int64_t>(mag)) : sink_.on_uint(mag);
-      else if (mag <= static_cast<uint64_t>(INT64_MAX))
-        sink_.on_int(-static_cast<int64_t>(mag));
-      else
-        sink_.on_opaque("(negative integer of 8 bytes)");
+      else if (mag <= static_cast<uint64_t>(INT64_MAX)) sink_.on_int(-static_cast<int64_t>(mag));
+      else sink_.on_opaque("(negative integer of 8 bytes)");
     }
   }
   value_done();
@@ -324,10 +316,8 @@ size_t MarshalReader::read_text(uint8_t type, const uint8_t* q, const uint8_t* e
     register_object();
     record_string(bytes, type == 'f');
     if (emitting()) {
-      if (type == 'f')
-        sink_.on_float(parse_marshal_float(bytes), bytes);
-      else
-        sink_.on_string(bytes);
+      if (type == 'f') sink_.on_float(parse_marshal_float(bytes), bytes);
+      else sink_.on_string(bytes);
     }
   }
   value_done();
@@ -339,7 +329,8 @@ size_t MarshalReader::read_symbol_link(const uint8_t* q, const uint8_t* e, uint6
   size_t k = read_long(q, e, idx);
   if (!k) return kIncomplete;
   if (idx < 0 || static_cast<uint64_t>(idx) >= symbols_.size()) {
-    fail(at, "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
+    fail(at,
+         "symbol link ;" + std::to_string(idx) + " but only " + std::to_string(symbols_.size()) + " symbols so far");
     return kBad;
   }
   if (emitting()) sink_.on_symbol(symbols_[static_cast<size_t>(idx)]);
@@ -361,8 +352,7 @@ size_t MarshalReader::read_object_link(const uint8_t* q, const uint8_t* e, uint6
     if (it != recorded_.end() && it->first == idx) {
       if (recorded_float_[static_cast<size_t>(it - recorded_.begin())])
         sink_.on_float(parse_marshal_float(it->second), it->second);
-      else
-        sink_.on_string(it->second);
+      else sink_.on_string(it->second);
     } else {
       sink_.on_opaque("(reference to object #" + std::to_string(idx) + ")");
     }
@@ -425,49 +415,30 @@ size_t MarshalReader::read_value(const uint8_t* p, const uint8_t* e, uint64_t at
   switch (type) {
     case '0':
     case 'T':
-    case 'F':
-      return read_scalar(type);
-    case 'i':
-      return read_fixnum(q, e);
-    case 'l':
-      return read_bignum(q, e, at);
+    case 'F': return read_scalar(type);
+    case 'i': return read_fixnum(q, e);
+    case 'l': return read_bignum(q, e, at);
     case 'f':
     case '"':
-    case ':':
-      return read_text(type, q, e, at);
-    case ';':
-      return read_symbol_link(q, e, at);
-    case '@':
-      return read_object_link(q, e, at);
+    case ':': return read_text(type, q, e, at);
+    case ';': return read_symbol_link(q, e, at);
+    case '@': return read_object_link(q, e, at);
     case '[':
     case '{':
-    case '}':
-      return read_container(type, q, e, at);
-    case 'I':
-      push(Kind::Ivar, Phase::IvarValue, 1, "", false, false);
-      return 1;
-    case 'o':
-      return open_named(Kind::Object, true, "Object ");
-    case 'S':
-      return open_named(Kind::Struct, true, "Struct ");
-    case 'U':
-      return open_named(Kind::UserMarshal, true, "");
-    case 'd':
-      return open_named(Kind::Data, true, "Data ");
-    case 'u':
-      return open_named(Kind::UserDef, true, "");
-    case 'e':
-      return open_named(Kind::Extended, false, "");
-    case 'C':
-      return open_named(Kind::UserClass, false, "");
+    case '}': return read_container(type, q, e, at);
+    case 'I': push(Kind::Ivar, Phase::IvarValue, 1, "", false, false); return 1;
+    case 'o': return open_named(Kind::Object, true, "Object ");
+    case 'S': return open_named(Kind::Struct, true, "Struct ");
+    case 'U': return open_named(Kind::UserMarshal, true, "");
+    case 'd': return open_named(Kind::Data, true, "Data ");
+    case 'u': return open_named(Kind::UserDef, true, "");
+    case 'e': return open_named(Kind::Extended, false, "");
+    case 'C': return open_named(Kind::UserClass, false, "");
     case '/':
     case 'c':
     case 'm':
-    case 'M':
-      return read_named_opaque(type, q, e, at);
-    default:
-      fail(at, "unknown Marshal type byte " + hex_byte(type) + " at byte " + std::to_string(at));
-      return kBad;
+    case 'M': return read_named_opaque(type, q, e, at);
+    default: fail(at, "unknown Marshal type byte " + hex_byte(type) + " at byte " + std::to_string(at)); return kBad;
   }
 }
 
@@ -476,16 +447,11 @@ size_t MarshalReader::step(const uint8_t* p, const uint8_t* e, uint64_t at) {
   if (!stack_.empty()) {
     // A named value (object, struct, _dump, ...) or an ivar list is waiting for its next part.
     switch (stack_.back().phase) {
-      case Phase::NeedClass:
-        return read_class_name(p, e, at);
-      case Phase::NeedCount:
-        return read_field_count(p, e, at);
-      case Phase::NeedBytes:
-        return read_dump_bytes(p, e, at);
-      case Phase::IvarCount:
-        return read_ivar_count(p, e, at);
-      default:
-        break;
+      case Phase::NeedClass: return read_class_name(p, e, at);
+      case Phase::NeedCount: return read_field_count(p, e, at);
+      case Phase::NeedBytes: return read_dump_bytes(p, e, at);
+      case Phase::IvarCount: return read_ivar_count(p, e, at);
+      default: break;
     }
   }
   if (stack_.size() >= kMaxDepth) {

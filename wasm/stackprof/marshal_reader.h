@@ -60,19 +60,19 @@ class MarshalReader {
   // The parts of step(), each returning what step() returns. p is the token's first byte; q the byte
   // after a value's type byte.
   size_t read_header(const uint8_t* p, const uint8_t* e, uint64_t at);
-  size_t read_class_name(const uint8_t* p, const uint8_t* e, uint64_t at);   // after o S U d u e C
-  size_t read_field_count(const uint8_t* p, const uint8_t* e, uint64_t at);  // of an Object or Struct
-  size_t read_dump_bytes(const uint8_t* p, const uint8_t* e, uint64_t at);   // of a 'u' (_dump)
-  size_t read_ivar_count(const uint8_t* p, const uint8_t* e, uint64_t at);   // after an 'I' value
-  size_t read_value(const uint8_t* p, const uint8_t* e, uint64_t at);        // a type byte and its value
-  size_t read_scalar(uint8_t type);                                           // 0 T F
-  size_t read_fixnum(const uint8_t* q, const uint8_t* e);                     // i
-  size_t read_bignum(const uint8_t* q, const uint8_t* e, uint64_t at);        // l
-  size_t read_text(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at);  // f " :
-  size_t read_symbol_link(const uint8_t* q, const uint8_t* e, uint64_t at);   // ;
-  size_t read_object_link(const uint8_t* q, const uint8_t* e, uint64_t at);   // @
-  size_t read_container(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at);  // [ { }
-  size_t open_named(Kind kind, bool is_object, const char* label);            // o S U d u e C
+  size_t read_class_name(const uint8_t* p, const uint8_t* e, uint64_t at);                  // after o S U d u e C
+  size_t read_field_count(const uint8_t* p, const uint8_t* e, uint64_t at);                 // of an Object or Struct
+  size_t read_dump_bytes(const uint8_t* p, const uint8_t* e, uint64_t at);                  // of a 'u' (_dump)
+  size_t read_ivar_count(const uint8_t* p, const uint8_t* e, uint64_t at);                  // after an 'I' value
+  size_t read_value(const uint8_t* p, const uint8_t* e, uint64_t at);                       // a type byte and its value
+  size_t read_scalar(uint8_t type);                                                         // 0 T F
+  size_t read_fixnum(const uint8_t* q, const uint8_t* e);                                   // i
+  size_t read_bignum(const uint8_t* q, const uint8_t* e, uint64_t at);                      // l
+  size_t read_text(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at);          // f " :
+  size_t read_symbol_link(const uint8_t* q, const uint8_t* e, uint64_t at);                 // ;
+  size_t read_object_link(const uint8_t* q, const uint8_t* e, uint64_t at);                 // @
+  size_t read_container(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at);     // [ { }
+  size_t open_named(Kind kind, bool is_object, const char* label);                          // o S U d u e C
   size_t read_named_opaque(uint8_t type, const uint8_t* q, const uint8_t* e, uint64_t at);  // / c m M
   void value_done();
   void fail(uint64_t at, std::string message);

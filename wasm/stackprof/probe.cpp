@@ -32,7 +32,8 @@ bool probe_marshal(const Head& head, Identification& out) {
   bool keys = marshal_symbol(b, "frames") || marshal_symbol(b, "mode") ||
               (marshal_symbol(b, "version") && marshal_symbol(b, "samples"));
   if (!keys) return false;
-  std::string v = std::to_string(static_cast<unsigned char>(b[0])) + "." + std::to_string(static_cast<unsigned char>(b[1]));
+  std::string v =
+      std::to_string(static_cast<unsigned char>(b[0])) + "." + std::to_string(static_cast<unsigned char>(b[1]));
   out.reason = "Ruby Marshal " + v + " stream holding stackprof's :mode/:frames keys";
   out.details = {{"encoding", "marshal"}, {"marshal_version", v}};
   return true;

@@ -14,16 +14,34 @@ namespace gcscope::stackprof {
 namespace {
 
 enum TopKey : uint8_t {
-  kTopVersion, kTopMode, kTopInterval, kTopSamples, kTopGcSamples, kTopMissed, kTopMetadata, kTopFrames,
-  kTopRaw, kTopRawLines, kTopTimestamps, kTopDeltas, kTopUnknown
+  kTopVersion,
+  kTopMode,
+  kTopInterval,
+  kTopSamples,
+  kTopGcSamples,
+  kTopMissed,
+  kTopMetadata,
+  kTopFrames,
+  kTopRaw,
+  kTopRawLines,
+  kTopTimestamps,
+  kTopDeltas,
+  kTopUnknown
 };
 
 TopKey top_key(std::string_view k) {
-  static const std::pair<std::string_view, TopKey> kKeys[] = {
-      {"version", kTopVersion},   {"mode", kTopMode},       {"interval", kTopInterval},
-      {"samples", kTopSamples},   {"gc_samples", kTopGcSamples}, {"missed_samples", kTopMissed},
-      {"metadata", kTopMetadata}, {"frames", kTopFrames},   {"raw", kTopRaw},
-      {"raw_lines", kTopRawLines}, {"raw_sample_timestamps", kTopTimestamps}, {"raw_timestamp_deltas", kTopDeltas}};
+  static const std::pair<std::string_view, TopKey> kKeys[] = {{"version", kTopVersion},
+                                                              {"mode", kTopMode},
+                                                              {"interval", kTopInterval},
+                                                              {"samples", kTopSamples},
+                                                              {"gc_samples", kTopGcSamples},
+                                                              {"missed_samples", kTopMissed},
+                                                              {"metadata", kTopMetadata},
+                                                              {"frames", kTopFrames},
+                                                              {"raw", kTopRaw},
+                                                              {"raw_lines", kTopRawLines},
+                                                              {"raw_sample_timestamps", kTopTimestamps},
+                                                              {"raw_timestamp_deltas", kTopDeltas}};
   for (const auto& [name, key] : kKeys)
     if (name == k) return key;
   return kTopUnknown;
@@ -31,7 +49,7 @@ TopKey top_key(std::string_view k) {
 
 int frame_field(std::string_view k) {
   static const std::pair<std::string_view, FrameField> kFields[] = {
-      {"name", kFieldName},   {"file", kFieldFile},   {"line", kFieldLine},   {"total_samples", kFieldTotal},
+      {"name", kFieldName},    {"file", kFieldFile},   {"line", kFieldLine},   {"total_samples", kFieldTotal},
       {"samples", kFieldSelf}, {"edges", kFieldEdges}, {"lines", kFieldLines}, {"hash", kFieldHash}};
   for (const auto& [name, f] : kFields)
     if (name == k) return f;
@@ -62,7 +80,8 @@ struct Scalar {
 
 const char* kind_name(Scalar::Kind k) {
   switch (k) {
-    case Scalar::Int: case Scalar::UInt: return "an Integer";
+    case Scalar::Int:
+    case Scalar::UInt: return "an Integer";
     case Scalar::Float: return "a Float";
     case Scalar::Str: return "a String";
     case Scalar::Sym: return "a Symbol";
@@ -101,7 +120,9 @@ std::string key_string(const Scalar& v) {
 // Keeps what a profile needs from the value events of either reader.
 class ProfileBuilder final : public ValueSink {
  public:
-  ProfileBuilder(Profile& p, bool json_keys) : p_(p), json_keys_(json_keys) { levels_.push_back({Ctx::Root, false, false, 0, 0, 0}); }
+  ProfileBuilder(Profile& p, bool json_keys) : p_(p), json_keys_(json_keys) {
+    levels_.push_back({Ctx::Root, false, false, 0, 0, 0});
+  }
 
   void begin_map(std::string_view label) override { begin(true, label); }
   void begin_list(std::string_view label) override { begin(false, label); }
@@ -124,10 +145,8 @@ class ProfileBuilder final : public ValueSink {
           v = {{"$type", label}, {"values", std::move(v)}};
         }
       }
-      if (meta_stack_.empty())
-        store_top_json(done.key, std::move(v));
-      else
-        meta_put(std::move(v));
+      if (meta_stack_.empty()) store_top_json(done.key, std::move(v));
+      else meta_put(std::move(v));
     } else if (done.ctx == Ctx::LinePair) {
       // [total, self]; anything shorter keeps zeros
     }
@@ -255,10 +274,8 @@ class ProfileBuilder final : public ValueSink {
 
   void meta_put(nlohmann::json v) {
     nlohmann::json& top = meta_stack_.back();
-    if (top.is_object())
-      top[meta_keys_.back()] = std::move(v);
-    else
-      top.push_back(std::move(v));
+    if (top.is_object()) top[meta_keys_.back()] = std::move(v);
+    else top.push_back(std::move(v));
   }
 
   void begin(bool is_map, std::string_view label) {
@@ -290,7 +307,8 @@ class ProfileBuilder final : public ValueSink {
             p_.has_frames = true;
           } else if (t.key == kTopMetadata || t.key == kTopUnknown) {
             child = Ctx::Metadata;
-          } else if (!is_map && (t.key == kTopRaw || t.key == kTopRawLines || t.key == kTopTimestamps || t.key == kTopDeltas)) {
+          } else if (!is_map &&
+                     (t.key == kTopRaw || t.key == kTopRawLines || t.key == kTopTimestamps || t.key == kTopDeltas)) {
             child = Ctx::IntList;
             if (t.key == kTopRaw) p_.has_raw = true;
             if (t.key == kTopRawLines) p_.has_raw_lines = true;
@@ -303,7 +321,8 @@ class ProfileBuilder final : public ValueSink {
           break;
         case Ctx::Frames:
           if (is_map && current_frame_ != kNoFrame) child = Ctx::Frame;
-          else if (current_frame_ != kNoFrame) warn("frame " + p_.key_text(p_.frames[current_frame_].key) + " is not a Hash");
+          else if (current_frame_ != kNoFrame)
+            warn("frame " + p_.key_text(p_.frames[current_frame_].key) + " is not a Hash");
           break;
         case Ctx::Frame: {
           Frame& f = p_.frames[current_frame_];
@@ -576,7 +595,8 @@ DumpLoader::DumpLoader() : impl_(new Impl) {}
 DumpLoader::~DumpLoader() { delete impl_; }
 
 void DumpLoader::expect(Encoding encoding) {
-  if (impl_->kind == Impl::Kind::Unknown) impl_->start(encoding == Encoding::Marshal ? Impl::Kind::Marshal : Impl::Kind::Json);
+  if (impl_->kind == Impl::Kind::Unknown)
+    impl_->start(encoding == Encoding::Marshal ? Impl::Kind::Marshal : Impl::Kind::Json);
 }
 
 void DumpLoader::feed(const char* data, size_t len) {
@@ -622,8 +642,9 @@ bool DumpLoader::finish(Profile& out, std::vector<Problem>& problems) {
       problems.push_back({true, static_cast<int64_t>(m.marshal->error_offset()), m.marshal->error()});
       read_ok = false;
     } else if (m.marshal->trailing_bytes() > 1) {
-      problems.push_back({false, static_cast<int64_t>(m.marshal->bytes_seen() - m.marshal->trailing_bytes()),
-                          std::to_string(m.marshal->trailing_bytes()) + " bytes after the end of the Marshal stream (ignored)"});
+      problems.push_back(
+          {false, static_cast<int64_t>(m.marshal->bytes_seen() - m.marshal->trailing_bytes()),
+           std::to_string(m.marshal->trailing_bytes()) + " bytes after the end of the Marshal stream (ignored)"});
     }
   } else {
     if (!m.json->finish()) {
@@ -647,8 +668,8 @@ bool DumpLoader::finish(Profile& out, std::vector<Problem>& problems) {
   if (!p.has_frames && read_ok) {
     // Where: the end of the top-level Hash (the frames key would have been inside it), and what
     // the key held if it was there.
-    int64_t end = is_json ? m.json->root_end()
-                          : static_cast<int64_t>(m.marshal->bytes_seen() - m.marshal->trailing_bytes()) - 1;
+    int64_t end =
+        is_json ? m.json->root_end() : static_cast<int64_t>(m.marshal->bytes_seen() - m.marshal->trailing_bytes()) - 1;
     std::string msg = is_json ? "stackprof JSON without a frames object" : "stackprof dump without a :frames hash";
     std::string path = is_json ? "$.frames" : "[:frames]";
     if (!b.frames_found_as.empty())
@@ -669,7 +690,8 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
   p.index.clear();
   p.index.reserve(p.frames.size() * 2);
   for (uint32_t i = 0; i < p.frames.size(); ++i) p.index[p.frames[i].key] = i;
-  p.combined = !p.frames.empty() && std::all_of(p.frames.begin(), p.frames.end(), [](const Frame& f) { return (f.key & kStringKeyBit) != 0; });
+  p.combined = !p.frames.empty() && std::all_of(p.frames.begin(), p.frames.end(),
+                                                [](const Frame& f) { return (f.key & kStringKeyBit) != 0; });
 
   if (p.has_version && p.version != 1.0 && p.version != 1.1 && p.version != 1.2)
     warn("unknown stackprof format version " + p.version_text + " (known: 1.0, 1.1, 1.2)");
@@ -705,8 +727,9 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
     while (i < n) {
       uint64_t len = raw[i];
       if (len > n - i - 1 || n - i - 1 - len < 1) {
-        warn("raw ends inside a stack record (declared length " + std::to_string(len) + " at index " + std::to_string(i) +
-             " of " + std::to_string(n) + "); the " + std::to_string(p.record_weight.size()) + " complete records are kept");
+        warn("raw ends inside a stack record (declared length " + std::to_string(len) + " at index " +
+             std::to_string(i) + " of " + std::to_string(n) + "); the " + std::to_string(p.record_weight.size()) +
+             " complete records are kept");
         break;
       }
       p.stack_begin.push_back(static_cast<uint32_t>(p.stack_frames.size()));
@@ -721,7 +744,8 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
             idx = it->second;
           } else {
             if (unknown_reported++ < 5)
-              warn("raw[" + std::to_string(i + 1 + k) + "] refers to frame " + std::to_string(key) + " which is not in frames");
+              warn("raw[" + std::to_string(i + 1 + k) + "] refers to frame " + std::to_string(key) +
+                   " which is not in frames");
             idx = add_placeholder(key);
           }
           last_key = key;
@@ -761,7 +785,8 @@ void resolve(Profile& p, std::vector<Problem>& problems) {
       for (const auto& f : p.frames) s += f.self;
     }
     p.samples = s;
-    warn("the profile has no samples counter; using " + std::to_string(s) + (p.has_raw ? " (sum of raw weights)" : " (sum of self samples)"));
+    warn("the profile has no samples counter; using " + std::to_string(s) +
+         (p.has_raw ? " (sum of raw weights)" : " (sum of self samples)"));
   }
   if (!p.has_missed_samples) warn("the profile has no missed_samples counter (miss rate unknown)");
   if (!p.has_gc_samples) warn("the profile has no gc_samples counter (GC share unknown)");
@@ -775,17 +800,19 @@ struct Sha256 {
   uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   void block(const uint8_t* p) {
     static const uint32_t k[64] = {
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-        0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-        0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-        0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-        0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-        0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
     auto rotr = [](uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
     uint32_t w[64];
     for (int i = 0; i < 16; ++i)
-      w[i] = uint32_t(p[4 * i]) << 24 | uint32_t(p[4 * i + 1]) << 16 | uint32_t(p[4 * i + 2]) << 8 | uint32_t(p[4 * i + 3]);
+      w[i] = uint32_t(p[4 * i]) << 24 | uint32_t(p[4 * i + 1]) << 16 | uint32_t(p[4 * i + 2]) << 8 |
+             uint32_t(p[4 * i + 3]);
     for (int i = 16; i < 64; ++i) {
       uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
       uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -795,9 +822,23 @@ struct Sha256 {
     for (int i = 0; i < 64; ++i) {
       uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
       uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-      hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
   }
 };
 
@@ -882,7 +923,7 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
   }
   // stackprof pops its arguments: ((p[n-1] + p[n-2]) + ...) + p[0].
   struct Acc {
-    std::vector<Frame> frames;            // edges' to_key = position in keys
+    std::vector<Frame> frames;  // edges' to_key = position in keys
     std::vector<std::string> keys;
     std::unordered_map<std::string, size_t> pos;
   } acc;
@@ -892,7 +933,8 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
     const Profile& p = parts[k];
     std::string ml = p.mode + "(" + std::to_string(p.interval) + ")";
     if (ml != modeline) {
-      error = "cannot combine " + modeline + " with " + ml + " (" + std::to_string(parts.size() - k) + ". file from the end)";
+      error = "cannot combine " + modeline + " with " + ml + " (" + std::to_string(parts.size() - k) +
+              ". file from the end)";
       return false;
     }
     if (p.version_text != last.version_text) {
@@ -937,7 +979,8 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
       if (src.has_edges) {
         gain(dst.has_edges, kFieldEdges);
         for (const auto& e : src.edges) {
-          auto it = std::find_if(dst.edges.begin(), dst.edges.end(), [&](const Edge& x) { return x.to_key == e.to_key; });
+          auto it =
+              std::find_if(dst.edges.begin(), dst.edges.end(), [&](const Edge& x) { return x.to_key == e.to_key; });
           if (it == dst.edges.end()) dst.edges.push_back(e);
           else it->weight += e.weight;
         }
@@ -945,7 +988,8 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
       if (src.has_lines) {
         gain(dst.has_lines, kFieldLines);
         for (const auto& l : src.lines) {
-          auto it = std::find_if(dst.lines.begin(), dst.lines.end(), [&](const LineStat& x) { return x.line == l.line; });
+          auto it =
+              std::find_if(dst.lines.begin(), dst.lines.end(), [&](const LineStat& x) { return x.line == l.line; });
           if (it == dst.lines.end()) dst.lines.push_back(l);
           else add_line(*it, l);
         }
@@ -975,7 +1019,8 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
   out.frames = std::move(acc.frames);
   for (size_t i = 0; i < out.frames.size(); ++i) {
     out.frames[i].key = kStringKeyBit | i;
-    for (auto& e : out.frames[i].edges) e.to_key = e.to_key == kStringKeyBit ? kStringKeyBit : (kStringKeyBit | e.to_key);
+    for (auto& e : out.frames[i].edges)
+      e.to_key = e.to_key == kStringKeyBit ? kStringKeyBit : (kStringKeyBit | e.to_key);
   }
   // Raw samples (our addition): concatenated in argument order, ids re-keyed to the sum's frames.
   bool all_raw = std::all_of(parts.begin(), parts.end(), [](const Profile& p) { return p.has_raw; });
@@ -996,7 +1041,9 @@ bool sum_profiles(std::vector<Profile>& parts, Profile& out, std::string& error)
         for (uint32_t j = p.stack_begin[r]; j < p.stack_begin[r + 1]; ++j) out.raw.push_back(key_of[p.stack_frames[j]]);
         out.raw.push_back(static_cast<uint64_t>(p.record_weight[r]));
       }
-      if (deltas) out.raw_timestamp_deltas.insert(out.raw_timestamp_deltas.end(), p.raw_timestamp_deltas.begin(), p.raw_timestamp_deltas.end());
+      if (deltas)
+        out.raw_timestamp_deltas.insert(out.raw_timestamp_deltas.end(), p.raw_timestamp_deltas.begin(),
+                                        p.raw_timestamp_deltas.end());
     }
   }
   std::vector<Problem> ignored;

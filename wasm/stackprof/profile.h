@@ -46,7 +46,16 @@ struct Edge {
 };
 
 // The fields of a frame hash, in the order they appeared (for --json).
-enum FrameField : uint8_t { kFieldName, kFieldFile, kFieldLine, kFieldTotal, kFieldSelf, kFieldEdges, kFieldLines, kFieldHash };
+enum FrameField : uint8_t {
+  kFieldName,
+  kFieldFile,
+  kFieldLine,
+  kFieldTotal,
+  kFieldSelf,
+  kFieldEdges,
+  kFieldLines,
+  kFieldHash
+};
 
 struct Frame {
   uint64_t key = 0;
@@ -81,14 +90,14 @@ struct Profile {
   int64_t interval = 0, samples = 0, gc_samples = 0, missed_samples = 0;
   nlohmann::json metadata = nlohmann::json::object();
   std::vector<Frame> frames;
-  std::vector<std::string> string_keys;             // interned string frame keys
-  std::unordered_map<uint64_t, uint32_t> index;      // frame key -> position in frames
+  std::vector<std::string> string_keys;          // interned string frame keys
+  std::unordered_map<uint64_t, uint32_t> index;  // frame key -> position in frames
   bool has_raw = false, has_raw_lines = false, has_timestamps = false, has_deltas = false;
-  std::vector<uint64_t> raw;                         // [len, key_root .. key_leaf, weight]...
+  std::vector<uint64_t> raw;  // [len, key_root .. key_leaf, weight]...
   std::vector<int64_t> raw_lines, raw_sample_timestamps, raw_timestamp_deltas;
-  std::vector<std::string> top_keys;                 // top-level keys in stream order
-  nlohmann::json other = nlohmann::json::object();   // unknown top-level keys (display form)
-  bool combined = false;                             // frame keys are SHA-256 strings (a sum)
+  std::vector<std::string> top_keys;                // top-level keys in stream order
+  nlohmann::json other = nlohmann::json::object();  // unknown top-level keys (display form)
+  bool combined = false;                            // frame keys are SHA-256 strings (a sum)
 
   // Raw records resolved to frame indices: stack of record r = stack_frames[stack_begin[r] .. stack_begin[r+1]).
   std::vector<uint32_t> stack_frames;

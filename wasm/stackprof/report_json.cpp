@@ -32,12 +32,25 @@ nlohmann::json method_json(const Profile& p, uint32_t idx, const CallerIndex& ca
                            {"pct", pct_json(w, f.total - f.self)}});
   }
   for (const auto& l : m.lines)
-    lines.push_back({{"line", l.line}, {"total", l.total}, {"self", l.self}, {"total_pct", pct_json(l.total, p.samples)},
+    lines.push_back({{"line", l.line},
+                     {"total", l.total},
+                     {"self", l.self},
+                     {"total_pct", pct_json(l.total, p.samples)},
                      {"self_pct", pct_json(l.self, p.samples)}});
-  return {{"frame", idx}, {"name", f.name}, {"file", f.file}, {"line", line_json(f)}, {"self", f.self}, {"total", f.total},
-          {"self_pct", pct_json(f.self, p.samples)}, {"total_pct", pct_json(f.total, p.samples)}, {"samples", p.samples},
-          {"callers", std::move(callers_j)}, {"callees_total", f.total - f.self}, {"callees", std::move(callees_j)},
-          {"lines", std::move(lines)}, {"code", {m.line, m.maxline + 1}}};
+  return {{"frame", idx},
+          {"name", f.name},
+          {"file", f.file},
+          {"line", line_json(f)},
+          {"self", f.self},
+          {"total", f.total},
+          {"self_pct", pct_json(f.self, p.samples)},
+          {"total_pct", pct_json(f.total, p.samples)},
+          {"samples", p.samples},
+          {"callers", std::move(callers_j)},
+          {"callees_total", f.total - f.self},
+          {"callees", std::move(callees_j)},
+          {"lines", std::move(lines)},
+          {"code", {m.line, m.maxline + 1}}};
 }
 
 nlohmann::json text_json(const Profile& p, bool sort_total, const TextFilters* filters, size_t offset, size_t limit) {
@@ -45,8 +58,14 @@ nlohmann::json text_json(const Profile& p, bool sort_total, const TextFilters* f
   nlohmann::json out = nlohmann::json::array();
   for (size_t k = offset; k < rows.size() && out.size() < limit; ++k) {
     const Frame& f = p.frames[rows[k]];
-    out.push_back({{"frame", rows[k]}, {"name", f.name}, {"file", f.file}, {"line", line_json(f)}, {"total", f.total},
-                   {"total_pct", pct_json(f.total, p.samples)}, {"self", f.self}, {"self_pct", pct_json(f.self, p.samples)}});
+    out.push_back({{"frame", rows[k]},
+                   {"name", f.name},
+                   {"file", f.file},
+                   {"line", line_json(f)},
+                   {"total", f.total},
+                   {"total_pct", pct_json(f.total, p.samples)},
+                   {"self", f.self},
+                   {"self_pct", pct_json(f.self, p.samples)}});
   }
   return {{"samples", p.samples}, {"count", rows.size()}, {"rows", std::move(out)}};
 }
@@ -55,7 +74,8 @@ void write_report(const Profile& p, size_t dumps, const profile::StackModel& mod
   r["encoding"] = p.encoding == Encoding::Json ? "json" : "marshal";
   r["dumps"] = dumps;
   r["combined"] = p.combined;
-  if (p.has_version) r["version"] = p.version; else r["version"] = nullptr;
+  if (p.has_version) r["version"] = p.version;
+  else r["version"] = nullptr;
   r["mode"] = p.mode;
   r["interval"] = p.has_interval ? nlohmann::json(p.interval) : nlohmann::json();
   r["samples"] = p.samples;
@@ -75,18 +95,22 @@ void write_report(const Profile& p, size_t dumps, const profile::StackModel& mod
   nlohmann::json notes = nlohmann::json::array();
   if (p.has_missed_samples && p.samples + p.missed_samples > 0 && p.mode != "object")
     r["miss_rate"] = 100.0 * static_cast<double>(p.missed_samples) / static_cast<double>(p.missed_samples + p.samples);
-  else
-    r["miss_rate"] = nullptr;
+  else r["miss_rate"] = nullptr;
   if (p.mode == "object")
-    notes.push_back("object mode: missed_samples counts every allocation that was not sampled, so stackprof's miss rate (" +
-                    std::to_string(p.missed_samples) + " missed) is meaningless here; samples are allocations, not time");
+    notes.push_back(
+        "object mode: missed_samples counts every allocation that was not sampled, so stackprof's miss rate (" +
+        std::to_string(p.missed_samples) + " missed) is meaningless here; samples are allocations, not time");
   if (p.mode == "cpu")
-    notes.push_back("cpu mode samples on ITIMER_PROF, whose resolution is the kernel tick: the real interval can be coarser than the requested " +
-                    std::to_string(p.interval) + " us; stackprof's reports count samples, not time");
+    notes.push_back(
+        "cpu mode samples on ITIMER_PROF, whose resolution is the kernel tick: the real interval can be coarser than the requested " +
+        std::to_string(p.interval) + " us; stackprof's reports count samples, not time");
   if (p.samples == 0) notes.push_back("profile contains no samples");
-  if (!p.has_raw) notes.push_back("no raw samples (recorded without raw: true): flame graphs need raw; the tables below come from the aggregated frames");
-  r["gc_share"] = p.has_gc_samples && p.samples > 0 ? nlohmann::json(100.0 * static_cast<double>(p.gc_samples) / static_cast<double>(p.samples))
-                                                     : nlohmann::json();
+  if (!p.has_raw)
+    notes.push_back(
+        "no raw samples (recorded without raw: true): flame graphs need raw; the tables below come from the aggregated frames");
+  r["gc_share"] = p.has_gc_samples && p.samples > 0
+                      ? nlohmann::json(100.0 * static_cast<double>(p.gc_samples) / static_cast<double>(p.samples))
+                      : nlohmann::json();
   r["notes"] = notes;
 
   std::vector<uint32_t> order = sorted_frames(p, false);
@@ -124,7 +148,8 @@ void write_report(const Profile& p, size_t dumps, const profile::StackModel& mod
   r["method_top"] = order.empty() ? nlohmann::json() : method_json(p, order[0], caller_index(p));
 
   nlohmann::json ef = nlohmann::json::array(), et = nlohmann::json::array(), ew = nlohmann::json::array();
-  nlohmann::json lf = nlohmann::json::array(), ll = nlohmann::json::array(), lt = nlohmann::json::array(), ls = nlohmann::json::array();
+  nlohmann::json lf = nlohmann::json::array(), ll = nlohmann::json::array(), lt = nlohmann::json::array(),
+                 ls = nlohmann::json::array();
   for (uint32_t i = 0; i < p.frames.size(); ++i) {
     for (const auto& e : p.frames[i].edges) {
       if (e.to == kNoFrame) continue;

@@ -117,8 +117,8 @@ std::vector<uint32_t> text_rows(const Profile& p, bool sort_total, const TextFil
 void print_text(const Profile& p, Out& out, bool sort_total, long limit, const TextFilters* filters) {
   out.put("==================================\n");
   out.put("  Mode: " + p.mode + "(" + (p.has_interval ? std::to_string(p.interval) : std::string()) + ")\n");
-  out.put("  Samples: " + std::to_string(p.samples) + " (" + rfloat(0, 2, pct(p.missed_samples, p.missed_samples + p.samples)) +
-          "% miss rate)\n");
+  out.put("  Samples: " + std::to_string(p.samples) + " (" +
+          rfloat(0, 2, pct(p.missed_samples, p.missed_samples + p.samples)) + "% miss rate)\n");
   out.put("  GC: " + std::to_string(p.gc_samples) + " (" + rfloat(0, 2, pct(p.gc_samples, p.samples)) + "%)\n");
   out.put("==================================\n");
   out.put("     TOTAL    (pct)     SAMPLES    (pct)     FRAME\n");
@@ -127,8 +127,9 @@ void print_text(const Profile& p, Out& out, bool sort_total, long limit, const T
   if (limit > 0 && static_cast<size_t>(limit) < n) n = static_cast<size_t>(limit);
   for (size_t k = 0; k < n; ++k) {
     const Frame& f = p.frames[order[k]];
-    out.printf("% 10lld %8s  % 10lld %8s     ", static_cast<long long>(f.total), paren_pct(2, pct(f.total, p.samples)).c_str(),
-               static_cast<long long>(f.self), paren_pct(2, pct(f.self, p.samples)).c_str());
+    out.printf("% 10lld %8s  % 10lld %8s     ", static_cast<long long>(f.total),
+               paren_pct(2, pct(f.total, p.samples)).c_str(), static_cast<long long>(f.self),
+               paren_pct(2, pct(f.self, p.samples)).c_str());
     out.put(f.name);
     out.put('\n');
   }
@@ -163,8 +164,9 @@ void print_files(const Profile& p, Out& out, long limit) {
   if (limit > 0 && static_cast<size_t>(limit) < n) n = static_cast<size_t>(limit);
   for (size_t k = 0; k < n; ++k) {
     const FileSum& s = list[k];
-    out.printf("% 5lld  (%s%%) / % 5lld  (%s%%)   ", static_cast<long long>(s.total), rfloat(5, 1, pct(s.total, p.samples)).c_str(),
-               static_cast<long long>(s.self), rfloat(5, 1, pct(s.self, p.samples)).c_str());
+    out.printf("% 5lld  (%s%%) / % 5lld  (%s%%)   ", static_cast<long long>(s.total),
+               rfloat(5, 1, pct(s.total, p.samples)).c_str(), static_cast<long long>(s.self),
+               rfloat(5, 1, pct(s.self, p.samples)).c_str());
     out.put(s.file);
     out.put('\n');
   }
@@ -172,7 +174,8 @@ void print_files(const Profile& p, Out& out, long limit) {
 
 void print_graphviz(const Profile& p, Out& out, long limit, double node_fraction) {
   std::vector<uint32_t> list = sorted_frames(p, true);
-  int64_t node_minimum = node_fraction > 0 ? static_cast<int64_t>(std::ceil(node_fraction * static_cast<double>(p.samples))) : 0;
+  int64_t node_minimum =
+      node_fraction > 0 ? static_cast<int64_t>(std::ceil(node_fraction * static_cast<double>(p.samples))) : 0;
   int64_t max_samples = 0;
   for (const auto& f : p.frames)
     if (!f.placeholder) max_samples = std::max(max_samples, f.self);
@@ -192,8 +195,8 @@ void print_graphviz(const Profile& p, Out& out, long limit, double node_fraction
     double fontsize = (1.0 * static_cast<double>(f.self) / static_cast<double>(max_samples)) * 28 + 10;
     double size = (1.0 * static_cast<double>(f.total) / static_cast<double>(p.samples)) * 2.0 + 0.5;
     std::string sz = ruby_float(size);
-    out.put("  \"" + p.key_text(f.key) + "\" [size=" + sz + "] [fontsize=" + ruby_float(fontsize) + "] [penwidth=\"" + sz +
-            "\"] [shape=box] [label=\"" + f.name + "\\n" + sample + "\"];\n");
+    out.put("  \"" + p.key_text(f.key) + "\" [size=" + sz + "] [fontsize=" + ruby_float(fontsize) + "] [penwidth=\"" +
+            sz + "\"] [shape=box] [label=\"" + f.name + "\\n" + sample + "\"];\n");
     included[list[index]] = true;
   }
   for (uint32_t idx : list) {
@@ -269,11 +272,10 @@ std::string ecma_from_ruby(const std::string& re) {
       else if (c == 'z' || c == 'Z') out += "$";
       else if (c == 'h') out += "[0-9a-fA-F]";
       else if (std::isalnum(static_cast<unsigned char>(c))) out += std::string("\\") + c;
-      else if (c == '#' || c == ' ' || c == '<' || c == '>' || c == '\'' || c == '"' || c == ':' || c == '@' || c == '%' ||
-               c == '&' || c == '~' || c == '`' || c == '!' || c == ',' || c == ';' || c == '=')
+      else if (c == '#' || c == ' ' || c == '<' || c == '>' || c == '\'' || c == '"' || c == ':' || c == '@' ||
+               c == '%' || c == '&' || c == '~' || c == '`' || c == '!' || c == ',' || c == ';' || c == '=')
         out.push_back(c);  // Ruby allows escaping any punctuation; ECMAScript only its syntax characters
-      else
-        out += std::string("\\") + c;
+      else out += std::string("\\") + c;
     } else {
       out.push_back(re[i]);
     }
@@ -283,8 +285,9 @@ std::string ecma_from_ruby(const std::string& re) {
 
 // Source lines first..last (0-based, inclusive) of `file`, with the samples of `by_line` (1-based
 // line numbers) next to them, as stackprof's source_display prints them.
-void source_display(const Profile& p, Out& out, const std::string* file, const std::unordered_map<int64_t, LineStat>& by_line,
-                    int64_t first, int64_t last, const SourceProvider& sources) {
+void source_display(const Profile& p, Out& out, const std::string* file,
+                    const std::unordered_map<int64_t, LineStat>& by_line, int64_t first, int64_t last,
+                    const SourceProvider& sources) {
   std::vector<std::string> code;
   if (!file || !sources || !sources(*file, code)) {
     out.put("        SOURCE UNAVAILABLE\n");
@@ -298,8 +301,8 @@ void source_display(const Profile& p, Out& out, const std::string* file, const s
     if (it != by_line.end()) {
       const LineStat& l = it->second;
       if (v10) {
-        out.printf("% 5lld %7s  | % 5lld  | ", static_cast<long long>(l.total), paren_pct(2, pct(l.total, p.samples)).c_str(),
-                   static_cast<long long>(ii + 1));
+        out.printf("% 5lld %7s  | % 5lld  | ", static_cast<long long>(l.total),
+                   paren_pct(2, pct(l.total, p.samples)).c_str(), static_cast<long long>(ii + 1));
       } else if (l.self > 0) {
         out.printf("% 5lld  %8s / % 5lld  %7s  | % 5lld  | ", static_cast<long long>(l.total),
                    paren_pct(2, pct(l.total, p.samples)).c_str(), static_cast<long long>(l.self),
@@ -343,16 +346,19 @@ MethodStats method_stats(const Profile& p, uint32_t idx, const CallerIndex& call
   }
   m.callers = callers[idx];
   // sort_by(&:last).reverse
-  std::stable_sort(m.callers.begin(), m.callers.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::stable_sort(m.callers.begin(), m.callers.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
   std::reverse(m.callers.begin(), m.callers.end());
   m.has_callees = f.has_edges;
   for (const auto& e : f.edges) m.callees.push_back({e.to, e.weight});
-  std::stable_sort(m.callees.begin(), m.callees.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(m.callees.begin(), m.callees.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   if (f.has_lines) m.lines = f.lines;
   return m;
 }
 
-bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources, std::string& error) {
+bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources,
+                  std::string& error) {
   std::regex re;
   try {
     re = std::regex(ecma_from_ruby(regex), std::regex::ECMAScript);
@@ -380,7 +386,8 @@ bool print_method(const Profile& p, Out& out, const std::string& regex, const So
     if (m.has_callees) {
       out.printf("  callees (%lld total):\n", static_cast<long long>(f.total - f.self));
       for (const auto& [callee, w] : m.callees) {
-        out.printf("   % 5lld  (%8s)  ", static_cast<long long>(w), (rfloat(3, 1, pct(w, f.total - f.self)) + "%").c_str());
+        out.printf("   % 5lld  (%8s)  ", static_cast<long long>(w),
+                   (rfloat(3, 1, pct(w, f.total - f.self)) + "%").c_str());
         out.put((callee == kNoFrame ? std::string("(unknown frame)") : name_of(p, callee)) + "\n");
       }
     }
@@ -456,7 +463,8 @@ std::string ruby_dump(std::string_view s) {
       if ((cc & 0xc0) != 0x80) ok = false;
       cp = cp << 6 | (cc & 0x3f);
     }
-    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+               (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
       ok = false;
     if (ok) {
       if (cp > 0xffff) std::snprintf(buf, sizeof buf, "\\u{%X}", cp);
@@ -553,7 +561,8 @@ struct JsonWriter {
   void str(std::string_view s) {
     if (!error.empty()) return;
     if (!utf8::is_valid(s)) {
-      error = "source sequence is illegal/malformed utf-8 (a string of the profile is not UTF-8; stackprof --json fails the same way)";
+      error =
+          "source sequence is illegal/malformed utf-8 (a string of the profile is not UTF-8; stackprof --json fails the same way)";
       return;
     }
     std::string o = "\"";
@@ -676,10 +685,14 @@ bool print_json(const Profile& p, Out& out, std::string& error) {
           if (!fk) out.put(',');
           fk = false;
           switch (field) {
-            case kFieldName: out.put("\"name\":"); w.str(f.name); break;
+            case kFieldName:
+              out.put("\"name\":");
+              w.str(f.name);
+              break;
             case kFieldFile:
               out.put("\"file\":");
-              if (f.has_file) w.str(f.file); else out.put("null");
+              if (f.has_file) w.str(f.file);
+              else out.put("null");
               break;
             case kFieldLine:
               out.put("\"line\":");
@@ -703,12 +716,16 @@ bool print_json(const Profile& p, Out& out, std::string& error) {
                 const LineStat& l = f.lines[i];
                 if (i) out.put(',');
                 out.put("\"" + std::to_string(l.line) + "\":");
-                out.put(l.scalar ? std::to_string(l.self) : "[" + std::to_string(l.total) + "," + std::to_string(l.self) + "]");
+                out.put(l.scalar ? std::to_string(l.self)
+                                 : "[" + std::to_string(l.total) + "," + std::to_string(l.self) + "]");
               }
               out.put('}');
               break;
             }
-            case kFieldHash: out.put("\"hash\":"); w.str(f.hash); break;
+            case kFieldHash:
+              out.put("\"hash\":");
+              w.str(f.hash);
+              break;
             default: out.put("null"); break;
           }
         }

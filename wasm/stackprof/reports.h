@@ -49,7 +49,8 @@ std::vector<uint32_t> sorted_frames(const Profile& p, bool by_total);
 struct TextFilters {
   std::vector<std::string> select_files, reject_files, select_names, reject_names;
 };
-void print_text(const Profile& p, Out& out, bool sort_total = false, long limit = 30, const TextFilters* filters = nullptr);
+void print_text(const Profile& p, Out& out, bool sort_total = false, long limit = 30,
+                const TextFilters* filters = nullptr);
 // The frames --text lists, in its order, after the filters (checked with check_filters first).
 std::vector<uint32_t> text_rows(const Profile& p, bool sort_total, const TextFilters* filters);
 // Compiles the filters' regexps; false with `error` for one that does not compile.
@@ -65,7 +66,8 @@ using SourceProvider = std::function<bool(const std::string& file, std::vector<s
 // --method RE: RE is a Ruby regexp, matched unanchored against frame names. Returns false with
 // `error` when RE does not compile. Matching uses std::regex (ECMAScript after mapping Ruby's \A \z
 // \Z \h): it runs once per frame name, never on a hot path.
-bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources, std::string& error);
+bool print_method(const Profile& p, Out& out, const std::string& regex, const SourceProvider& sources,
+                  std::string& error);
 
 // What --method shows of one frame: callers (caller frame, edge weight) and callees as it sorts
 // them, the per-line samples, and the source range it prints (1-based lines line..maxline+1).

@@ -16,7 +16,8 @@ profile::StackModel stack_model(const Profile& p) {
     m.add_frame(std::move(pf));
   }
   if (!p.has_raw) return m;
-  bool timed = p.has_deltas && static_cast<int64_t>(p.raw_timestamp_deltas.size()) == p.raw_weight_total && p.mode != "object";
+  bool timed =
+      p.has_deltas && static_cast<int64_t>(p.raw_timestamp_deltas.size()) == p.raw_weight_total && p.mode != "object";
   size_t k = 0;
   // Consecutive records share prefixes: the previous record's path of nodes is reused before any
   // hash lookup.

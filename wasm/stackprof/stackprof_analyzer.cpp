@@ -54,10 +54,8 @@ class StackprofAnalyzer final : public Analyzer {
     bool ok = loader_->finish(p, problems);
     loader_.reset();
     for (const auto& pr : problems) {
-      if (pr.error)
-        error(-1, pr.offset, pr.message);
-      else
-        warning(-1, pr.offset, pr.message);
+      if (pr.error) error(-1, pr.offset, pr.message);
+      else warning(-1, pr.offset, pr.message);
     }
     if (ok) {
       parts_.push_back(std::move(p));
@@ -184,6 +182,8 @@ const std::vector<std::string>& query_methods() {
   return kMethods;
 }
 
-nlohmann::json compare_sides(const nlohmann::json& a, const nlohmann::json& b) { return profile::compare_profiles(a, b); }
+nlohmann::json compare_sides(const nlohmann::json& a, const nlohmann::json& b) {
+  return profile::compare_profiles(a, b);
+}
 
 }  // namespace gcscope::stackprof

@@ -52,7 +52,8 @@ uint64_t clamp_u64(double v) {
 
 // uobjnew (Debian bcc 0.26) prints Python bytes reprs: b'String'
 std::string strip_bytes_repr(std::string_view s) {
-  if (s.size() >= 3 && s[0] == 'b' && (s[1] == '\'' || s[1] == '"') && s.back() == s[1]) return std::string(s.substr(2, s.size() - 3));
+  if (s.size() >= 3 && s[0] == 'b' && (s[1] == '\'' || s[1] == '"') && s.back() == s[1])
+    return std::string(s.substr(2, s.size() - 3));
   return std::string(s);
 }
 
@@ -72,7 +73,9 @@ class BccAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    return d_.query(method, args);
+  }
 
   void finish(nlohmann::json& report) override {
     d_.tool = tool_.empty() ? "bcc" : tool_;
@@ -131,7 +134,10 @@ class BccAnalyzer : public Analyzer {
   void begin_table(Mode m, std::string_view header, int64_t ln) {
     end_table();
     mode_ = m;
-    table_ = {{"columns", tokens(header).size()}, {"header", std::string(trim(header))}, {"line", ln}, {"rows", nlohmann::json::array()}};
+    table_ = {{"columns", tokens(header).size()},
+              {"header", std::string(trim(header))},
+              {"line", ln},
+              {"rows", nlohmann::json::array()}};
     if (!label_.empty()) table_["label"] = label_;
     ++tables_seen_;
     rows_in_table_ = 0;
@@ -230,7 +236,8 @@ class BccAnalyzer : public Analyzer {
         if (tk.size() < need) return false;
         uint64_t calls = 0;
         double time = 0;
-        if (has_time_ ? !(tok_u64(tk[tk.size() - 2], calls) && tok_dec(tk.back(), time)) : !tok_u64(tk.back(), calls)) return false;
+        if (has_time_ ? !(tok_u64(tk[tk.size() - 2], calls) && tok_dec(tk.back(), time)) : !tok_u64(tk.back(), calls))
+          return false;
         std::string method;
         for (size_t i = 0; i + need - 1 < tk.size(); ++i) {
           if (i) method.push_back(' ');
@@ -246,7 +253,8 @@ class BccAnalyzer : public Analyzer {
             r["time_ns"] = r["time_ns"].get<uint64_t>() + clamp_u64(time * time_scale_ + 0.5);
           }
           r["merged_rows"] = r.value("merged_rows", 1) + 1;
-          if (std::find(duplicated_.begin(), duplicated_.end(), method) == duplicated_.end()) duplicated_.push_back(method);
+          if (std::find(duplicated_.begin(), duplicated_.end(), method) == duplicated_.end())
+            duplicated_.push_back(method);
         } else {
           nlohmann::json r = {{"method", method}, {"calls", calls}, {"line", ln}};
           if (has_time_) {
@@ -272,8 +280,9 @@ class BccAnalyzer : public Analyzer {
         int depth = static_cast<int>(std::max<int64_t>(0, indent) / 2 + 1);
         std::string method(t.substr(static_cast<size_t>(tk[5].data() - t.data())));
         if (uflow_events_ == 0) {
-          uflow_first_ = {{"cpu", cpu}, {"pid", pid}, {"tid", tid}, {"time_s", time}, {"depth", depth},
-                          {"dir", entry ? "entry" : "return"}, {"method", method}};
+          uflow_first_ = {{"cpu", cpu},      {"pid", pid},     {"tid", tid},
+                          {"time_s", time},  {"depth", depth}, {"dir", entry ? "entry" : "return"},
+                          {"method", method}};
           uflow_first_t_ = time;
         }
         uflow_last_t_ = time;
@@ -298,10 +307,10 @@ class BccAnalyzer : public Analyzer {
         if (tk.size() < 2) return false;
         double start, time;
         if (!tok_dec(tk[0], start) || !tok_dec(tk[1], time)) return false;
-        std::string desc = tk.size() > 2 ? std::string(trim(t.substr(static_cast<size_t>(tk[2].data() - t.data())))) : "";
+        std::string desc =
+            tk.size() > 2 ? std::string(trim(t.substr(static_cast<size_t>(tk[2].data() - t.data())))) : "";
         table_["rows"].push_back({{"start_s", start}, {"time", time}, {"description", desc}});
-        d_.add_event(desc.empty() ? "GC" : desc, clamp_u64(time * time_scale_ + 0.5), true,
-                     clamp_u64(start * 1e9));
+        d_.add_event(desc.empty() ? "GC" : desc, clamp_u64(time * time_scale_ + 0.5), true, clamp_u64(start * 1e9));
         break;
       }
       case Mode::kUobjnew: {
@@ -319,9 +328,16 @@ class BccAnalyzer : public Analyzer {
         if (!tok_u64(tk[0], pid)) return false;
         for (int i = 0; i < 6; ++i)
           if (!tok_u64(tk[tk.size() - 6 + static_cast<size_t>(i)], v[i])) return false;
-        std::string_view cmd = trim(t.substr(tk[0].size(), static_cast<size_t>(tk[tk.size() - 6].data() - t.data()) - tk[0].size()));
-        table_["rows"].push_back({{"pid", pid}, {"cmdline", std::string(cmd)}, {"method_s", v[0]}, {"gc_s", v[1]},
-                                  {"objnew_s", v[2]}, {"cload_s", v[3]}, {"exc_s", v[4]}, {"thr_s", v[5]}});
+        std::string_view cmd =
+            trim(t.substr(tk[0].size(), static_cast<size_t>(tk[tk.size() - 6].data() - t.data()) - tk[0].size()));
+        table_["rows"].push_back({{"pid", pid},
+                                  {"cmdline", std::string(cmd)},
+                                  {"method_s", v[0]},
+                                  {"gc_s", v[1]},
+                                  {"objnew_s", v[2]},
+                                  {"cload_s", v[3]},
+                                  {"exc_s", v[4]},
+                                  {"thr_s", v[5]}});
         break;
       }
       case Mode::kLog2: {
@@ -362,7 +378,10 @@ class BccAnalyzer : public Analyzer {
     e.value.hist = log2_hist_;
     b.entries.push_back(std::move(e));
     d_.maps.push_back(std::move(b));
-    nlohmann::json j = {{"unit", log2_unit_}, {"total", log2_hist_.total}, {"count_line", nullptr}, {"line", log2_line_},
+    nlohmann::json j = {{"unit", log2_unit_},
+                        {"total", log2_hist_.total},
+                        {"count_line", nullptr},
+                        {"line", log2_line_},
                         {"map_index", d_.maps.size() - 1}};
     if (!log2_key_.empty()) j["key"] = log2_key_;
     if (!label_.empty()) j["label"] = label_;
@@ -490,6 +509,8 @@ class BccAnalyzer : public Analyzer {
 
 }  // namespace
 
-std::unique_ptr<Analyzer> make_bcc_output(const AnalyzeOptions& options) { return std::make_unique<BccAnalyzer>(options); }
+std::unique_ptr<Analyzer> make_bcc_output(const AnalyzeOptions& options) {
+  return std::make_unique<BccAnalyzer>(options);
+}
 
 }  // namespace gcscope::tracing

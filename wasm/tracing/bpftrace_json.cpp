@@ -73,7 +73,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    return d_.query(method, args);
+  }
 
   void finish(nlohmann::json& report) override {
     flush_last_printf();
@@ -113,8 +115,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
     int64_t ln = static_cast<int64_t>(n);
     if (depth_ > 0) {
       if (starts_with(line, "{\"type\"") || starts_with(line, "{ \"type\"")) {
-        error(obj_line_, -1, "invalid JSON: the event object starting on this line is cut off (a new event starts on line " +
-                                 std::to_string(ln) + ")");
+        error(obj_line_, -1,
+              "invalid JSON: the event object starting on this line is cut off (a new event starts on line " +
+                  std::to_string(ln) + ")");
         reset_object();
       } else {
         obj_.append(line);
@@ -149,14 +152,15 @@ class BpftraceJsonAnalyzer : public Analyzer {
       return;
     }
     std::string_view t = text::trim(line);
-    if (starts_with(t, "ERROR") || starts_with(t, "WARNING") || starts_with(t, "open(") || starts_with(t, "Attaching ") ||
-        starts_with(t, "Attached ") || t == "^C" || starts_with(t, "libbpf:")) {
+    if (starts_with(t, "ERROR") || starts_with(t, "WARNING") || starts_with(t, "open(") ||
+        starts_with(t, "Attaching ") || starts_with(t, "Attached ") || t == "^C" || starts_with(t, "libbpf:")) {
       ++d_.stderr_lines;
       return;
     }
     if (++non_json_ <= 20)
-      error(ln, -1, "expected a bpftrace JSON event ({\"type\": ..., \"data\": ...}), found \"" +
-                        std::string(t.substr(0, 60)) + "\"");
+      error(ln, -1,
+            "expected a bpftrace JSON event ({\"type\": ..., \"data\": ...}), found \"" + std::string(t.substr(0, 60)) +
+                "\"");
   }
 
   // {"type": "printf", "data": "..."} without building a DOM. The common line of an event stream is
@@ -319,8 +323,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
         }
       }
       if (max_depth > kMaxDepth) {
-        error(ln, -1, "JSON event nested " + std::to_string(max_depth) + " levels deep (more than " + std::to_string(kMaxDepth) +
-                          "): not a bpftrace event; skipped");
+        error(ln, -1,
+              "JSON event nested " + std::to_string(max_depth) + " levels deep (more than " +
+                  std::to_string(kMaxDepth) + "): not a bpftrace event; skipped");
         return;
       }
     }
@@ -336,7 +341,8 @@ class BpftraceJsonAnalyzer : public Analyzer {
       return;
     }
     std::string type = ev["type"].get<std::string>();
-    if (bad) warning(ln, -1, "invalid UTF-8 in " + type + " data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
+    if (bad)
+      warning(ln, -1, "invalid UTF-8 in " + type + " data: " + std::to_string(bad) + " byte(s) replaced by U+FFFD");
     ++d_.event_types[type];
     // `events` counts what the probes printed (printf, time, join, ...): the tool's own records
     // (attached_probes, map printouts, errors, lost_events) are counted by type in event_types.
@@ -359,8 +365,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
     if (type == "attached_probes") {
       if (data.is_object() && data.contains("probes") && data["probes"].is_number_integer())
         d_.attached_probes = data["probes"].get<int64_t>();
-      else
-        error(ln, -1, "attached_probes event without an integer data.probes");
+      else error(ln, -1, "attached_probes event without an integer data.probes");
       if (ev.contains("count") || data.contains("count")) d_.tool_version = ">= 0.24";
       return;
     }
@@ -374,15 +379,17 @@ class BpftraceJsonAnalyzer : public Analyzer {
     }
     if (type == "map" || type == "stats" || type == "hist" || type == "lhist" || type == "tseries") {
       if (!data.is_object() || data.size() != 1) {
-        error(ln, -1, type + " event must hold exactly one map (found " +
-                          std::to_string(data.is_object() ? data.size() : 0) + ")");
+        error(ln, -1,
+              type + " event must hold exactly one map (found " + std::to_string(data.is_object() ? data.size() : 0) +
+                  ")");
         return;
       }
       auto it = data.begin();
       map_event(type, it.key(), it.value(), ln);
       return;
     }
-    if (type == "helper_error" || type == "errorf" || type == "warnf" || type == "runtime_error" || type == "lost_events") {
+    if (type == "helper_error" || type == "errorf" || type == "warnf" || type == "runtime_error" ||
+        type == "lost_events") {
       ++d_.stderr_lines;
       if (d_.other_events.size() < 100) d_.other_events.push_back(nlohmann::json::parse(ev.dump()));
       return;
@@ -418,8 +425,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
         const Bucket& prev = h.buckets.back();
         if (!(prev.has_hi && bk.has_lo && prev.hi < bk.lo)) {
           h.valid = false;
-          error(ln, -1, "histogram buckets not increasing / overlapping in " + where +
-                            ": kept as printed, without percentiles");
+          error(
+              ln, -1,
+              "histogram buckets not increasing / overlapping in " + where + ": kept as printed, without percentiles");
         }
       }
       h.buckets.push_back(bk);
@@ -450,7 +458,9 @@ class BpftraceJsonAnalyzer : public Analyzer {
         }
         for (const auto& p : v) {
           TseriesPoint pt;
-          if (p.is_object() && p.contains("interval_start")) pt.label = p["interval_start"].is_string() ? p["interval_start"].get<std::string>() : p["interval_start"].dump();
+          if (p.is_object() && p.contains("interval_start"))
+            pt.label =
+                p["interval_start"].is_string() ? p["interval_start"].get<std::string>() : p["interval_start"].dump();
           if (p.is_object() && p.contains("value") && p["value"].is_number()) pt.value = p["value"].get<double>();
           else pt.present = false;
           e.value.points.push_back(pt);

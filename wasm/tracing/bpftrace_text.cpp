@@ -34,8 +34,8 @@ using text::starts_with;
 using text::trim;
 
 bool is_stderr_noise(std::string_view l) {
-  static const char* kPrefixes[] = {"ERROR:", "WARNING:", "open(", "Lost ", "libbpf:", "stdin:", "failed to ",
-                                    "perf_event_open", "Error ", "HINT:", "ERROR ", "WARNING "};
+  static const char* kPrefixes[] = {"ERROR:",     "WARNING:",        "open(",  "Lost ", "libbpf:", "stdin:",
+                                    "failed to ", "perf_event_open", "Error ", "HINT:", "ERROR ",  "WARNING "};
   for (const char* p : kPrefixes)
     if (starts_with(l, p)) return true;
   return false;
@@ -70,7 +70,9 @@ class BpftraceTextAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    return d_.query(method, args);
+  }
 
   void finish(nlohmann::json& report) override {
     if (saw_dtrace_) d_.tool = "dtrace";
@@ -80,10 +82,12 @@ class BpftraceTextAnalyzer : public Analyzer {
       return;
     }
     if (d_.maps.empty() && foreign_line_ > 0)
-      error(foreign_line_, -1, "no bpftrace maps found: this line looks like " + foreign_what_ + ", not bpftrace output");
+      error(foreign_line_, -1,
+            "no bpftrace maps found: this line looks like " + foreign_what_ + ", not bpftrace output");
     else if (d_.maps.empty() && d_.attached_probes < 0 && d_.printf_count > 0)
-      warning(-1, -1, "no bpftrace maps found and no \"Attaching N probes\" line: only unrecognized lines, read as "
-                      "printf output (is this another tool's output?)");
+      warning(-1, -1,
+              "no bpftrace maps found and no \"Attaching N probes\" line: only unrecognized lines, read as "
+              "printf output (is this another tool's output?)");
     if (d_.maps.empty() && d_.printf_count == 0 && d_.stacks.unique() == 0) {
       // probes attached but nothing fired is a capture result (with a hint), not a parse error
       if (d_.attached_probes < 0)
@@ -138,7 +142,8 @@ class BpftraceTextAnalyzer : public Analyzer {
           warning(r.line, -1,
                   "bar length disagrees with count: count " + std::to_string(r.count) + " but the bar has " +
                       std::to_string(r.bar) + " of " + std::to_string(r.width) + " marks (expected " +
-                      std::to_string(expect) + " for a largest count of " + std::to_string(mx) + "); the count is used");
+                      std::to_string(expect) + " for a largest count of " + std::to_string(mx) +
+                      "); the count is used");
           break;
         }
       }
@@ -159,7 +164,8 @@ class BpftraceTextAnalyzer : public Analyzer {
       bool ok = prev.has_hi && b.has_lo && prev.hi < b.lo;
       if (!ok) {
         h.valid = false;
-        error(line, -1, "histogram buckets not increasing / overlapping: this row does not start after the previous one");
+        error(line, -1,
+              "histogram buckets not increasing / overlapping: this row does not start after the previous one");
       }
     }
     h.buckets.push_back(b);
@@ -212,7 +218,8 @@ class BpftraceTextAnalyzer : public Analyzer {
     if (close == std::string_view::npos) {
       multikey_.append(line);
       if (++multikey_lines_ > 4096 || multikey_.size() > (1u << 20)) {
-        error(multikey_line_, -1, "map key starting here is not closed after " + std::to_string(multikey_lines_) + " lines");
+        error(multikey_line_, -1,
+              "map key starting here is not closed after " + std::to_string(multikey_lines_) + " lines");
         in_multikey_ = false;
       }
       return;
@@ -292,8 +299,9 @@ class BpftraceTextAnalyzer : public Analyzer {
     std::string bad;
     size_t after = parse_bpftrace_label(line, b, bad);
     if (after == std::string_view::npos) {
-      error(ln, -1, "invalid bucket label '" + bad + "' (expected a number with an optional K/M/G/T/P/E suffix in \"" +
-                        std::string(line.substr(0, std::min<size_t>(p1, 40))) + "\")");
+      error(ln, -1,
+            "invalid bucket label '" + bad + "' (expected a number with an optional K/M/G/T/P/E suffix in \"" +
+                std::string(line.substr(0, std::min<size_t>(p1, 40))) + "\")");
       return true;
     }
     size_t q = text::skip_ws(line, after);
@@ -311,10 +319,11 @@ class BpftraceTextAnalyzer : public Analyzer {
     size_t p2 = line.find('|', q + 1);
     if (p2 == std::string_view::npos || text::trim_right(line.substr(p2 + 1)).size() > 0) {
       if (final_partial_)
-        error(ln, -1, "truncated final line: histogram row \"" + std::string(line.substr(0, std::min<size_t>(line.size(), 40))) +
-                          "...\" has no closing '|' (the input ends inside it); the row is not counted");
-      else
-        error(ln, -1, "histogram row without its closing '|'; the row is not counted");
+        error(ln, -1,
+              "truncated final line: histogram row \"" +
+                  std::string(line.substr(0, std::min<size_t>(line.size(), 40))) +
+                  "...\" has no closing '|' (the input ends inside it); the row is not counted");
+      else error(ln, -1, "histogram row without its closing '|'; the row is not counted");
       return true;
     }
     b.count = count;
@@ -444,7 +453,8 @@ class BpftraceTextAnalyzer : public Analyzer {
       if (prev.has_hi && b.has_lo && prev.lo < b.lo) prev.hi = int_minus_one(b.lo);
     }
     // the last row's upper bound: quantize doubles (value 2^k covers [2^k, 2^(k+1)))
-    if (b.has_lo && b.has_hi && !b.lo.neg && b.lo.mag > 0 && b.lo.mag < (1ULL << 62)) b.hi = Int{b.lo.mag * 2 - 1, false};
+    if (b.has_lo && b.has_hi && !b.lo.neg && b.lo.mag > 0 && b.lo.mag < (1ULL << 62))
+      b.hi = Int{b.lo.mag * 2 - 1, false};
     add_bucket(b, ln);
     return true;
   }
@@ -537,9 +547,11 @@ class BpftraceTextAnalyzer : public Analyzer {
     if (saw_dtrace_ && on_dtrace_table(t, ln)) return;
     if (starts_with(t, "# ") && ends_with(t, ".d")) saw_dtrace_ = true;
     if (foreign_line_ == 0) {
-      if (text::contains(t, ": count") && text::contains(t, "distribution")) foreign_what_ = "a BCC log2 histogram header (\"" + std::string(t.substr(0, 40)) + "\")";
+      if (text::contains(t, ": count") && text::contains(t, "distribution"))
+        foreign_what_ = "a BCC log2 histogram header (\"" + std::string(t.substr(0, 40)) + "\")";
       else if (starts_with(t, "METHOD") && text::contains(t, "# CALLS")) foreign_what_ = "a BCC ucalls table header";
-      else if (text::contains(t, " -> ") && text::contains(t, " : ") && text::ends_with(t, "|")) foreign_what_ = "a BCC log2 histogram row";
+      else if (text::contains(t, " -> ") && text::contains(t, " : ") && text::ends_with(t, "|"))
+        foreign_what_ = "a BCC log2 histogram row";
       if (!foreign_what_.empty()) foreign_line_ = ln;
     }
     // printf output

@@ -79,7 +79,10 @@ nlohmann::json diff_json(const Num& x, const Num& y) {  // x - y
 
 // {"a", "b", "delta", "delta_percent"} of one scalar field.
 nlohmann::json scalar_delta(const nlohmann::json* a, const nlohmann::json* b) {
-  nlohmann::json out = {{"a", a ? *a : nlohmann::json()}, {"b", b ? *b : nlohmann::json()}, {"delta", nullptr}, {"delta_percent", nullptr}};
+  nlohmann::json out = {{"a", a ? *a : nlohmann::json()},
+                        {"b", b ? *b : nlohmann::json()},
+                        {"delta", nullptr},
+                        {"delta_percent", nullptr}};
   if (!a || !b) return out;
   Num na = num_of(*a), nb = num_of(*b);
   if (!na.ok || !nb.ok) return out;
@@ -115,7 +118,10 @@ Bounds bounds_of(const nlohmann::json* v) {
 }
 
 nlohmann::json percentile_delta(const nlohmann::json* a, const nlohmann::json* b) {
-  nlohmann::json out = {{"a", a ? *a : nlohmann::json()}, {"b", b ? *b : nlohmann::json()}, {"delta", nullptr}, {"delta_bounds", nullptr}};
+  nlohmann::json out = {{"a", a ? *a : nlohmann::json()},
+                        {"b", b ? *b : nlohmann::json()},
+                        {"delta", nullptr},
+                        {"delta_bounds", nullptr}};
   Bounds ba = bounds_of(a), bb = bounds_of(b);
   if (!ba.ok || !bb.ok) return out;
   if (ba.exact && bb.exact) out["delta"] = diff_json(bb.lo, ba.lo);
@@ -187,7 +193,8 @@ nlohmann::json weight_json(double w) {
 }  // namespace
 
 bool is_tracing_format(const std::string& f) {
-  return f == "bpftrace-text" || f == "bpftrace-json" || f == "bcc-output" || f == "folded-stacks" || f == "perf-script";
+  return f == "bpftrace-text" || f == "bpftrace-json" || f == "bcc-output" || f == "folded-stacks" ||
+         f == "perf-script";
 }
 
 nlohmann::json compare_reports(const nlohmann::json& a, const nlohmann::json& b, size_t max_stack_rows) {

@@ -40,7 +40,9 @@ class FoldedAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    return d_.query(method, args);
+  }
 
   void finish(nlohmann::json& report) override {
     if (dtrace_blocks_) d_.tool = "dtrace";
@@ -51,7 +53,8 @@ class FoldedAnalyzer : public Analyzer {
       d_.stack_weight_unit = "period";
       d_.extra["period_gcd"] = gcd_;
       double est = d_.stacks.total_weight() / static_cast<double>(gcd_);
-      d_.extra["samples_estimate"] = est < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(est)) : nlohmann::json(est);
+      d_.extra["samples_estimate"] =
+          est < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(est)) : nlohmann::json(est);
     }
     d_.extra["folded_lines"] = lines_ok_;
     d_.extra["bad_lines"] = bad_lines_;
@@ -93,7 +96,8 @@ class FoldedAnalyzer : public Analyzer {
     while (i < count.size() && text::is_digit(count[i])) w = w * 10 + static_cast<uint64_t>(count[i++] - '0');
     if (i != count.size() || count.empty() || count.size() > 19) {
       if (!count.empty() && count[0] == '-') bad(ln, "negative count '" + std::string(count) + "'");
-      else if (i > 0 && i < count.size() && (count[i] == '.' || count[i] == 'e')) bad(ln, "non-integer count '" + std::string(count) + "'");
+      else if (i > 0 && i < count.size() && (count[i] == '.' || count[i] == 'e'))
+        bad(ln, "non-integer count '" + std::string(count) + "'");
       else bad(ln, "no trailing count: the last field '" + std::string(count.substr(0, 40)) + "' is not an integer");
       return;
     }

@@ -45,14 +45,17 @@ class PerfScriptAnalyzer : public Analyzer {
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_trace_table(d_, current_path(), name, sink);
   }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override { return d_.query(method, args); }
+  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    return d_.query(method, args);
+  }
 
   void finish(nlohmann::json& report) override {
     d_.tool = "perf";
     d_.stack_weight_unit = any_period_ ? "period" : "samples";
     d_.extra["samples"] = samples_;
     d_.extra["events_seen"] = event_names_;
-    if (samples_ == 0) error(-1, -1, "no perf samples with stacks found (expected \"comm pid time: event:\" headers and frame lines)");
+    if (samples_ == 0)
+      error(-1, -1, "no perf samples with stacks found (expected \"comm pid time: event:\" headers and frame lines)");
     d_.events = samples_;
     d_.finish(report, options_);
   }
@@ -103,7 +106,8 @@ class PerfScriptAnalyzer : public Analyzer {
     clean.reserve(func.size());
     for (char c : func)
       if (c != '"' && c != '\'') clean.push_back(c);
-    if (comm_ == "java" && clean.size() > 1 && clean[0] == 'L' && clean.find('/') != std::string::npos) clean.erase(0, 1);
+    if (comm_ == "java" && clean.size() > 1 && clean[0] == 'L' && clean.find('/') != std::string::npos)
+      clean.erase(0, 1);
     frames_.push_back(std::move(clean));
     return true;
   }
@@ -129,7 +133,10 @@ class PerfScriptAnalyzer : public Analyzer {
       }
     }
     if (pid_at == 0) {
-      if (++bad_headers_ <= 20) error(ln, -1, "unrecognized perf script line (neither a sample header \"comm pid ...: event:\" nor a frame \"addr sym (dso)\")");
+      if (++bad_headers_ <= 20)
+        error(
+            ln, -1,
+            "unrecognized perf script line (neither a sample header \"comm pid ...: event:\" nor a frame \"addr sym (dso)\")");
       return;
     }
     comm_.clear();
@@ -153,7 +160,8 @@ class PerfScriptAnalyzer : public Analyzer {
     std::string_view ev = tok.back();
     if (ev.back() == ':') ev.remove_suffix(1);
     if (!event_names_.contains(std::string(ev)) && event_names_.size() < 50) event_names_[std::string(ev)] = 0;
-    if (event_names_.contains(std::string(ev))) event_names_[std::string(ev)] = event_names_[std::string(ev)].get<uint64_t>() + 1;
+    if (event_names_.contains(std::string(ev)))
+      event_names_[std::string(ev)] = event_names_[std::string(ev)].get<uint64_t>() + 1;
     in_sample_ = true;
   }
 

@@ -51,7 +51,8 @@ bool perf_header(std::string_view line) {
   if (colon == std::string_view::npos) return false;
   // the token before ": " is a timestamp like 666709.771979
   size_t sp = line.rfind(' ', colon);
-  std::string_view ts = line.substr(sp == std::string_view::npos ? 0 : sp + 1, colon - (sp == std::string_view::npos ? 0 : sp + 1));
+  std::string_view ts =
+      line.substr(sp == std::string_view::npos ? 0 : sp + 1, colon - (sp == std::string_view::npos ? 0 : sp + 1));
   size_t dot = ts.find('.');
   return dot != std::string_view::npos && dot > 0 && is_uint(ts.substr(0, dot)) && is_uint(ts.substr(dot + 1));
 }
@@ -61,7 +62,8 @@ bool bpftrace_map_line(std::string_view line) {
   if (line.size() < 2 || line[0] != '@') return false;
   size_t i = 1;
   while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
-  if (i < line.size() && line[i] == '[') return line.find("]: ") != std::string_view::npos || text::ends_with(line, "]:");
+  if (i < line.size() && line[i] == '[')
+    return line.find("]: ") != std::string_view::npos || text::ends_with(line, "]:");
   return i < line.size() && line[i] == ':';
 }
 
@@ -83,15 +85,21 @@ struct BccSig {
   const char* text;
   const char* tool;
 };
-constexpr BccSig kBcc[] = {
-    {"Tracing calls in process", "ucalls"},     {"Tracing method calls in", "uflow"},
-    {"Tracing garbage collections in", "ugc"},  {"Tracing allocations in process", "uobjnew"},
-    {"METHOD", "ucalls"},                      {"NAME/TYPE", "uobjnew"},
-    {"TYPE", "uobjnew"},                       {"PID    CMDLINE", "ustat"},
-    {"Sampling at ", "profile"},               {"START    TIME (us) DESCRIPTION", "ugc"},
-    {"CPU PID", "uflow"},                      {"nsecs ", "log2hist"},
-    {"usecs ", "log2hist"},                    {"msecs ", "log2hist"},
-    {"Tracing ", "stackcount"}};
+constexpr BccSig kBcc[] = {{"Tracing calls in process", "ucalls"},
+                           {"Tracing method calls in", "uflow"},
+                           {"Tracing garbage collections in", "ugc"},
+                           {"Tracing allocations in process", "uobjnew"},
+                           {"METHOD", "ucalls"},
+                           {"NAME/TYPE", "uobjnew"},
+                           {"TYPE", "uobjnew"},
+                           {"PID    CMDLINE", "ustat"},
+                           {"Sampling at ", "profile"},
+                           {"START    TIME (us) DESCRIPTION", "ugc"},
+                           {"CPU PID", "uflow"},
+                           {"nsecs ", "log2hist"},
+                           {"usecs ", "log2hist"},
+                           {"msecs ", "log2hist"},
+                           {"Tracing ", "stackcount"}};
 
 // A BCC tool's header line; the tool it names goes to t.bcc_tool (a histogram header only when no
 // tool header was seen).
@@ -140,8 +148,8 @@ Tally tally(const Head& head) {
 const Tally& tally_of(const Head& head) { return head.memo(tally); }
 
 // bpftrace -f json record kinds: {"type": "<kind>", "data": ...}
-constexpr const char* kBpfKinds[] = {"attached_probes", "map", "hist", "stats", "printf", "time",  "lhist",
-                                     "value",           "join", "helper_error", "print",  "syscall", "cat", "tseries"};
+constexpr const char* kBpfKinds[] = {"attached_probes", "map",  "hist",         "stats", "printf",  "time", "lhist",
+                                     "value",           "join", "helper_error", "print", "syscall", "cat",  "tseries"};
 
 }  // namespace
 

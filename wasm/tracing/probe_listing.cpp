@@ -7,9 +7,9 @@ namespace gcscope::tracing {
 namespace {
 
 // bpftrace's probe types that `bpftrace -l` lists.
-constexpr std::string_view kBpftraceTypes[] = {"usdt", "uprobe", "uretprobe", "tracepoint", "rawtracepoint", "kprobe",
-                                               "kretprobe", "kfunc", "kretfunc", "fentry", "fexit", "software",
-                                               "hardware", "iter", "watchpoint"};
+constexpr std::string_view kBpftraceTypes[] = {"usdt",   "uprobe",    "uretprobe", "tracepoint", "rawtracepoint",
+                                               "kprobe", "kretprobe", "kfunc",     "kretfunc",   "fentry",
+                                               "fexit",  "software",  "hardware",  "iter",       "watchpoint"};
 
 bool is_identifier(std::string_view s) {
   if (s.empty()) return false;
@@ -103,7 +103,8 @@ bool parse_tplist_detail(std::string_view line, int64_t& count, bool& locations)
   while (i < line.size() && line[i] == ' ') ++i;
   int64_t n = 0;
   size_t digits = 0;
-  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && digits < 9) n = n * 10 + (line[i++] - '0'), ++digits;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])) && digits < 9)
+    n = n * 10 + (line[i++] - '0'), ++digits;
   if (!digits) return false;
   std::string_view rest = line.substr(i);
   if (rest == " location(s)") locations = true;
@@ -161,7 +162,10 @@ bool ProbeListing::take_tplist_line(std::string_view line, uint64_t n) {
 void ProbeListing::write(nlohmann::json& report, const char* tool) const {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& p : probes_) {
-    nlohmann::json j = {{"type", p.type}, {"provider", p.provider}, {"name", p.name}, {"line", p.line},
+    nlohmann::json j = {{"type", p.type},
+                        {"provider", p.provider},
+                        {"name", p.name},
+                        {"line", p.line},
                         {"probe", p.provider.empty() ? p.name : p.provider + ":" + p.name}};
     if (!p.binary.empty()) j["binary"] = p.binary;
     if (p.pid >= 0) j["pid"] = p.pid;

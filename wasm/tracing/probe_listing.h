@@ -21,9 +21,9 @@ struct ListedProbe {
   std::string binary;         // the ELF file (without /proc/PID/root), "" when the line names none
   std::string provider;       // USDT provider, tracepoint category; "" for kprobes and the like
   std::string name;
-  int64_t pid = -1;           // from a /proc/PID/root/ path
+  int64_t pid = -1;                        // from a /proc/PID/root/ path
   int64_t locations = -1, arguments = -1;  // tplist -v
-  std::string semaphore;      // tplist -v: "0x3af27c"
+  std::string semaphore;                   // tplist -v: "0x3af27c"
   uint64_t line = 0;
 };
 

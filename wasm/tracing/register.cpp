@@ -29,7 +29,8 @@ void register_tracing(FormatRegistry& registry) {
       {{kToolOutput - 20, tracing::probe_bpftrace_listing},
        {kToolOutput + 10, tracing::probe_bpftrace_text},
        {kToolOutput + 30, tracing::probe_dtrace_aggregation}});
-  add("bpftrace-json", tracing::make_bpftrace_json, "bpftrace JSON output", {{kJson + 10, tracing::probe_bpftrace_json}});
+  add("bpftrace-json", tracing::make_bpftrace_json, "bpftrace JSON output",
+      {{kJson + 10, tracing::probe_bpftrace_json}});
   add("bcc-output", tracing::make_bcc_output, "BCC tool output",
       {{kToolOutput - 10, tracing::probe_tplist_listing}, {kToolOutput + 20, tracing::probe_bcc_output}});
   add("folded-stacks", tracing::make_folded_stacks, "Folded stacks",

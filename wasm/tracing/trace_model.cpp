@@ -240,17 +240,17 @@ nlohmann::json StackTable::to_json(const std::string& weight_unit) const {
   for (const auto& s : stacks_) stacks.push_back(s);
   nlohmann::json weights = nlohmann::json::array();
   for (double w : weights_) {
-    if (w == std::floor(w) && w >= 0 && w < 9007199254740992.0)
-      weights.push_back(static_cast<uint64_t>(w));
-    else
-      weights.push_back(w);
+    if (w == std::floor(w) && w >= 0 && w < 9007199254740992.0) weights.push_back(static_cast<uint64_t>(w));
+    else weights.push_back(w);
   }
   nlohmann::json truncated = nlohmann::json::array();
   for (size_t i = 0; i < truncated_.size(); ++i)
     if (truncated_[i]) truncated.push_back(i);
   double tw = total_;
   return {{"unique", stacks_.size()},
-          {"total_weight", tw == std::floor(tw) && tw >= 0 && tw < 9007199254740992.0 ? nlohmann::json(static_cast<uint64_t>(tw)) : nlohmann::json(tw)},
+          {"total_weight", tw == std::floor(tw) && tw >= 0 && tw < 9007199254740992.0
+                               ? nlohmann::json(static_cast<uint64_t>(tw))
+                               : nlohmann::json(tw)},
           {"truncated", truncated_count_},
           {"samples", samples_},
           {"weight_unit", weight_unit},
@@ -307,7 +307,8 @@ uint32_t TraceData::series_index(std::string_view name) {
   if (series_.size() <= 16) {
     for (size_t i = 0; i < series_.size(); ++i) {
       const std::string& n = series_[i].name;
-      if (n.size() == name.size() && (n.empty() || n.back() == name.back()) && std::memcmp(n.data(), name.data(), n.size()) == 0)
+      if (n.size() == name.size() && (n.empty() || n.back() == name.back()) &&
+          std::memcmp(n.data(), name.data(), n.size()) == 0)
         return static_cast<uint32_t>(i);
     }
     if (series_.size() < 16) {
@@ -439,7 +440,9 @@ nlohmann::json TraceData::histograms_json(nlohmann::json& maps_out) const {
         case MapValue::kString: value = v.s; break;
         case MapValue::kJson: value = v.j; break;
         case MapValue::kStats:
-          value = {{"count", int_json(v.stats.count)}, {"average", int_json(v.stats.average)}, {"total", int_json(v.stats.total)}};
+          value = {{"count", int_json(v.stats.count)},
+                   {"average", int_json(v.stats.average)},
+                   {"total", int_json(v.stats.total)}};
           break;
         case MapValue::kTseries: {
           nlohmann::json labels = nlohmann::json::array(), values = nlohmann::json::array();
@@ -454,7 +457,8 @@ nlohmann::json TraceData::histograms_json(nlohmann::json& maps_out) const {
           const Histogram& h = v.hist;
           nlohmann::json buckets = nlohmann::json::array();
           for (const auto& b : h.buckets)
-            buckets.push_back({{"lo", bound_json(b.has_lo, b.lo)}, {"hi", bound_json(b.has_hi, b.hi)}, {"count", u64_json(b.count)}});
+            buckets.push_back(
+                {{"lo", bound_json(b.has_lo, b.lo)}, {"hi", bound_json(b.has_hi, b.hi)}, {"count", u64_json(b.count)}});
           nlohmann::json hj = {{"name", m.name},
                                {"key", key},
                                {"snapshot", snap},
@@ -503,7 +507,8 @@ enum class Agg { kNone, kCount, kSum, kAvg, kMin, kMax };
 Agg classify_map_name(std::string_view name) {
   std::string n = lower(name);
   if (!n.empty() && n[0] == '@') n.erase(0, 1);
-  if (n.find("count") != std::string::npos || n.find("calls") != std::string::npos || n == "c" || n == "cnt") return Agg::kCount;
+  if (n.find("count") != std::string::npos || n.find("calls") != std::string::npos || n == "c" || n == "cnt")
+    return Agg::kCount;
   if (n.find("avg") != std::string::npos || n.find("mean") != std::string::npos) return Agg::kAvg;
   if (n.rfind("min", 0) == 0) return Agg::kMin;
   if (n.rfind("max", 0) == 0) return Agg::kMax;
@@ -661,8 +666,12 @@ uint64_t add_map_rows(const std::vector<MapBlock>& maps, LatencyTable& table) {
         add_source(r, "hist " + name);
       } else if (v.kind == MapValue::kInt && m.kind == "map") {
         Agg a = classify_map_name(name);
-        const char* field = a == Agg::kCount ? "calls" : a == Agg::kSum ? "total" : a == Agg::kAvg ? "mean"
-                          : a == Agg::kMin ? "min" : a == Agg::kMax ? "max" : nullptr;
+        const char* field = a == Agg::kCount ? "calls"
+                            : a == Agg::kSum ? "total"
+                            : a == Agg::kAvg ? "mean"
+                            : a == Agg::kMin ? "min"
+                            : a == Agg::kMax ? "max"
+                                             : nullptr;
         if (!field) continue;
         LatencyRow& r = table.row_for(e.key);
         if (!r.row.contains(field)) r.row[field] = int_json(v.i);
@@ -736,8 +745,9 @@ nlohmann::json overhead_json(const EventSpan& span, uint64_t map_calls, const nl
                        {{"untraced", kUntracedCallUs},
                         {"tracing_enabled_nothing_attached", kTracedNothingAttachedUs},
                         {"bpftrace_attached", kTracedBpftraceAttachedUs}}},
-                      {"note", "measured cost per traced call (the gem's own latency figure under-reports it); "
-                               "percent of one core's wall time"}};
+                      {"note",
+                       "measured cost per traced call (the gem's own latency figure under-reports it); "
+                       "percent of one core's wall time"}};
   if (duration > 0) {
     double rate = static_cast<double>(fires) / duration;
     o["duration_s"] = duration;
@@ -777,7 +787,8 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   nlohmann::json probes = nlohmann::json::array();
   for (const auto& raw : probe_order_) {
     const auto& p = probes_.at(raw);
-    probes.push_back({{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", class_guess(p.provider)}});
+    probes.push_back(
+        {{"raw", p.raw}, {"provider", p.provider}, {"name", p.name}, {"class_guess", class_guess(p.provider)}});
   }
   report["probes"] = std::move(probes);
 
@@ -806,8 +817,9 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   report["overhead"] = overhead_json(span, map_calls, options);
 
   if (stacks.truncated() > 0)
-    hint("strlen", "Some stack strings were cut by bpftrace's string limit (64 bytes by default before 0.23, "
-                   "max 200 in 0.17): rerun with BPFTRACE_STRLEN=200 (0.17) or --strlen/BPFTRACE_MAX_STRLEN (>= 0.23).");
+    hint("strlen",
+         "Some stack strings were cut by bpftrace's string limit (64 bytes by default before 0.23, "
+         "max 200 in 0.17): rerun with BPFTRACE_STRLEN=200 (0.17) or --strlen/BPFTRACE_MAX_STRLEN (>= 0.23).");
 
   // The report's parts are moved in, not copied (a deep copy of every map entry per report).
   report["maps"] = std::move(maps_out);

@@ -31,12 +31,12 @@ struct Int {
 };
 // Parses a whole string "-42" / "18446744073709551615"; false when it is not an integer or overflows.
 bool parse_int(std::string_view s, Int& out);
-nlohmann::json int_json(Int v);            // number when |v| <= 2^53, else its decimal string
+nlohmann::json int_json(Int v);  // number when |v| <= 2^53, else its decimal string
 nlohmann::json u64_json(uint64_t v);
 
 struct Bucket {
   bool has_lo = true, has_hi = true;  // false: "(..., x)" underflow / "[x, ...)" overflow
-  Int lo, hi;                          // hi INCLUSIVE
+  Int lo, hi;                         // hi INCLUSIVE
   uint64_t count = 0;
 };
 
@@ -161,11 +161,11 @@ class TraceData {
   uint64_t stderr_lines = 0;
   std::unordered_map<std::string, uint64_t> event_types;
   nlohmann::json other_events = nlohmann::json::array();  // first few non-map, non-printf JSON events
-  nlohmann::json tables = nlohmann::json::array();         // BCC tables, as printed (rows merged)
+  nlohmann::json tables = nlohmann::json::array();        // BCC tables, as printed (rows merged)
   nlohmann::json hints = nlohmann::json::array();
   StackTable stacks;
   std::string stack_weight_unit = "samples";
-  nlohmann::json extra = nlohmann::json::object();          // format-specific fields
+  nlohmann::json extra = nlohmann::json::object();  // format-specific fields
 
   // Event streams: "<ts> <name> <value>" / "<name> <value>" lines. Returns false when the line is
   // not of that shape (then it is only counted as printf output).

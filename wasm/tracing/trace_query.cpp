@@ -27,7 +27,7 @@ bool u64_arg(const json& args, const char* key, uint64_t& out) {
   if (!args.is_object() || !args.contains(key) || args[key].is_null()) return false;
   const json& v = args[key];
   Int i;
-  bool ok = v.is_number_unsigned() ? (i.mag = v.get<uint64_t>(), true)
+  bool ok = v.is_number_unsigned()  ? (i.mag = v.get<uint64_t>(), true)
             : v.is_number_integer() ? parse_int(std::to_string(v.get<int64_t>()), i)
             : v.is_string()         ? parse_int(v.get_ref<const std::string&>(), i)
                                     : false;
@@ -56,7 +56,8 @@ json TraceData::probe_detail(const std::string& probe) const {
   for (size_t i = 0; i < histograms_.size(); ++i) {
     const json& h = histograms_[i];
     const json& key = h["key"];
-    if ((key.is_string() && probe_display_name(key.get<std::string>()) == probe) || (key.is_null() && h.value("name", "") == probe)) {
+    if ((key.is_string() && probe_display_name(key.get<std::string>()) == probe) ||
+        (key.is_null() && h.value("name", "") == probe)) {
       json entry = h;
       entry["index"] = i;
       hists.push_back(std::move(entry));
@@ -100,25 +101,37 @@ json TraceData::event_bins(const std::string& probe, const EventSeries& s, const
   json out_bins = json::array();
   for (size_t k = 0; k < n; ++k) {
     unsigned __int128 b_lo = lo + width * k, b_hi = std::min<unsigned __int128>(b_lo + width - 1, hi);
-    out_bins.push_back({{"lo", u64_json(static_cast<uint64_t>(b_lo))}, {"hi", u64_json(static_cast<uint64_t>(b_hi))}, {"count", counts[k]}});
+    out_bins.push_back({{"lo", u64_json(static_cast<uint64_t>(b_lo))},
+                        {"hi", u64_json(static_cast<uint64_t>(b_hi))},
+                        {"count", counts[k]}});
   }
-  return {{"probe", probe}, {"source", "events"}, {"lo", u64_json(lo)}, {"hi", u64_json(hi)},
-          {"width", u64_json(static_cast<uint64_t>(width))}, {"bins", std::move(out_bins)},
-          {"below", below}, {"above", above}, {"total", s.values.size()}};
+  return {{"probe", probe},
+          {"source", "events"},
+          {"lo", u64_json(lo)},
+          {"hi", u64_json(hi)},
+          {"width", u64_json(static_cast<uint64_t>(width))},
+          {"bins", std::move(out_bins)},
+          {"below", below},
+          {"above", above},
+          {"total", s.values.size()}};
 }
 
 json TraceData::histogram_bins(size_t index, const json& args) const {
-  if (index >= histograms_.size()) throw QueryError("argument 'index' must name one of the capture's " + std::to_string(histograms_.size()) + " histograms");
+  if (index >= histograms_.size())
+    throw QueryError("argument 'index' must name one of the capture's " + std::to_string(histograms_.size()) +
+                     " histograms");
   const json& h = histograms_[index];
   uint64_t lo = 0, hi = UINT64_MAX;
   u64_arg(args, "lo", lo);
   u64_arg(args, "hi", hi);
   json bins = json::array();
   for (const auto& b : h["buckets"]) {
-    double b_lo = b["lo"].is_null() ? -INFINITY : number_of(b["lo"]), b_hi = b["hi"].is_null() ? INFINITY : number_of(b["hi"]);
+    double b_lo = b["lo"].is_null() ? -INFINITY : number_of(b["lo"]),
+           b_hi = b["hi"].is_null() ? INFINITY : number_of(b["hi"]);
     if (b_hi >= static_cast<double>(lo) && b_lo <= static_cast<double>(hi)) bins.push_back(b);
   }
-  return {{"index", index}, {"name", h["name"]}, {"key", h["key"]}, {"source", h.value("source", "histogram")},
+  return {{"index", index},          {"name", h["name"]},
+          {"key", h["key"]},         {"source", h.value("source", "histogram")},
           {"bins", std::move(bins)}, {"total", h["total"]}};
 }
 
@@ -165,7 +178,9 @@ json TraceData::slowest_probes(const json& latency) const {
   json out = json::array();
   for (size_t k = 0; k < ranked.size() && k < 10; ++k) {
     const json& r = latency[ranked[k].row];
-    out.push_back({{"probe", r["probe"]}, {"by", ranked[k].tier == 0 ? "p99" : "mean"}, {"value", ranked[k].tier == 0 ? r["p99"] : r["mean"]}});
+    out.push_back({{"probe", r["probe"]},
+                   {"by", ranked[k].tier == 0 ? "p99" : "mean"},
+                   {"value", ranked[k].tier == 0 ? r["p99"] : r["mean"]}});
   }
   return out;
 }

@@ -55,7 +55,8 @@ void LegacyFindingsAccumulator::add(const GcEvent& e) {
   if (is_full_type(e.type) && !explicit_cause) {
     if (old_is(e, "PSOldGen")) serial_old_parallel_.note(e);
     else if (old_is(e, "CMS")) cms_serial_full_.note(e);
-    else if (e.type == GcType::Full || (e.type == GcType::SystemGC && !e.old_pool && e.eden.present())) g1_full_.note(e);
+    else if (e.type == GcType::Full || (e.type == GcType::SystemGC && !e.old_pool && e.eden.present()))
+      g1_full_.note(e);
   }
 }
 
@@ -69,56 +70,78 @@ struct LegacyFindingsAccumulator::EventFinding {
 };
 
 const LegacyFindingsAccumulator::EventFinding LegacyFindingsAccumulator::kEventFindings[] = {
-    {"cms_concurrent_mode_failure", "error", &LegacyFindingsAccumulator::cmf_, [](const Seen& s) {
-       return std::to_string(s.count) + " concurrent mode failure(s): the old generation filled before the CMS cycle "
-              "finished, and a single-threaded full collection took over (" + secs(s.total_s) + " of pauses). Start "
+    {"cms_concurrent_mode_failure", "error", &LegacyFindingsAccumulator::cmf_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " concurrent mode failure(s): the old generation filled before the CMS cycle "
+              "finished, and a single-threaded full collection took over (" +
+              secs(s.total_s) +
+              " of pauses). Start "
               "CMS earlier (-XX:CMSInitiatingOccupancyFraction with -XX:+UseCMSInitiatingOccupancyOnly) or give the old "
               "generation more room.";
      }},
-    {"cms_concurrent_mode_interrupted", "warning", &LegacyFindingsAccumulator::cmi_, [](const Seen& s) {
-       return std::to_string(s.count) + " CMS cycle(s) interrupted by an explicit full collection (System.gc() or a "
+    {"cms_concurrent_mode_interrupted", "warning", &LegacyFindingsAccumulator::cmi_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " CMS cycle(s) interrupted by an explicit full collection (System.gc() or a "
               "heap dump). -XX:+ExplicitGCInvokesConcurrent keeps System.gc() concurrent.";
      }},
-    {"promotion_failed", "error", &LegacyFindingsAccumulator::promotion_failed_, [](const Seen& s) {
-       return std::to_string(s.count) + " promotion failure(s): a young collection could not copy "
+    {"promotion_failed", "error", &LegacyFindingsAccumulator::promotion_failed_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " promotion failure(s): a young collection could not copy "
               "survivors into the old generation (fragmentation or a full old generation) and fell back to a full "
               "collection. Enlarge the old generation, lower the tenuring of large objects, or start CMS earlier.";
      }},
-    {"gc_locker", "warning", &LegacyFindingsAccumulator::gc_locker_, [](const Seen& s) {
-       return std::to_string(s.count) + " collection(s) initiated or forced by the GC locker: JNI critical "
+    {"gc_locker", "warning", &LegacyFindingsAccumulator::gc_locker_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " collection(s) initiated or forced by the GC locker: JNI critical "
               "sections held off a collection that then ran late (\"GC locker: Trying a full collection because "
               "scavenge failed\" is a full collection caused by this).";
      }},
-    {"serial_old_with_parallel_young", "error", &LegacyFindingsAccumulator::serial_old_parallel_, [](const Seen& s) {
-       return std::to_string(s.count) + " full collection(s) of PSOldGen: the Parallel collector is "
+    {"serial_old_with_parallel_young", "error", &LegacyFindingsAccumulator::serial_old_parallel_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " full collection(s) of PSOldGen: the Parallel collector is "
               "running its single-threaded old collector. -XX:+UseParallelOldGC (the default since JDK 7u4) makes full "
               "collections parallel.";
      }},
-    {"cms_serial_full_gc", "error", &LegacyFindingsAccumulator::cms_serial_full_, [](const Seen& s) {
+    {"cms_serial_full_gc", "error", &LegacyFindingsAccumulator::cms_serial_full_,
+     [](const Seen& s) {
        return std::to_string(s.count) + " full collection(s) of the CMS generation (" + secs(s.total_s) +
               "): CMS falls back to a serial, stop-the-world mark-sweep-compact. Find "
               "their cause (System.gc(), promotion failure, metaspace/perm exhaustion) before tuning CMS itself.";
      }},
-    {"g1_serial_full_gc", "error", &LegacyFindingsAccumulator::g1_full_, [](const Seen& s) {
-       return std::to_string(s.count) + " G1 full collection(s) (" + secs(s.total_s) + "): in JDK 8 they "
+    {"g1_serial_full_gc", "error", &LegacyFindingsAccumulator::g1_full_,
+     [](const Seen& s) {
+       return std::to_string(s.count) + " G1 full collection(s) (" + secs(s.total_s) +
+              "): in JDK 8 they "
               "are single-threaded. Leave G1 more headroom (heap size, -XX:InitiatingHeapOccupancyPercent).";
      }},
-    {"g1_evacuation_failure", "error", &LegacyFindingsAccumulator::evacuation_failure_, [](const Seen& s) {
-       return std::to_string(s.count) + " G1 pause(s) with to-space exhausted/overflow: no free "
+    {"g1_evacuation_failure", "error", &LegacyFindingsAccumulator::evacuation_failure_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " G1 pause(s) with to-space exhausted/overflow: no free "
               "regions left to copy into, an expensive pause that often leads to a full collection. Raise "
               "-XX:G1ReservePercent or the heap size.";
      }},
-    {"gc_overhead_limit", "error", &LegacyFindingsAccumulator::overhead_limit_, [](const Seen&) {
+    {"gc_overhead_limit", "error", &LegacyFindingsAccumulator::overhead_limit_,
+     [](const Seen&) {
        return std::string(
            "The JVM reported \"GC time would exceed GCTimeLimit\": it spends nearly all its time collecting and is "
            "about to throw OutOfMemoryError (GC overhead limit exceeded). The live set does not fit the heap.");
      }},
-    {"g1_humongous_allocations", "warning", &LegacyFindingsAccumulator::humongous_, [](const Seen& s) {
-       return std::to_string(s.count) + " G1 pause(s) caused by humongous allocations (objects of half a "
+    {"g1_humongous_allocations", "warning", &LegacyFindingsAccumulator::humongous_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " G1 pause(s) caused by humongous allocations (objects of half a "
               "region or more). A larger -XX:G1HeapRegionSize turns them into ordinary allocations.";
      }},
-    {"explicit_gc", "warning", &LegacyFindingsAccumulator::system_gc_, [](const Seen& s) {
-       return std::to_string(s.count) + " explicit full collection(s) (System.gc()): "
+    {"explicit_gc", "warning", &LegacyFindingsAccumulator::system_gc_,
+     [](const Seen& s) {
+       return std::to_string(s.count) +
+              " explicit full collection(s) (System.gc()): "
               "-XX:+DisableExplicitGC, or -XX:+ExplicitGCInvokesConcurrent with CMS/G1.";
      }},
 };
@@ -130,31 +153,63 @@ namespace {
 struct ConfigFinding {
   const char* id;
   const char* severity;
-  const char* set;        // nullptr: no condition
-  const char* unset[2];   // nullptr: no condition
+  const char* set;       // nullptr: no condition
+  const char* unset[2];  // nullptr: no condition
   bool needs_young;
   const char* message;
 };
 
 constexpr ConfigFinding kConfigFindings[] = {
-    {"icms_in_use", "warning", "ICMS", {nullptr, nullptr}, false,
+    {"icms_in_use",
+     "warning",
+     "ICMS",
+     {nullptr, nullptr},
+     false,
      "Incremental CMS (-XX:+CMSIncrementalMode) is in use: it was meant for one- or two-CPU machines, is "
      "deprecated in JDK 8 and removed in JDK 9."},
-    {"application_stopped_time_missing", "info", nullptr, {"APPLICATION_STOPPED_TIME", nullptr}, true,
+    {"application_stopped_time_missing",
+     "info",
+     nullptr,
+     {"APPLICATION_STOPPED_TIME", nullptr},
+     true,
      "The log has no safepoint times: add -XX:+PrintGCApplicationStoppedTime to see every stop of the "
      "application, not only the GC pauses."},
-    {"print_gc_details_missing", "warning", nullptr, {"GC_DETAILS", "G1GC"}, true,
+    {"print_gc_details_missing",
+     "warning",
+     nullptr,
+     {"GC_DETAILS", "G1GC"},
+     true,
      "The log was written without -XX:+PrintGCDetails: generations, causes and phases are missing, so most "
      "analyses are not possible."},
-    {"print_heap_at_gc", "info", "PRINT_HEAP_AT_GC", {nullptr, nullptr}, false,
+    {"print_heap_at_gc",
+     "info",
+     "PRINT_HEAP_AT_GC",
+     {nullptr, nullptr},
+     false,
      "-XX:+PrintHeapAtGC doubles the log size for little benefit over -XX:+PrintGCDetails."},
-    {"print_fls_statistics", "info", "PRINT_FLS_STATISTICS", {nullptr, nullptr}, false,
+    {"print_fls_statistics",
+     "info",
+     "PRINT_FLS_STATISTICS",
+     {nullptr, nullptr},
+     false,
      "-XX:PrintFLSStatistics is a CMS fragmentation debugging option; it makes the log much larger."},
-    {"print_reference_gc", "info", "PRINT_REFERENCE_GC", {nullptr, nullptr}, false,
+    {"print_reference_gc",
+     "info",
+     "PRINT_REFERENCE_GC",
+     {nullptr, nullptr},
+     false,
      "-XX:+PrintReferenceGC is a debugging option that makes the log larger."},
-    {"print_application_concurrent_time", "info", "APPLICATION_CONCURRENT_TIME", {nullptr, nullptr}, false,
+    {"print_application_concurrent_time",
+     "info",
+     "APPLICATION_CONCURRENT_TIME",
+     {nullptr, nullptr},
+     false,
      "-XX:+PrintGCApplicationConcurrentTime adds a line between every two safepoints and little information."},
-    {"print_promotion_failure", "info", "PRINT_PROMOTION_FAILURE", {nullptr, nullptr}, false,
+    {"print_promotion_failure",
+     "info",
+     "PRINT_PROMOTION_FAILURE",
+     {nullptr, nullptr},
+     false,
      "-XX:+PrintPromotionFailure is a debugging option."},
 };
 

@@ -12,12 +12,12 @@
 namespace gcscope::jvm {
 
 struct LegacyFinding {
-  std::string id;        // stable identifier, e.g. "cms_concurrent_mode_failure"
-  std::string severity;  // "error" | "warning" | "info"
-  std::string message;   // one or two sentences for the user, with counts
+  std::string id;           // stable identifier, e.g. "cms_concurrent_mode_failure"
+  std::string severity;     // "error" | "warning" | "info"
+  std::string message;      // one or two sentences for the user, with counts
   uint64_t first_line = 0;  // where the first occurrence is (0 = not tied to a line)
   uint32_t member = 0;
-  uint64_t count = 0;       // occurrences (events) behind the finding, 0 for configuration findings
+  uint64_t count = 0;  // occurrences (events) behind the finding, 0 for configuration findings
 };
 
 class LegacyFindingsAccumulator {

@@ -279,8 +279,7 @@ bool find_transition(std::string_view s, PoolSizes& out) {
         q = open;
       }
       while (q > 0 && (s[q - 1] == 'K' || s[q - 1] == 'M' || s[q - 1] == 'G' || s[q - 1] == 'B')) --q;
-      while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2]))))
-        --q;
+      while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || (s[q - 1] == ',' && q >= 2 && is_digit(s[q - 2])))) --q;
       if (q < arrow && parse_transition(s, q, out)) return true;
     }
     return false;
@@ -331,8 +330,8 @@ double last_secs(std::string_view s) {
 // " [Times: user=0.08 sys=0.03, real=0.02 secs]" anywhere in s.
 bool parse_times(std::string_view s, GcEvent& e) {
   size_t times_at = (s.size() > 14 && s[0] == ' ' && s[1] == '[' && same_bytes(s.data() + 1, "[Times: user="))
-                  ? 1
-                  : s.find("[Times: user=");
+                        ? 1
+                        : s.find("[Times: user=");
   if (times_at == std::string_view::npos) return false;
   size_t p = times_at + 13;
   double v;
@@ -413,8 +412,8 @@ bool is_record_start(std::string_view rest) {
 // (most lines have none; searching for each with find() cost more than parsing the record).
 struct LegacyGcLogParser::Markers {
   static constexpr size_t npos = std::string_view::npos;
-  size_t class_histogram = npos, g1_ergonomics = npos, cms_concurrent = npos, gc_concurrent = npos,
-         heap_before = npos, heap_after = npos, cms_collector = npos, tlab = npos, as_cms_concurrent = npos;
+  size_t class_histogram = npos, g1_ergonomics = npos, cms_concurrent = npos, gc_concurrent = npos, heap_before = npos,
+         heap_after = npos, cms_collector = npos, tlab = npos, as_cms_concurrent = npos;
 };
 
 namespace {
@@ -475,14 +474,31 @@ bool is_cause_system(std::string_view cause) { return cause == "System" || cause
 bool is_fls_line(std::string_view l) {
   if (l.empty()) return false;
   switch (l[0]) {
-    case 'S': case '-': case 'T': case 'M': case 'N': case 'A': case 'B': case 'C': case 's': case 'd': break;
+    case 'S':
+    case '-':
+    case 'T':
+    case 'M':
+    case 'N':
+    case 'A':
+    case 'B':
+    case 'C':
+    case 's':
+    case 'd': break;
     default: return false;
   }
-  static const char* const kPrefixes[] = {"Statistics for BinaryTreeDictionary", "Statistics for IndexedFreeLists",
-                                          "------------------------------------", "Total Free Space:",
-                                          "Max   Chunk Size:", "Number of Blocks:", "Av.  Block  Size:",
-                                          "Tree      Height:", "Before GC:", "After GC:", "CMS: Large ",
-                                          "size[", "demand"};
+  static const char* const kPrefixes[] = {"Statistics for BinaryTreeDictionary",
+                                          "Statistics for IndexedFreeLists",
+                                          "------------------------------------",
+                                          "Total Free Space:",
+                                          "Max   Chunk Size:",
+                                          "Number of Blocks:",
+                                          "Av.  Block  Size:",
+                                          "Tree      Height:",
+                                          "Before GC:",
+                                          "After GC:",
+                                          "CMS: Large ",
+                                          "size[",
+                                          "demand"};
   for (const char* p : kPrefixes)
     if (starts_with(l, p)) return true;
   return false;
@@ -490,22 +506,18 @@ bool is_fls_line(std::string_view l) {
 
 // Header/noise lines that are not GC records and need no report.
 bool is_noise_line(std::string_view l) {
-  static const char* const kPrefixes[] = {"CMS: abort preclean due to time", " CMS: abort preclean due to time",
-                                          "TLAB: ", "AdaptiveSize",
-                                          "PSAdaptiveSize", "  avg_survived", "avg_survived", "  avg_promoted",
-                                          "  avg_pretenured", "    avg_", "PSYoungGen::resize_spaces",
-                                          "PSYoungGen::resize", "AdaptiveSizeStart", "AdaptiveSizeStop",
-                                          "    Survivor", "UseAdaptiveSizePolicy", "No shared spaces configured",
-                                          // -XX:+PrintCMSInitiationStatistics
-                                          "CMSCollector shouldConcurrentCollect", "time_until_cms_gen_full",
-                                          "free=", "contiguous_available=", "promotion_rate=", "cms_allocation_rate=",
-                                          "occupancy=", "initiatingOccupancy=", "initiatingPermOccupancy=",
-                                          "cms_time_since_begin=", "cms_time_since_end=", "cms_used_at_gc0_end=",
-                                          "cms_used_at_gc0_begin=", "cms_consumption_rate=", "cms_duration=",
-                                          "cms_duration_per_mb=", "gc0_period=", "gc0_promoted=",
-                                          "cms_allocated=", "cms_promotion_rate=", "gc0_alpha=", "gc0_duration=",
-                                          "gc0_begin_time=", "cms_begin_time=", "cms_end_time=",
-                                          "  ", "\t"};
+  static const char* const kPrefixes[] = {
+      "CMS: abort preclean due to time", " CMS: abort preclean due to time", "TLAB: ", "AdaptiveSize", "PSAdaptiveSize",
+      "  avg_survived", "avg_survived", "  avg_promoted", "  avg_pretenured", "    avg_", "PSYoungGen::resize_spaces",
+      "PSYoungGen::resize", "AdaptiveSizeStart", "AdaptiveSizeStop", "    Survivor", "UseAdaptiveSizePolicy",
+      "No shared spaces configured",
+      // -XX:+PrintCMSInitiationStatistics
+      "CMSCollector shouldConcurrentCollect", "time_until_cms_gen_full",
+      "free=", "contiguous_available=", "promotion_rate=", "cms_allocation_rate=", "occupancy=", "initiatingOccupancy=",
+      "initiatingPermOccupancy=", "cms_time_since_begin=", "cms_time_since_end=", "cms_used_at_gc0_end=",
+      "cms_used_at_gc0_begin=", "cms_consumption_rate=", "cms_duration=", "cms_duration_per_mb=", "gc0_period=",
+      "gc0_promoted=", "cms_allocated=", "cms_promotion_rate=", "gc0_alpha=", "gc0_duration=", "gc0_begin_time=",
+      "cms_begin_time=", "cms_end_time=", "  ", "\t"};
   for (const char* p : kPrefixes)
     if (starts_with(l, p)) return true;
   return false;
@@ -563,7 +575,8 @@ bool LegacyGcLogParser::take_tenuring_line(std::string_view line) {
       uint64_t age = 0, bytes = 0;
       if (text::parse_u64(line, p, age) && p < line.size() && line[p] == ':') {
         p = text::skip_ws(line, p + 1);
-        if (text::parse_u64(line, p, bytes)) tenuring_.bytes_by_age.emplace_back(static_cast<int>(age), static_cast<int64_t>(bytes));
+        if (text::parse_u64(line, p, bytes))
+          tenuring_.bytes_by_age.emplace_back(static_cast<int>(age), static_cast<int64_t>(bytes));
       }
     }
     return true;
@@ -590,7 +603,8 @@ bool LegacyGcLogParser::take_tenuring_line(std::string_view line) {
     }
   }
   // MaxTenuringThreshold is capped at 15 (4 age bits); a larger "(max N)" is a misconfiguration.
-  if (tenuring_.max_threshold > 15 || (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold))
+  if (tenuring_.max_threshold > 15 ||
+      (tenuring_.max_threshold >= 0 && tenuring_.new_threshold > tenuring_.max_threshold))
     ev_.threshold_violation = true;
   // Pending record start time: the ParNew/DefNew line before the table carries it.
   if (!pending_.empty()) {
@@ -632,7 +646,8 @@ bool LegacyGcLogParser::take_cut_in(std::string_view line, const Markers& mk, in
   if (mk.as_cms_concurrent != Markers::npos) {
     // JDK 6 CMS with -XX:+UseAdaptiveSizePolicy prefixes its names with "AS": "[ASCMS-concurrent-mark: …]".
     std::string plain(line);
-    for (size_t at = plain.find("[ASCMS-concurrent-"); at != std::string::npos; at = plain.find("[ASCMS-concurrent-", at))
+    for (size_t at = plain.find("[ASCMS-concurrent-"); at != std::string::npos;
+         at = plain.find("[ASCMS-concurrent-", at))
       plain.erase(at + 1, 2);
     process(plain, depth_guard + 1);
     return true;
@@ -669,8 +684,7 @@ bool LegacyGcLogParser::take_cut_in(std::string_view line, const Markers& mk, in
     return true;
   }
   // -XX:+PrintFLSStatistics prints "Before GC:" / "After GC:" at the end of a record line, then its block.
-  if (line.back() == ':' && (ends_with(line, "Before GC:") || ends_with(line, "After GC:")) &&
-      line.size() > 10) {
+  if (line.back() == ':' && (ends_with(line, "Before GC:") || ends_with(line, "After GC:")) && line.size() > 10) {
     ev_.fls = true;
     size_t cut = line.size() - (ends_with(line, "Before GC:") ? 10 : 9);
     process(line.substr(0, cut), depth_guard + 1);
@@ -1157,9 +1171,11 @@ struct LegacyGcLogParser::RecordShape {
   Sub subs[24];  // the depth-2 brackets (sub-records), the first 24
   int nsubs = 0;
   int max_depth = 0;
-  size_t flat_len = 0;                     // the depth-1 text, in flat_
-  size_t end = std::string_view::npos;     // one past the record's closing ']'
-  std::string_view sub(std::string_view rec, int i) const { return rec.substr(subs[i].begin, subs[i].end - subs[i].begin); }
+  size_t flat_len = 0;                  // the depth-1 text, in flat_
+  size_t end = std::string_view::npos;  // one past the record's closing ']'
+  std::string_view sub(std::string_view rec, int i) const {
+    return rec.substr(subs[i].begin, subs[i].end - subs[i].begin);
+  }
 };
 
 // What a record says besides its sub-records: the keyword, its parenthesised groups, and the sub-records'
@@ -1274,7 +1290,8 @@ void LegacyGcLogParser::read_record_head(RecordFacts& f, GcEvent& e) {
       // the default G1 pause kind
     } else if (group == "mixed" || group == "partial") f.mixed_mod = true;
     else if (group == "initial-mark") f.initial_mark_mod = true;
-    else if (group == "to-space exhausted" || group == "to-space overflow") e.flags |= kToSpaceExhausted | kEvacuationFailure;
+    else if (group == "to-space exhausted" || group == "to-space overflow")
+      e.flags |= kToSpaceExhausted | kEvacuationFailure;
     else if (open_cause_.empty()) open_cause_.assign(group);
     p = text::skip_ws(after_kw, q + 1);
   }
@@ -1421,9 +1438,10 @@ void LegacyGcLogParser::split_parnew_cms(const RecordFacts& f, GcEvent& e) {
     emit(y);
     if (!std::isnan(young_secs) && !std::isnan(e.duration_s)) e.duration_s = std::max(0.0, e.duration_s - young_secs);
   }
-  e.type = f.cmf ? GcType::ConcurrentModeFailure
-                 : f.cmi ? GcType::ConcurrentModeInterrupted
-                         : (pf || icms_record) ? GcType::FullGC : GcType::ConcurrentModeFailure;
+  e.type = f.cmf                 ? GcType::ConcurrentModeFailure
+           : f.cmi               ? GcType::ConcurrentModeInterrupted
+           : (pf || icms_record) ? GcType::FullGC
+                                 : GcType::ConcurrentModeFailure;
 }
 
 // "Full GC": a System.gc(), a G1 full collection (sizes in "M"/"B"/"G") or a generational one.
@@ -1481,8 +1499,9 @@ void LegacyGcLogParser::parse_nested_records(std::string_view rec, const RecordS
   std::string nested;
   for (int i = 0; i < s.nsubs; ++i) {
     std::string_view sub = s.sub(rec, i);
-    if ((starts_with(sub, "GC ") || starts_with(sub, "GC (") || starts_with(sub, "GC[")) && !starts_with(sub, "GC ref-proc") &&
-        !starts_with(sub, "GC concurrent") && (contains(sub, "[ParNew") || contains(sub, "[DefNew") || contains(sub, "[PSYoungGen"))) {
+    if ((starts_with(sub, "GC ") || starts_with(sub, "GC (") || starts_with(sub, "GC[")) &&
+        !starts_with(sub, "GC ref-proc") && !starts_with(sub, "GC concurrent") &&
+        (contains(sub, "[ParNew") || contains(sub, "[DefNew") || contains(sub, "[PSYoungGen"))) {
       nested.append("[").append(sub).append("]\n");
     }
   }
@@ -1554,7 +1573,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   f.rare = has_any<'=', 'p', 'm', 'f'>(f.whole.data(), f.whole.data() + f.whole.size());
   if (f.rare && f.flat.find("icms_dc=") != std::string_view::npos) ev_.icms = true;
   if (f.rare && shape.max_depth >= 2 && !ev_.reference && contains(f.whole, "[SoftReference")) ev_.reference = true;
-  if (f.full && (contains(f.flat, "GC time would exceed GCTimeLimit") || contains(f.flat, "GC time is exceeding GCTimeLimit")))
+  if (f.full &&
+      (contains(f.flat, "GC time would exceed GCTimeLimit") || contains(f.flat, "GC time is exceeding GCTimeLimit")))
     e.flags |= kGcOverheadLimit;
   if (f.g1_pause && (contains(f.whole, "(to-space exhausted)") || contains(f.whole, "(to-space overflow)")))
     e.flags |= kToSpaceExhausted | kEvacuationFailure;
@@ -1562,7 +1582,8 @@ bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line,
   for (int i = 0; i < shape.nsubs; ++i) read_sub_record(shape.sub(rec, i), f, e);
   // An "[1 CMS-remark" may sit deeper than depth 2 (JDK 8 "[GC (CMS Final Remark) [YG occupancy…]…[1 CMS-remark…]").
   if (shape.max_depth >= 3 && !f.remark && contains(f.whole, "CMS-remark")) f.remark = true, ev_.cms = true;
-  if (shape.max_depth >= 3 && !f.initial_mark && contains(f.whole, "CMS-initial-mark")) f.initial_mark = true, ev_.cms = true;
+  if (shape.max_depth >= 3 && !f.initial_mark && contains(f.whole, "CMS-initial-mark"))
+    f.initial_mark = true, ev_.cms = true;
 
   // The heap figures and the pause at depth 1 (a truncated record may have no pause).
   find_transition(f.tail_of_head, e.heap);
@@ -1725,13 +1746,31 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     return;
   }
   {
-    static const char* const kShenandoahInfo[] = {
-        "Trigger: ", "Free: ", "Pacer for ", "Regions: ", "Humongous object threshold", "Max TLAB size",
-        "GC threads: ", "Heuristics ergonomically sets", "Shenandoah GC mode", "Shenandoah heuristics",
-        "Initialize Shenandoah heap", "Reference processing: ", "Soft Max Heap Size", "Cancelling GC",
-        "Free headroom:", "Allocation pacing accrued:", "all workers. Dividing", "Adaptive CSet Selection",
-        "Collectable Garbage:", "Immediate Garbage:", "Good progress for", "Bad progress for", "Failed to allocate",
-        "Heap: ", "Uncommitted "};
+    static const char* const kShenandoahInfo[] = {"Trigger: ",
+                                                  "Free: ",
+                                                  "Pacer for ",
+                                                  "Regions: ",
+                                                  "Humongous object threshold",
+                                                  "Max TLAB size",
+                                                  "GC threads: ",
+                                                  "Heuristics ergonomically sets",
+                                                  "Shenandoah GC mode",
+                                                  "Shenandoah heuristics",
+                                                  "Initialize Shenandoah heap",
+                                                  "Reference processing: ",
+                                                  "Soft Max Heap Size",
+                                                  "Cancelling GC",
+                                                  "Free headroom:",
+                                                  "Allocation pacing accrued:",
+                                                  "all workers. Dividing",
+                                                  "Adaptive CSet Selection",
+                                                  "Collectable Garbage:",
+                                                  "Immediate Garbage:",
+                                                  "Good progress for",
+                                                  "Bad progress for",
+                                                  "Failed to allocate",
+                                                  "Heap: ",
+                                                  "Uncommitted "};
     for (const char* p : kShenandoahInfo)
       if (starts_with(line, p)) {
         ev_.shenandoah = true;
@@ -1745,8 +1784,9 @@ void LegacyGcLogParser::note_header(std::string_view line) {
   }
   if (contains(line, "VM warning:")) return;
   // Heap summary lines ("Heap" at exit, PrintHeapAtGC) whose indentation was trimmed away.
-  if ((contains(line, " total ") && contains(line, ", used ")) || (contains(line, " space ") && contains(line, "% used")) ||
-      starts_with(line, "Metaspace ") || starts_with(line, "class space ") || starts_with(line, "object space ")) {
+  if ((contains(line, " total ") && contains(line, ", used ")) ||
+      (contains(line, " space ") && contains(line, "% used")) || starts_with(line, "Metaspace ") ||
+      starts_with(line, "class space ") || starts_with(line, "object space ")) {
     if (starts_with(line, "Metaspace ")) ev_.metaspace = true;
     return;
   }
@@ -1754,7 +1794,7 @@ void LegacyGcLogParser::note_header(std::string_view line) {
     size_t p = 0;
     double v;
     if (text::parse_decimal(line, p, v, true) && p == line.size()) return;  // a stray uptime (see above)
-  }  // JVM warnings on stdout, not GC records
+  }                                                                         // JVM warnings on stdout, not GC records
   if (contains(line, "GC log file created") || contains(line, "GC log file has reached the maximum size")) return;
   if (contains(line, "Shenandoah")) ev_.shenandoah = true;
   if (is_noise_line(line)) return;
@@ -1816,11 +1856,11 @@ void LegacyGcLogParser::decide_diary() {
   // (JDK 8) and "(System)" (the cause printed before 7u40) vs "(System.gc())".
   bool jdk8 = v.jdk_major == 8 || (v.jdk_major == 0 && v.metaspace);
   // G1 on JDK 7 (and 8 before 8u20) prints no Metaspace line in its detail block; GCToolKit reads that as JDK 7.
-  bool jdk7 = v.jdk_major == 7 || (v.jdk_major == 0 && !v.metaspace &&
-                                   (v.perm || v.system_pre740 || (v.details && v.generational_without_cause) ||
-                                    (v.g1 && v.g1_details)));
-  bool pre740 = (v.jdk_major == 7 && v.jdk_update >= 0 && v.jdk_update < 40) ||
-                (v.jdk_major != 0 && v.jdk_major < 7) || (v.jdk_major == 0 && v.system_pre740 && !v.metaspace);
+  bool jdk7 = v.jdk_major == 7 ||
+              (v.jdk_major == 0 && !v.metaspace &&
+               (v.perm || v.system_pre740 || (v.details && v.generational_without_cause) || (v.g1 && v.g1_details)));
+  bool pre740 = (v.jdk_major == 7 && v.jdk_update >= 0 && v.jdk_update < 40) || (v.jdk_major != 0 && v.jdk_major < 7) ||
+                (v.jdk_major == 0 && v.system_pre740 && !v.metaspace);
   set("JDK70", jdk7);
   set("PRE_JDK70_40", pre740);
   set("JDK80", jdk8);

@@ -133,21 +133,23 @@ class LegacyGcLogParser {
 
   bool in_heap_block_ = false;  // inside a -XX:+PrintHeapAtGC block
   bool in_fls_block_ = false;
-  bool in_histogram_ = false;  // inside a class histogram table
+  bool in_histogram_ = false;      // inside a class histogram table
   bool g1_heap_line_cut_ = false;  // a G1 heap line was cut after its "[": its figures start the next line
   bool cms_cycle_open_ = false;
   bool nested_ = false;
-  bool gc_locker_pending_ = false;  // "GC locker: Trying a full collection" seen, flags the next record  // parsing a record nested in another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
+  bool gc_locker_pending_ =
+      false;  // "GC locker: Trying a full collection" seen, flags the next record  // parsing a record nested in
+              // another one: emit it at once  // no-details CMS: an initial mark was seen, the remark is next
 
   // Evidence for the diary, decided in finish().
   struct Evidence {
-    bool parnew = false, defnew = false, psyoung = false, parold = false, psold = false, cms = false,
-         tenured = false, g1 = false, icms = false, shenandoah = false, details = false, g1_details = false,
-         tenuring = false, cause = false, system_pre740 = false, perm = false, metaspace = false, stopped = false,
-         concurrent_time = false, heap_at_gc = false, adaptive = false, reference = false, rset = false,
-         fls = false, promotion_failure_size = false, tlab = false, young_no_details = false,
-         full_no_details = false, cms_no_details = false, threshold_violation = false, cms_debug = false,
-         generational_without_cause = false, age_table = false;
+    bool parnew = false, defnew = false, psyoung = false, parold = false, psold = false, cms = false, tenured = false,
+         g1 = false, icms = false, shenandoah = false, details = false, g1_details = false, tenuring = false,
+         cause = false, system_pre740 = false, perm = false, metaspace = false, stopped = false,
+         concurrent_time = false, heap_at_gc = false, adaptive = false, reference = false, rset = false, fls = false,
+         promotion_failure_size = false, tlab = false, young_no_details = false, full_no_details = false,
+         cms_no_details = false, threshold_violation = false, cms_debug = false, generational_without_cause = false,
+         age_table = false;
     int jdk_major = 0, jdk_update = -1;
   } ev_;
 };

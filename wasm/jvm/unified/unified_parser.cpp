@@ -68,20 +68,38 @@ UnifiedParser::UnifiedParser(GcEventSink& sink, uint32_t member) : sink_(&sink),
 
 // The collector, guessed from markers anywhere in the head; a "Using …" line still decides.
 void UnifiedParser::hint_head(std::string_view head) {
-  struct Marker { const char* text; Collector c; };
+  struct Marker {
+    const char* text;
+    Collector c;
+  };
   static const Marker kMarkers[] = {
-      {"] Using G1", Collector::kG1}, {"] Using Parallel", Collector::kParallel}, {"] Using Serial", Collector::kSerial},
-      {"] Using Concurrent Mark Sweep", Collector::kCms}, {"] Using The Z Garbage Collector", Collector::kZgc},
-      {"] Using Shenandoah", Collector::kShenandoah}, {"] Using Epsilon", Collector::kEpsilon},
-      {"Eden regions: ", Collector::kG1}, {"Pause Young (Normal)", Collector::kG1}, {"G1 Evacuation Pause", Collector::kG1},
-      {"PSYoungGen: ", Collector::kParallel}, {"ParOldGen: ", Collector::kParallel},
-      {"DefNew: ", Collector::kSerial}, {"Tenured: ", Collector::kSerial},
-      {"ParNew: ", Collector::kCms}, {"Concurrent Sweep", Collector::kCms}, {"Concurrent Abortable Preclean", Collector::kCms},
-      {" y: Young Generation", Collector::kZgcGenerational}, {" Y: Young Generation", Collector::kZgcGenerational},
-      {"Major Collection (", Collector::kZgcGenerational}, {"Minor Collection (", Collector::kZgcGenerational},
-      {"Garbage Collection (", Collector::kZgc}, {"Pause Mark Start", Collector::kZgc},
-      {"Pause Init Mark", Collector::kShenandoah}, {"Pause Final Evac", Collector::kShenandoah},
-      {"Pause Init Update Refs", Collector::kShenandoah}, {"Pause Degenerated GC", Collector::kShenandoah},
+      {"] Using G1", Collector::kG1},
+      {"] Using Parallel", Collector::kParallel},
+      {"] Using Serial", Collector::kSerial},
+      {"] Using Concurrent Mark Sweep", Collector::kCms},
+      {"] Using The Z Garbage Collector", Collector::kZgc},
+      {"] Using Shenandoah", Collector::kShenandoah},
+      {"] Using Epsilon", Collector::kEpsilon},
+      {"Eden regions: ", Collector::kG1},
+      {"Pause Young (Normal)", Collector::kG1},
+      {"G1 Evacuation Pause", Collector::kG1},
+      {"PSYoungGen: ", Collector::kParallel},
+      {"ParOldGen: ", Collector::kParallel},
+      {"DefNew: ", Collector::kSerial},
+      {"Tenured: ", Collector::kSerial},
+      {"ParNew: ", Collector::kCms},
+      {"Concurrent Sweep", Collector::kCms},
+      {"Concurrent Abortable Preclean", Collector::kCms},
+      {" y: Young Generation", Collector::kZgcGenerational},
+      {" Y: Young Generation", Collector::kZgcGenerational},
+      {"Major Collection (", Collector::kZgcGenerational},
+      {"Minor Collection (", Collector::kZgcGenerational},
+      {"Garbage Collection (", Collector::kZgc},
+      {"Pause Mark Start", Collector::kZgc},
+      {"Pause Init Mark", Collector::kShenandoah},
+      {"Pause Final Evac", Collector::kShenandoah},
+      {"Pause Init Update Refs", Collector::kShenandoah},
+      {"Pause Degenerated GC", Collector::kShenandoah},
       {"Concurrent reset", Collector::kShenandoah},
   };
   for (const auto& m : kMarkers)
@@ -300,7 +318,8 @@ inline void UnifiedParser::handle_plain_line(std::string_view msg, std::string_v
   }
   // Anything else from the gc loggers we do not model (init banners, CDS, stats tables, …) is
   // expected noise; a line from a logger outside gc/safepoint is worth listing.
-  if (!tags_.empty() && (starts_with(tags_, "gc") || starts_with(tags_, "safepoint") || starts_with(tags_, "stringdedup")))
+  if (!tags_.empty() &&
+      (starts_with(tags_, "gc") || starts_with(tags_, "safepoint") || starts_with(tags_, "stringdedup")))
     return;
   sink_->on_unparsed(member_, line_no_, line);
 }
@@ -617,8 +636,7 @@ void UnifiedParser::classify_pause(Slot& s, std::string_view name_part) {
       std::string_view g = groups[0];
       if (g == "Normal" || g == "Mixed" || g == "Concurrent Start" || g == "Prepare Mixed" || g == "Initial Mark")
         qualifier = g;
-      else
-        cause = g;
+      else cause = g;
     }
   } else if (kind == "Full" || kind == "Initial Mark" || kind == "Mixed") {
     if (ngroups >= 1) cause = groups[ngroups - 1];
@@ -772,7 +790,8 @@ void UnifiedParser::on_cpu(int64_t id, std::string_view v) {
 void UnifiedParser::finalize_diary() {
   if (collector_ != Collector::kUnknown) diary_.collectors.emplace_back(collector_name(collector_));
   auto tri = [](bool b) { return b ? Tri::kTrue : Tri::kFalse; };
-  bool g1 = collector_ == Collector::kG1, z = collector_ == Collector::kZgc || collector_ == Collector::kZgcGenerational;
+  bool g1 = collector_ == Collector::kG1,
+       z = collector_ == Collector::kZgc || collector_ == Collector::kZgcGenerational;
   diary_.set_flag("G1GC", tri(g1));
   diary_.set_flag("ZGC", tri(z));
   diary_.set_flag("SHENANDOAH", tri(collector_ == Collector::kShenandoah));

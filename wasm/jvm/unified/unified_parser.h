@@ -33,7 +33,17 @@
 
 namespace gcscope::jvm::unified {
 
-enum class Collector : uint8_t { kUnknown, kSerial, kParallel, kCms, kG1, kZgc, kZgcGenerational, kShenandoah, kEpsilon };
+enum class Collector : uint8_t {
+  kUnknown,
+  kSerial,
+  kParallel,
+  kCms,
+  kG1,
+  kZgc,
+  kZgcGenerational,
+  kShenandoah,
+  kEpsilon
+};
 
 // One open collection: a pause between its start and the line after its summary, or a ZGC/Shenandoah
 // cycle with the pauses and phases seen so far.
@@ -48,7 +58,11 @@ struct Slot {
   std::string arena;  // phase and pause names, referenced by offsets until emission
   std::vector<std::pair<uint32_t, uint32_t>> phase_spans;
   std::vector<double> phase_secs;
-  struct PauseRec { uint32_t off, len; double t, d; uint64_t line; };
+  struct PauseRec {
+    uint32_t off, len;
+    double t, d;
+    uint64_t line;
+  };
   std::vector<PauseRec> pauses;
 
   void reset(int64_t gc_id, uint64_t ord, uint32_t member);
@@ -167,8 +181,8 @@ class UnifiedParser final : public LogParser {
   int64_t mark_ended_id_ = -1, abort_id_ = -1;
   std::string pending_trigger_, pending_operation_;
   GcEvent standalone_;
-  bool saw_details_ = false, saw_age_ = false, saw_ref_ = false, saw_ergo_ = false, saw_cpu_ = false,
-       saw_rset_ = false, saw_heap_at_gc_ = false;
+  bool saw_details_ = false, saw_age_ = false, saw_ref_ = false, saw_ergo_ = false, saw_cpu_ = false, saw_rset_ = false,
+       saw_heap_at_gc_ = false;
 };
 
 }  // namespace gcscope::jvm::unified

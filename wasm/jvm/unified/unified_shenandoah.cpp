@@ -32,7 +32,7 @@ void UnifiedParser::on_trigger(std::string_view msg) {
 void UnifiedParser::take_trigger(Slot& s) {
   if (pending_trigger_.empty()) return;
   std::string_view t = pending_trigger_;
-  if (text::contains(t, "System.gc()")) t = "System.gc()";  // "Explicit GC request (System.gc())"
+  if (text::contains(t, "System.gc()")) t = "System.gc()";    // "Explicit GC request (System.gc())"
   else if (text::starts_with(t, "Learning")) t = "Learning";  // "Learning 2 of 5. Free (…) is below …"
   else if (text::starts_with(t, "Free (") || text::starts_with(t, "Free:")) t = "Free below threshold";
   size_t cut = t.find(" (");
