@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The two entry points of the README (each installs what it needs first, idempotently):
 #   ./dev.sh serve   build the site and serve it on http://127.0.0.1:8080/ (PORT=... to change)
-#   ./dev.sh test    build native + wasm and run every test: CTest native, CTest wasm (node), Playwright,
-#                    fuzz smoke, benchmark smoke (`./dev.sh test native wasm ...` runs only those stages)
+#   ./dev.sh test    lint (clang-format, ESLint), build native + wasm and run every test: CTest native,
+#                    CTest wasm (node), Playwright, fuzz smoke, benchmark smoke (`./dev.sh test lint
+#                    native ...` runs only those stages)
 # Many tests compare against the shared corpus (real inputs with peers' expected results, outside this
 # repository): GCSCOPE_CORPUS_DIR, else ../shared/corpus beside the checkout. Without it, `test` says
 # where it is expected and how to get it, runs the tests that need only the repository, and ends with
@@ -43,6 +44,9 @@ MSG
 # left out to `skipped`.
 skipped=()
 only_repo=()
+stage_lint() {
+  echo "== lint (clang-format, ESLint)"; bash scripts/lint.sh
+}
 stage_native() {
   echo "== native build"; build_native
   echo "== native tests"; ctest --test-dir build/native --output-on-failure -j"$JOBS" "${only_repo[@]}"
@@ -82,9 +86,9 @@ case "${1:-}" in
     ;;
   test)
     shift
-    stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(native wasm browser fuzz bench)
+    stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(lint native wasm browser fuzz bench)
     for st in "${stages[@]}"; do
-      case $st in native|wasm|browser|fuzz|bench) ;; *) echo "unknown stage $st" >&2; exit 2 ;; esac
+      case $st in lint|native|wasm|browser|fuzz|bench) ;; *) echo "unknown stage $st" >&2; exit 2 ;; esac
     done
     if ! check_corpus; then
       if [ "${GCSCOPE_REQUIRE_CORPUS:-0}" = 1 ]; then echo "GCSCOPE_REQUIRE_CORPUS=1: failing"; exit 1; fi
