@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -306,6 +308,57 @@ TEST_CASE("jvm report: its size does not grow with the log, and a range of a lon
   CHECK(copy["pauses"] == one.report()["pauses"]);
   CHECK(copy["pause_kinds"] == one.report()["pause_kinds"]);
   CHECK(copy["causes"] == one.report()["causes"]);
+}
+
+// The pause chart of a decimated jvm.series, recomputed from the log's text: per pixel column of a
+// pause's start, the shortest and the longest duration (in µs), by the column rule of the engine.
+static std::map<size_t, std::pair<int64_t, int64_t>> pixel_extremes(const std::vector<TextPause>& want, double lo,
+                                                                    double hi, size_t width) {
+  std::map<size_t, std::pair<int64_t, int64_t>> out;
+  for (const auto& w : want) {
+    const double t_ns = std::round(w.start_s * 1e3) * 1e6, lo_ns = std::round(lo * 1e9), hi_ns = std::round(hi * 1e9);
+    const size_t col =
+        std::min(width - 1, static_cast<size_t>((t_ns - lo_ns) / (hi_ns - lo_ns) * static_cast<double>(width)));
+    auto [it, fresh] = out.emplace(col, std::pair{w.us, w.us});
+    if (!fresh) it->second = {std::min(it->second.first, w.us), std::max(it->second.second, w.us)};
+  }
+  return out;
+}
+
+TEST_CASE("jvm.summary and jvm.series of 93,320 pauses: exact over any range, block edges included", "[jvm][query]") {
+  // The ×20 log of the test above: copy c holds the single log's pauses 22·c s later. The session
+  // answers ranges from per-block totals and a rank structure over the pauses (jvm/range_index.h);
+  // every range is checked against the pauses of the text in it.
+  const std::string path = corpus(kParallel);
+  const auto one = text_pauses(path);
+  std::vector<TextPause> all;
+  for (int c = 0; c < 20; ++c)
+    for (TextPause p : one) p.start_s = std::round((p.start_s + c * 22.0) * 1e3) / 1e3, all.push_back(p);
+  JvmSession many("parallelgc-x20.log", repeated_log(read_file(path), 20, 22.0, 5000));
+  std::mt19937_64 rng(29);
+  for (int k = 0; k < 40; ++k) {
+    const double width = k < 10 ? 0.5 : k < 20 ? 20.0 : k < 30 ? 150.0 : 440.0;
+    const double t0 = std::uniform_real_distribution<double>(0.0, 440.0 - width)(rng) + 0.0004, t1 = t0 + width;
+    INFO("[" << t0 << ", " << t1 << "]");
+    check_pauses(many.ask("jvm.summary", {{"t0", t0}, {"t1", t1}}), starting_in(all, t0, t1));
+    const json series = many.ask("jvm.series", {{"t0", t0}, {"t1", t1}, {"width", 300}});
+    const auto want = starting_in(all, t0, t1);
+    if (want.size() <= 600) continue;  // every pause drawn: not decimated
+    REQUIRE(series["pauses_decimated"] == true);
+    const auto expected = pixel_extremes(want, t0, t1, 300);
+    std::map<size_t, std::pair<int64_t, int64_t>> got;
+    const json& t = series["pauses"]["t"];
+    const json& d = series["pauses"]["duration_s"];
+    for (size_t r = 0; r < t.size(); ++r) {
+      const int64_t us = std::llround(d[r].get<double>() * 1e6);
+      const auto col = pixel_extremes({{t[r].get<double>(), us, "", ""}}, t0, t1, 300).begin()->first;
+      auto [it, fresh] = got.emplace(col, std::pair{us, us});
+      if (!fresh) it->second = {std::min(it->second.first, us), std::max(it->second.second, us)};
+    }
+    CHECK(got == expected);
+  }
+  // The index is built once, on the first range question, and the storage answer says its size.
+  CHECK(many.ask("jvm.storage")["range_index_bytes"].get<size_t>() > 0);
 }
 
 }  // namespace gcscope::test

@@ -6,6 +6,7 @@
 
 #include "core/text_scan.h"
 #include "jvm/aggregator_internal.h"
+#include "jvm/range_index.h"
 
 namespace gcscope::jvm {
 namespace {
@@ -109,18 +110,18 @@ size_t GcColumns::safepoint_bytes() const {
 size_t GcColumns::bytes() const { return event_bytes() + pause_bytes() + safepoint_bytes(); }
 
 nlohmann::json GcAggregator::storage() const {
-  return {
-      {"events", cols_.events.size()},
-      {"phase_rows", cols_.events.phase_name.size()},
-      {"pauses", cols_.pauses.size()},
-      {"safepoints", cols_.safepoints.size()},
-      {"bytes",
-       {{"events", cols_.event_bytes()},
-        {"pauses", cols_.pause_bytes()},
-        {"safepoints", cols_.safepoint_bytes()},
-        {"total", cols_.bytes()}}},
-      {"in_time_order",
-       {{"events", cols_.events_sorted}, {"pauses", cols_.pauses_sorted}, {"safepoints", cols_.safepoints_sorted}}}};
+  return {{"events", cols_.events.size()},
+          {"phase_rows", cols_.events.phase_name.size()},
+          {"pauses", cols_.pauses.size()},
+          {"safepoints", cols_.safepoints.size()},
+          {"bytes",
+           {{"events", cols_.event_bytes()},
+            {"pauses", cols_.pause_bytes()},
+            {"safepoints", cols_.safepoint_bytes()},
+            {"total", cols_.bytes()}}},
+          {"in_time_order",
+           {{"events", cols_.events_sorted}, {"pauses", cols_.pauses_sorted}, {"safepoints", cols_.safepoints_sorted}}},
+          {"range_index_bytes", range_index_ ? nlohmann::json(range_index_->bytes()) : nlohmann::json()}};
 }
 
 // ---- interning ----
@@ -339,6 +340,7 @@ void GcAggregator::on_stall(uint32_t, uint64_t line, double, double seconds, boo
 // ---- time order ----
 
 void GcAggregator::flush() {
+  range_index_.reset();
   event_order_.flush([this](const EventRow& r) { emit_event(r); });
   pause_order_.flush([this](const PauseRow& r) { emit_pause(r); });
   safepoint_order_.flush([this](const SafepointRow& r) { emit_safepoint(r); });
@@ -441,6 +443,7 @@ void GcAggregator::append_events(const GcColumns::Events& o, const std::vector<i
 }
 
 void GcAggregator::merge_from(const GcAggregator& o) {
+  range_index_.reset();
   // Names first: the other's cause/phase indexes map to ours.
   std::vector<int32_t> cause_map(o.causes_.size());
   for (size_t c = 0; c < o.causes_.size(); ++c) cause_map[c] = static_cast<int32_t>(intern_cause(o.causes_[c]));
@@ -512,6 +515,7 @@ void GcAggregator::merge_from(const GcAggregator& o) {
 
 void GcAggregator::copy_from(const GcAggregator& o) {
   *this = o;
+  range_index_.reset();
   cause_index_.clear();
   for (size_t c = 0; c < causes_.size(); ++c)
     cause_index_.emplace(std::string_view(causes_[c]), static_cast<uint32_t>(c));

@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -80,6 +82,27 @@ class TimeOrder {
   std::deque<std::pair<int64_t, uint32_t>> order_;  // (start time, slot), in time order
   int64_t last_key_ = IntColumn::kNull + 1, emitted_key_ = IntColumn::kNull + 1;
   bool late_ = false;
+};
+
+struct Span;        // the rows of a stream a question reads (column_scan.h)
+struct RangeIndex;  // per-block totals of the columns (range_index.h)
+
+// Pauses per power-of-two bucket of milliseconds: bucket e holds durations in (2^(e-1), 2^e] ms;
+// durations up to 1 µs count as 1 µs.
+class PauseHistogram {
+ public:
+  static int bucket(int64_t ns);
+  void add(int e, uint64_t n);
+  void merge(const PauseHistogram& o) {
+    for (size_t k = 0; k < o.count_.size(); ++k)
+      if (o.count_[k]) add(o.lo_ + static_cast<int>(k), o.count_[k]);
+  }
+  // (e, count) for every e from the shortest pause's bucket to the longest's, e ascending.
+  std::vector<std::pair<int, uint64_t>> buckets() const;
+
+ private:
+  int lo_ = 0;
+  std::vector<uint64_t> count_;  // count_[k]: bucket lo_ + k
 };
 
 // Pools with per-event figures, in this order.
@@ -183,7 +206,9 @@ class GcAggregator final : public GcEventSink {
   // the last question is kept, so the next page of the same order is a slice of it.
   nlohmann::json events_page(const EventPageQuery& q) const;
 
-  // What the session holds: rows and bytes of each stream (benchmarks, tests).
+  // Builds the index range questions read (it is otherwise built by the first of them).
+  void prepare() const { range_index(); }
+  // What the session holds: rows and bytes of each stream and of the range index (benchmarks, tests).
   nlohmann::json storage() const;
 
   const GcColumns& columns() const { return cols_; }
@@ -229,10 +254,10 @@ class GcAggregator final : public GcEventSink {
     std::vector<uint64_t> by_type;  // per GcType
     uint64_t pauses = 0;
     int64_t pause_total = 0, pause_min = 0, pause_max = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, median = 0;  // ns
-    std::vector<std::pair<int, uint64_t>> histogram;  // (e, pauses in (2^(e-1), 2^e] ms), e ascending
-    std::vector<Totals> causes;                       // per cause: events, their paused ns
-    std::vector<Totals> kinds;                        // per phase name: pauses of that kind (count, ns, max ns)
-    std::vector<Totals> phases;                       // per phase name: event phases and pauses
+    PauseHistogram histogram;
+    std::vector<Totals> causes;  // per cause: events, their paused ns
+    std::vector<Totals> kinds;   // per phase name: pauses of that kind (count, ns, max ns)
+    std::vector<Totals> phases;  // per phase name: event phases and pauses
     int64_t max_before = IntColumn::kNull, max_after = IntColumn::kNull, max_committed = IntColumn::kNull,
             max_meta = IntColumn::kNull;  // KiB
     int64_t allocated_kb = 0, promoted_kb = 0;
@@ -250,9 +275,24 @@ class GcAggregator final : public GcEventSink {
     void add_phase(int64_t name, int64_t ns);
     void add_pause(int64_t name, int64_t ns);
     void add_safepoint(int64_t stopped, int64_t reaching);
-    // The percentiles, median, extremes and histogram of the range's pause durations (reordered).
+    // Adds the figures of records that are not in this range's yet (a block of the range index).
+    void merge(const RangeTotals& o);
+    // The percentiles, median and extremes of the range's pause durations, from the durations
+    // themselves (reordered), or from a function giving the k-th smallest (k < pauses).
     void rank_pauses(std::vector<int64_t>& durations);
+    void rank_pauses_by(const std::function<int64_t(size_t)>& kth);
   };
+  // The index that bounds the work of a range question (range_index.h); built on the first one.
+  friend struct RangeIndex;
+  const RangeIndex* range_index() const;
+  // The records of rows [begin, end) of one stream that `span` holds, added to `s`.
+  void scan_events(size_t begin, size_t end, const Span& span, RangeTotals& s) const;
+  void scan_pauses(size_t begin, size_t end, const Span& span, RangeTotals& s, std::vector<int64_t>* durations) const;
+  void scan_safepoints(size_t begin, size_t end, const Span& span, RangeTotals& s) const;
+  // The same from the index: whole blocks' totals, the rows of the partial blocks at both ends.
+  void sum_events(const RangeIndex& index, const Span& span, RangeTotals& s) const;
+  void sum_pauses(const RangeIndex& index, const Span& span, RangeTotals& s) const;
+  void sum_safepoints(const RangeIndex& index, const Span& span, RangeTotals& s) const;
 
   GcAggregator& operator=(const GcAggregator&) = default;  // copy_from() repairs the name lookups
   uint32_t intern_cause(std::string_view cause);
@@ -271,7 +311,9 @@ class GcAggregator final : public GcEventSink {
   // The log's time span: the diary's stamped lines, else the events' (NaN when there is none).
   std::pair<double, double> log_time_range() const;
   // event_pages.cpp
-  void sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column, bool desc) const;
+  // Puts `rows` in the order of a column; only the first `needed` when fewer (the rest dropped).
+  void sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column, bool desc,
+                      size_t needed) const;
   nlohmann::json event_row(size_t i, const std::vector<int>& pools, bool wall) const;
   // findings.cpp
   void write_findings(nlohmann::json& out, const RangeTotals& whole) const;
@@ -287,10 +329,15 @@ class GcAggregator final : public GcEventSink {
   RangeTotals whole_totals_;
   bool whole_totals_kept_ = true;
   nlohmann::json whole_;  // summary() of the whole log, kept from write_report()
-  // The events of the last events_page() order, in that order.
+  // Per-block totals and the pause durations' wavelet matrix (null until a range question; rows
+  // never change once it exists: flush, merge_from and copy_from drop it).
+  mutable std::shared_ptr<const RangeIndex> range_index_;
+  // The events of the last events_page() order, in that order: all of them, or the first rows of
+  // the order when a page near its start was asked (a selection instead of a sort of every event).
   struct PageOrder {
     std::string key;
     std::vector<uint32_t> rows;
+    size_t total = 0;  // events in the order (rows holds them all unless it is shorter)
   };
   mutable PageOrder page_order_;
   TimeOrder<EventRow> event_order_;

@@ -46,6 +46,18 @@ void radix_sort(std::vector<uint32_t>& rows, std::vector<uint64_t>& key) {
   }
 }
 
+// Keeps the first `n` rows of the stable order by `key` (ties: the order `rows` had), in order.
+void select_first(std::vector<uint32_t>& rows, const std::vector<uint64_t>& key, size_t n) {
+  std::vector<std::pair<uint64_t, uint32_t>> order(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) order[k] = {key[k], static_cast<uint32_t>(k)};
+  const auto cut = order.begin() + static_cast<std::ptrdiff_t>(std::min(n, order.size()));
+  std::nth_element(order.begin(), cut, order.end());
+  std::sort(order.begin(), cut);
+  std::vector<uint32_t> first;
+  for (auto it = order.begin(); it != cut; ++it) first.push_back(rows[it->second]);
+  rows = std::move(first);
+}
+
 }  // namespace
 
 json GcAggregator::events_page(const EventPageQuery& q) const {
@@ -84,7 +96,9 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
   const bool every = std::isnan(q.t0) && std::isnan(q.t1) && filter.empty() && q.sort == "t";
   const std::string cache_key =
       q.sort + (q.desc ? "-" : "+") + std::to_string(q.t0) + "," + std::to_string(q.t1) + "|" + filter;
-  if (!every && page_order_.key != cache_key) {
+  const size_t needed = q.offset + q.limit;
+  const bool cut_short = page_order_.rows.size() < page_order_.total && needed > page_order_.rows.size();
+  if (!every && (page_order_.key != cache_key || cut_short)) {
     // Which types and causes the filter text is in (the kind is "pause" or "concurrent").
     std::vector<uint8_t> type_ok(static_cast<size_t>(GcType::kCount)), cause_ok(causes_.size());
     for (size_t k = 0; k < type_ok.size(); ++k)
@@ -106,12 +120,14 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
       }
       rows.push_back(static_cast<uint32_t>(i));
     }
-    if (q.sort != "t") sort_page_rows(rows, q.sort, key_column, q.desc);
+    const size_t total = rows.size();
+    // A page near the start selects the first rows of the order; paging past them selects more.
+    if (q.sort != "t") sort_page_rows(rows, q.sort, key_column, q.desc, std::max(needed * 2, size_t{1024}));
     else if (q.desc) std::reverse(rows.begin(), rows.end());
-    page_order_ = {cache_key, std::move(rows)};
+    page_order_ = {cache_key, std::move(rows), total};
   }
   const std::vector<uint32_t>& rows = page_order_.rows;
-  const size_t total = every ? e.size() : rows.size();
+  const size_t total = every ? e.size() : page_order_.total;
   const size_t from = std::min(q.offset, total), to = std::min(total, from + q.limit);
   auto row_at = [&](size_t k) -> size_t { return every ? (q.desc ? total - 1 - k : k) : rows[k]; };
   std::vector<int> printed;  // the pools the log printed
@@ -129,7 +145,7 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
 // Puts `rows` (in time order) in the order of one column: ascending or descending values, events
 // without a value last, ties in time order.
 void GcAggregator::sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column,
-                                  bool desc) const {
+                                  bool desc, size_t needed) const {
   const GcColumns::Events& e = cols_.events;
   std::vector<int64_t> value(rows.size());
   if (column) {
@@ -178,6 +194,11 @@ void GcAggregator::sort_page_rows(std::vector<uint32_t>& rows, const std::string
                        : static_cast<uint64_t>(value[k]) - static_cast<uint64_t>(lo));
   }
   value = {};
+  if (needed < with.size() / 8) {
+    select_first(with, key, needed);
+    rows = std::move(with);
+    return;
+  }
   radix_sort(with, key);
   rows = std::move(with);
   rows.insert(rows.end(), without.begin(), without.end());

@@ -259,6 +259,10 @@ class JvmAnalyzer final : public Analyzer {
 
  public:
   // The questions of the JVM view and `gcscope query` (register.cpp lists them).
+  void prepare() override {
+    if (session_) session_->aggregator.prepare();
+  }
+
   nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
     if (method == "compare.side") return compare_side_;
     if (!session_) throw QueryError("the analysis has not finished yet");

@@ -9,6 +9,7 @@
 #include "jvm/aggregator.h"
 #include "jvm/aggregator_internal.h"
 #include "jvm/column_scan.h"
+#include "jvm/range_index.h"
 
 namespace gcscope::jvm {
 namespace {
@@ -34,25 +35,6 @@ bool is_young_type(int64_t t) {
          g == GcType::G1GCYoungInitialMark || g == GcType::Mixed;
 }
 
-// Pauses per power-of-two bucket of milliseconds: (e, count of durations in (2^(e-1), 2^e] ms),
-// every e from the shortest pause's to the longest's; durations up to 1 µs count in the first.
-std::vector<std::pair<int, uint64_t>> pause_histogram(const std::vector<int64_t>& ns) {
-  std::vector<uint64_t> count;
-  int lo = 0;
-  for (int64_t v : ns) {
-    int e = 0;
-    const double m = std::frexp(std::max(static_cast<double>(v) / 1e6, 1e-3), &e);
-    if (m == 0.5) --e;  // an exact power of two is the top of the bucket below
-    if (count.empty()) lo = e, count.push_back(0);
-    if (e < lo) count.insert(count.begin(), static_cast<size_t>(lo - e), 0), lo = e;
-    if (static_cast<size_t>(e - lo) >= count.size()) count.resize(static_cast<size_t>(e - lo) + 1, 0);
-    ++count[static_cast<size_t>(e - lo)];
-  }
-  std::vector<std::pair<int, uint64_t>> out;
-  for (size_t k = 0; k < count.size(); ++k) out.emplace_back(lo + static_cast<int>(k), count[k]);
-  return out;
-}
-
 // v[i], the vector grown to hold it (names are interned as the log is read).
 template <typename V>
 V& grown(std::vector<V>& v, int64_t i) {
@@ -65,6 +47,25 @@ void max_into(int64_t& m, int64_t v) {
 }
 
 }  // namespace
+
+int PauseHistogram::bucket(int64_t ns) {
+  int e = 0;
+  const double m = std::frexp(std::max(static_cast<double>(ns) / 1e6, 1e-3), &e);
+  return m == 0.5 ? e - 1 : e;  // an exact power of two is the top of the bucket below
+}
+
+void PauseHistogram::add(int e, uint64_t n) {
+  if (count_.empty()) lo_ = e, count_.push_back(0);
+  if (e < lo_) count_.insert(count_.begin(), static_cast<size_t>(lo_ - e), 0), lo_ = e;
+  if (static_cast<size_t>(e - lo_) >= count_.size()) count_.resize(static_cast<size_t>(e - lo_) + 1, 0);
+  count_[static_cast<size_t>(e - lo_)] += n;
+}
+
+std::vector<std::pair<int, uint64_t>> PauseHistogram::buckets() const {
+  std::vector<std::pair<int, uint64_t>> out;
+  for (size_t k = 0; k < count_.size(); ++k) out.emplace_back(lo_ + static_cast<int>(k), count_[k]);
+  return out;
+}
 
 double GcAggregator::RangeTotals::runtime() const {
   if (std::isnan(first) || std::isnan(last) || last - first <= 0) return NAN;
@@ -115,6 +116,7 @@ void GcAggregator::RangeTotals::add_phase(int64_t name, int64_t ns) {
 
 void GcAggregator::RangeTotals::add_pause(int64_t name, int64_t ns) {
   ++pauses;
+  histogram.add(PauseHistogram::bucket(ns), 1);
   pause_total = saturating_add(pause_total, ns);
   for (Totals* k : {&grown(kinds, name), &grown(phases, name)})
     ++k->count, k->total = saturating_add(k->total, ns), k->max = std::max(k->max, ns);
@@ -128,12 +130,50 @@ void GcAggregator::RangeTotals::add_safepoint(int64_t stopped, int64_t reaching)
   if (reaching != kNull) reach_max = std::max(reach_max, reaching);
 }
 
+void GcAggregator::RangeTotals::merge(const RangeTotals& o) {
+  events += o.events;
+  for (size_t k = 0; k < o.by_type.size(); ++k)
+    if (o.by_type[k]) grown(by_type, static_cast<int64_t>(k)) += o.by_type[k];
+  auto add_totals = [](std::vector<Totals>& into, const std::vector<Totals>& from) {
+    for (size_t k = 0; k < from.size(); ++k) {
+      if (!from[k].count) continue;
+      Totals& t = grown(into, static_cast<int64_t>(k));
+      t.count += from[k].count, t.total = saturating_add(t.total, from[k].total), t.max = std::max(t.max, from[k].max);
+    }
+  };
+  add_totals(causes, o.causes);
+  add_totals(kinds, o.kinds);
+  add_totals(phases, o.phases);
+  max_into(max_before, o.max_before);
+  max_into(max_after, o.max_after);
+  max_into(max_committed, o.max_committed);
+  max_into(max_meta, o.max_meta);
+  allocated_kb = saturating_add(allocated_kb, o.allocated_kb);
+  promoted_kb = saturating_add(promoted_kb, o.promoted_kb);
+  any_old = any_old || o.any_old;
+  pauses += o.pauses;
+  pause_total = saturating_add(pause_total, o.pause_total);
+  histogram.merge(o.histogram);
+  safepoints += o.safepoints;
+  sp_total = saturating_add(sp_total, o.sp_total);
+  sp_max = std::max(sp_max, o.sp_max);
+  reach_max = std::max(reach_max, o.reach_max);
+}
+
+void GcAggregator::RangeTotals::rank_pauses_by(const std::function<int64_t(size_t)>& kth) {
+  const size_t n = pauses;
+  if (!n) return;
+  p50 = kth(rank_of(n, 0.50)), p90 = kth(rank_of(n, 0.90)), p99 = kth(rank_of(n, 0.99)), p999 = kth(rank_of(n, 0.999));
+  median = kth(n / 2), pause_max = kth(n - 1), pause_min = kth(0);
+}
+
 void GcAggregator::RangeTotals::rank_pauses(std::vector<int64_t>& d) {
   const size_t n = d.size();
-  histogram = pause_histogram(d);
   if (!n) return;
-  // Nearest ranks by selection, no full sort.
-  std::vector<size_t> ranks = {rank_of(n, 0.50), n / 2, rank_of(n, 0.90), rank_of(n, 0.99), rank_of(n, 0.999), n - 1};
+  // Nearest ranks by selection in ascending order, no full sort: each selection leaves the ranks
+  // above it to the right.
+  std::vector<size_t> ranks = {0,    rank_of(n, 0.50), n / 2, rank_of(n, 0.90), rank_of(n, 0.99), rank_of(n, 0.999),
+                               n - 1};
   std::sort(ranks.begin(), ranks.end());
   size_t lo = 0;
   for (size_t r : ranks) {
@@ -141,10 +181,45 @@ void GcAggregator::RangeTotals::rank_pauses(std::vector<int64_t>& d) {
     std::nth_element(d.begin() + static_cast<std::ptrdiff_t>(lo), d.begin() + static_cast<std::ptrdiff_t>(r), d.end());
     lo = r + 1;
   }
-  p50 = d[rank_of(n, 0.50)], p90 = d[rank_of(n, 0.90)], p99 = d[rank_of(n, 0.99)], p999 = d[rank_of(n, 0.999)];
-  median = d[n / 2], pause_max = d[n - 1];
-  // Everything left of the smallest selected rank is below it: the minimum is there.
-  pause_min = *std::min_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(ranks.front() + 1));
+  rank_pauses_by([&](size_t k) { return d[k]; });
+}
+
+void GcAggregator::scan_events(size_t begin, size_t end, const Span& span, RangeTotals& s) const {
+  const GcColumns::Events& e = cols_.events;
+  Reader t(e.t), type(e.type), cause(e.cause), paused(e.paused), before(e.heap_before), after(e.heap_after),
+      committed(e.heap_committed), meta_b(e.pool_before[kMetaspace]), meta_a(e.pool_after[kMetaspace]),
+      old_b(e.pool_before[kOld]), old_a(e.pool_after[kOld]), allocated(e.allocated), phase_end(e.phase_end),
+      phase_name(e.phase_name), phase_ns(e.phase_ns);
+  size_t row = begin ? static_cast<size_t>(e.phase_end[begin - 1]) : 0;
+  for (size_t i = begin; i < end; ++i) {
+    const size_t rows_end = static_cast<size_t>(phase_end(i));
+    if (!span.in(t(i))) {
+      row = rows_end;
+      continue;
+    }
+    s.add_event({type(i), cause(i), paused(i), before(i), after(i), committed(i), meta_b(i), meta_a(i), old_b(i),
+                 old_a(i), allocated(i)});
+    for (; row < rows_end; ++row) s.add_phase(phase_name(row), phase_ns(row));
+  }
+}
+
+void GcAggregator::scan_pauses(size_t begin, size_t end, const Span& span, RangeTotals& s,
+                               std::vector<int64_t>* durations) const {
+  const GcColumns::Pauses& p = cols_.pauses;
+  Reader t(p.t), duration(p.duration), name(p.name);
+  for (size_t i = begin; i < end; ++i) {
+    if (!span.in(t(i))) continue;
+    const int64_t d = duration(i);
+    s.add_pause(name(i), d);
+    if (durations) durations->push_back(d);
+  }
+}
+
+void GcAggregator::scan_safepoints(size_t begin, size_t end, const Span& span, RangeTotals& s) const {
+  const GcColumns::Safepoints& sp = cols_.safepoints;
+  Reader t(sp.t), stopped(sp.stopped), reaching(sp.reaching);
+  for (size_t i = begin; i < end; ++i)
+    if (span.in(t(i))) s.add_safepoint(stopped(i), reaching(i));
 }
 
 void GcAggregator::summarize(double t0, double t1, RangeTotals& s) const {
@@ -156,45 +231,25 @@ void GcAggregator::summarize(double t0, double t1, RangeTotals& s) const {
     last = std::isnan(last) ? t1 : std::isnan(t1) ? last : std::min(last, t1);
   }
   s.first = first, s.last = last;
-
-  // Events and their phases.
-  const GcColumns::Events& e = cols_.events;
-  const Span es = span_of(e.t, cols_.events_sorted, t0, t1);
-  Reader t(e.t), type(e.type), cause(e.cause), paused(e.paused), before(e.heap_before), after(e.heap_after),
-      committed(e.heap_committed), meta_b(e.pool_before[kMetaspace]), meta_a(e.pool_after[kMetaspace]),
-      old_b(e.pool_before[kOld]), old_a(e.pool_after[kOld]), allocated(e.allocated), phase_end(e.phase_end),
-      phase_name(e.phase_name), phase_ns(e.phase_ns);
-  size_t row = es.begin ? static_cast<size_t>(e.phase_end[es.begin - 1]) : 0;
-  for (size_t i = es.begin; i < es.end; ++i) {
-    const size_t rows_end = static_cast<size_t>(phase_end(i));
-    if (!es.in(t(i))) {
-      row = rows_end;
-      continue;
-    }
-    s.add_event({type(i), cause(i), paused(i), before(i), after(i), committed(i), meta_b(i), meta_a(i), old_b(i),
-                 old_a(i), allocated(i)});
-    for (; row < rows_end; ++row) s.add_phase(phase_name(row), phase_ns(row));
+  const Span es = span_of(cols_.events.t, cols_.events_sorted, t0, t1),
+             ps = span_of(cols_.pauses.t, cols_.pauses_sorted, t0, t1),
+             ss = span_of(cols_.safepoints.t, cols_.safepoints_sorted, t0, t1);
+  // A range of a stream in time order adds up the index's blocks; the whole log (which includes the
+  // records without a time) and a stream out of order read every row.
+  const RangeIndex* index = es.test ? range_index() : nullptr;
+  if (index && !index->exact) index = nullptr;
+  if (index && cols_.events_sorted) sum_events(*index, es, s);
+  else scan_events(es.begin, es.end, es, s);
+  if (index && cols_.pauses_sorted) {
+    sum_pauses(*index, ps, s);
+  } else {
+    std::vector<int64_t> durations;
+    durations.reserve(ps.end - ps.begin);
+    scan_pauses(ps.begin, ps.end, ps, s, &durations);
+    s.rank_pauses(durations);
   }
-
-  // Pauses, and every duration of the range for the percentiles.
-  const GcColumns::Pauses& p = cols_.pauses;
-  const Span ps = span_of(p.t, cols_.pauses_sorted, t0, t1);
-  Reader pt(p.t), pd(p.duration), pn(p.name);
-  std::vector<int64_t> d;
-  d.reserve(ps.end - ps.begin);
-  for (size_t i = ps.begin; i < ps.end; ++i) {
-    if (!ps.in(pt(i))) continue;
-    d.push_back(pd(i));
-    s.add_pause(pn(i), d.back());
-  }
-  s.rank_pauses(d);
-
-  // Safepoints.
-  const GcColumns::Safepoints& sp = cols_.safepoints;
-  const Span ss = span_of(sp.t, cols_.safepoints_sorted, t0, t1);
-  Reader st(sp.t), stopped(sp.stopped), reaching(sp.reaching);
-  for (size_t i = ss.begin; i < ss.end; ++i)
-    if (ss.in(st(i))) s.add_safepoint(stopped(i), reaching(i));
+  if (index && cols_.safepoints_sorted) sum_safepoints(*index, ss, s);
+  else scan_safepoints(ss.begin, ss.end, ss, s);
 }
 
 json GcAggregator::summary_json(const RangeTotals& s) const {
@@ -215,7 +270,7 @@ json GcAggregator::summary_json(const RangeTotals& s) const {
                    {"p99_s", secs(s.p99)},
                    {"p999_s", secs(s.p999)}};
   json histogram = json::array();
-  for (const auto& [e, count] : s.histogram)
+  for (const auto& [e, count] : s.histogram.buckets())
     histogram.push_back({{"lo_ms", std::ldexp(1.0, e - 1)}, {"hi_ms", std::ldexp(1.0, e)}, {"count", count}});
   out["pause_histogram"] = std::move(histogram);
   const double runtime = s.runtime();
