@@ -267,6 +267,9 @@ async function analyze(msg) {
     // ran out of memory keeps no session (its worker is stopped).
     if (!oom) live = { M, session };
     postMessage({ type: 'result', json: text, oom, formats: M.formats(), stats: { build: BUILT ? BUILD : '', wasm_heap_bytes: M.HEAPU8.length, analysis_ms: performance.now() - started, module: moduleSource, read: source.way } });
+    // While the page draws the report, the session builds its indexes: the first question does not
+    // wait for them (a question that arrives meanwhile waits in this worker's queue).
+    if (live) setTimeout(() => prepareSession(live), 0);
   } finally {
     M.freeBytes(ptr);
     if (!live || live.session !== session) session.delete();
@@ -290,6 +293,12 @@ function answer(msg) {
     const oom = refused || OOM_TEXT.test(text) || err instanceof RangeError;
     return JSON.stringify({ error: oom ? 'out of memory while answering: ' + text : 'internal error: ' + text, oom: !!oom });
   }
+}
+
+// Builds the session's indexes (session.prepare) unless another job replaced it meanwhile; a failure
+// (memory) leaves the questions to build them on demand, and to say so.
+function prepareSession(session) {
+  if (live === session) answer({ method: 'session.prepare' });
 }
 
 // Following a file that grows (options.follow; wasm/core/follow.h): `file` is the file as it is now.

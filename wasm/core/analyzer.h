@@ -40,6 +40,10 @@ class Analyzer {
   // "compare.side" (formats with a compare function) returns what FormatHandler::compare reads of
   // this side; by default the session answers it with the report finish() wrote.
   virtual nlohmann::json query(const std::string& method, const nlohmann::json& args);
+  // After finish(): builds what makes later questions fast (an index), so that the first of them
+  // does not pay for it. The worker calls it once the report is out; a question does the same work
+  // on demand when it was not called.
+  virtual void prepare() {}
   // After finish(): the tables this analyzer exposes (core/tables.h, docs/TABLES.md), and the rows
   // of one of them written into `sink` (rows only: the caller calls begin and end); false when it
   // has no table of that name.

@@ -527,6 +527,12 @@ nlohmann::json InputSet::compare_side(Group& g) {
 }
 
 nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& args) {
+  if (method == "session.prepare") {
+    if (!finished_) throw QueryError("the analysis has not finished yet");
+    for (auto& g : groups_)
+      if (g->analyzer && !g->broken) g->analyzer->prepare();
+    return nlohmann::json::object();
+  }
   if (method == "session.reports") {
     nlohmann::json out = nlohmann::json::array();
     for (size_t i = 0; i < groups_.size(); ++i) {

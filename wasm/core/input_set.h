@@ -46,6 +46,7 @@ class InputSet {
   // After finish(): answers one method of the query protocol (core/query.h); throws QueryError.
   // Methods of the session itself:
   //   "session.reports"  → [{report, format, title, inputs, methods, compare_family}]
+  //   "session.prepare"  → {}: every analyzer builds what makes its questions fast (Analyzer::prepare)
   //   "compare.side"     {report?} → {format, family, side}: what a comparison reads of that report
   //   "compare.with"     {other, other_is?: "a"|"b", report?} → the format's compare function over
   //                      `other` (another session's "compare.side" answer) and this report's side;
