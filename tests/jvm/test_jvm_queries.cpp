@@ -361,4 +361,12 @@ TEST_CASE("jvm.summary and jvm.series of 93,320 pauses: exact over any range, bl
   CHECK(many.ask("jvm.storage")["range_index_bytes"].get<size_t>() > 0);
 }
 
+TEST_CASE("session.prepare builds the range index before any question", "[jvm][query]") {
+  JvmSession s({corpus(kG1)});
+  CHECK(s.ask("jvm.storage")["range_index_bytes"].is_null());
+  CHECK(s.ask("session.prepare") == json::object());
+  CHECK(s.ask("jvm.storage")["range_index_bytes"].get<size_t>() > 0);
+  check_pauses(s.ask("jvm.summary", {{"t0", 5.0}, {"t1", 10.0}}), starting_in(text_pauses(corpus(kG1)), 5.0, 10.0));
+}
+
 }  // namespace gcscope::test
