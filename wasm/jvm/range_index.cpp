@@ -83,23 +83,26 @@ void RangeIndex::add_totals(const GcAggregator& a) {
 }
 
 void RangeIndex::add_durations(const GcColumns::Pauses& p) {
-  // (duration, position) of each pause with a time, sorted: equal durations get one code.
-  std::vector<std::pair<int64_t, uint32_t>> by_value;
-  by_value.reserve(p.size());
+  // The durations of the pauses with a time, in row order; each becomes its rank among the distinct
+  // ones (8 bytes a pause held while building, not 16 for sorted (duration, position) pairs).
+  std::vector<int64_t> durations;
+  durations.reserve(p.size());
   Reader t(p.t), duration(p.duration);
   for (size_t i = 0; i < p.size(); ++i) {
-    if (i % kRows == 0) timed_before.push_back(by_value.size());
+    if (i % kRows == 0) timed_before.push_back(durations.size());
     if (t(i) == kNull) untimed_pauses = true;
-    else by_value.emplace_back(duration(i), static_cast<uint32_t>(by_value.size()));
+    else durations.push_back(duration(i));
   }
-  timed_before.push_back(by_value.size());
-  std::sort(by_value.begin(), by_value.end());
-  std::vector<uint32_t> codes(by_value.size());
-  for (const auto& [value, position] : by_value) {
-    if (distinct.empty() || distinct.back() != value) distinct.push_back(value);
-    codes[position] = static_cast<uint32_t>(distinct.size() - 1);
-  }
-  by_value = {};
+  timed_before.push_back(durations.size());
+  distinct = durations;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  distinct.shrink_to_fit();
+  std::vector<uint32_t> codes(durations.size());
+  for (size_t i = 0; i < durations.size(); ++i)
+    codes[i] =
+        static_cast<uint32_t>(std::lower_bound(distinct.begin(), distinct.end(), durations[i]) - distinct.begin());
+  durations = {};
   unsigned bits = 0;
   while (bits < 32 && (size_t{1} << bits) < distinct.size()) ++bits;
   duration_ranks = WaveletMatrix(codes, bits);
