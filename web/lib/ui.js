@@ -42,6 +42,19 @@
     }
   }
 
+  // en-US number formats by fraction digits (undefined: up to 3, as toLocaleString's default). One
+  // Intl.NumberFormat each, made once: toLocaleString with a locale builds a new one on every call,
+  // which dominates drawing a table page.
+  const numberFormats = new Map();
+  function numberFormat(digits) {
+    let f = numberFormats.get(digits);
+    if (!f) {
+      f = new Intl.NumberFormat('en-US', digits === undefined ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      numberFormats.set(digits, f);
+    }
+    return f;
+  }
+
   const fmt = {
     bytes(n) {
       if (n === null || n === undefined || isNaN(n)) return '—';
@@ -55,8 +68,7 @@
     num(n, digits) {
       if (n === null || n === undefined || (typeof n === 'number' && isNaN(n))) return '—';
       if (typeof n === 'string') return n;  // 64-bit values arrive as strings: show as is
-      if (digits === undefined) return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 3 });
-      return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+      return numberFormat(digits).format(n);
     },
     pct(n, digits = 2) { return n === null || n === undefined || isNaN(n) ? '—' : Number(n).toFixed(digits) + ' %'; },
     // Seconds as a human duration: 0.000123 → "123 µs", 0.0123 → "12.3 ms", 12.3 → "12.30 s".
@@ -382,13 +394,37 @@
       el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.csvName || noun },
         el('table', {}, el('thead', {}, headRow), tbody)));
 
+    const cellText = (r, c) => {
+      const v = r[c.key];
+      const shown = c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
+      return shown === undefined || shown === null ? '' : String(shown);
+    };
+    // A new page rewrites the texts of the rows already drawn (rows are added or removed only when
+    // the count changes): far less work for the browser than a new tbody each page. `texts` holds
+    // each drawn row's text nodes, one per column.
+    const texts = [];
+    function fill(rows) {
+      while (texts.length > rows.length) {
+        texts.pop();
+        tbody.lastChild.remove();
+      }
+      rows.forEach((r, i) => {
+        if (i === texts.length) {
+          const cells = columns.map((c) => document.createTextNode(cellText(r, c)));
+          texts.push(cells);
+          tbody.appendChild(el('tr', {}, columns.map((c, k) => el('td', { class: c.numeric ? 'num' : '' }, cells[k]))));
+          return;
+        }
+        columns.forEach((c, k) => {
+          const text = cellText(r, c), node = texts[i][k];
+          if (node.data !== text) node.data = text;
+        });
+      });
+    }
+
     function show(answer) {
       current = answer;
-      tbody.replaceChildren(...answer.rows.map((r) => el('tr', {}, columns.map((c) => {
-        const v = r[c.key];
-        const shown = c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
-        return el('td', { class: c.numeric ? 'num' : '' }, shown === undefined || shown === null ? '' : String(shown));
-      }))));
+      fill(answer.rows);
       headRow.querySelectorAll('th').forEach((th, i) => {
         const on = columns[i].key === sort;
         th.classList.toggle('sorted', on);
