@@ -85,6 +85,7 @@ class TimeOrder {
 };
 
 struct Span;        // the rows of a stream a question reads (column_scan.h)
+class EventFilter;  // the events a page question reads (event_pages.cpp)
 struct RangeIndex;  // per-block totals of the columns (range_index.h)
 
 // Pauses per power-of-two bucket of milliseconds: bucket e holds durations in (2^(e-1), 2^e] ms;
@@ -311,9 +312,9 @@ class GcAggregator final : public GcEventSink {
   // The log's time span: the diary's stamped lines, else the events' (NaN when there is none).
   std::pair<double, double> log_time_range() const;
   // event_pages.cpp
-  // Puts `rows` in the order of a column; only the first `needed` when fewer (the rest dropped).
-  void sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column, bool desc,
-                      size_t needed) const;
+  struct PageOrder;
+  PageOrder first_page_rows(EventFilter& keep, const std::string& sort, const IntColumn* column, bool desc,
+                            size_t cap) const;
   nlohmann::json event_row(size_t i, const std::vector<int>& pools, bool wall) const;
   // findings.cpp
   void write_findings(nlohmann::json& out, const RangeTotals& whole) const;

@@ -1,9 +1,11 @@
 // Pages of the event table (GcAggregator::events_page): every event of a time range that matches a
 // filter, in the order of any column, `limit` rows from `offset`. The order of a question is built
-// once (a stable radix sort of the row numbers by the column's values, nulls last in either
-// direction, ties in time order) and kept, so paging through it reads slices.
+// once and kept, so paging through it reads slices: in time order all its rows; in another order
+// the first rows of that order (values ascending or descending, rows without a value last, ties in
+// time order), selected in one pass that holds only those rows, enough for a hundred pages.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <numeric>
 
 #include "core/query.h"
@@ -22,43 +24,89 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Sorts `rows` by `key` (same length), stably, 16 bits of the key at a time.
-void radix_sort(std::vector<uint32_t>& rows, std::vector<uint64_t>& key) {
-  uint64_t all = 0;
-  for (uint64_t k : key) all |= k;
-  std::vector<uint32_t> rows2(rows.size());
-  std::vector<uint64_t> key2(key.size());
-  std::vector<size_t> count(size_t{1} << 16);
-  for (unsigned shift = 0; shift < 64 && (all >> shift); shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (uint64_t k : key) ++count[(k >> shift) & 0xFFFF];
-    size_t sum = 0;
-    for (size_t& c : count) {
-      const size_t n = c;
-      c = sum;
-      sum += n;
-    }
-    for (size_t i = 0; i < key.size(); ++i) {
-      const size_t at = count[(key[i] >> shift) & 0xFFFF]++;
-      rows2[at] = rows[i], key2[at] = key[i];
-    }
-    rows.swap(rows2), key.swap(key2);
-  }
+// The rank of each name among `names` in text order: the value a text column sorts by.
+template <class Names>
+std::vector<int64_t> text_ranks(const Names& names) {
+  std::vector<size_t> order(names.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return names[a] < names[b]; });
+  std::vector<int64_t> rank(names.size());
+  for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int64_t>(r);
+  return rank;
 }
 
-// Keeps the first `n` rows of the stable order by `key` (ties: the order `rows` had), in order.
-void select_first(std::vector<uint32_t>& rows, const std::vector<uint64_t>& key, size_t n) {
-  std::vector<std::pair<uint64_t, uint32_t>> order(rows.size());
-  for (size_t k = 0; k < rows.size(); ++k) order[k] = {key[k], static_cast<uint32_t>(k)};
-  const auto cut = order.begin() + static_cast<std::ptrdiff_t>(std::min(n, order.size()));
-  std::nth_element(order.begin(), cut, order.end());
-  std::sort(order.begin(), cut);
-  std::vector<uint32_t> first;
-  for (auto it = order.begin(); it != cut; ++it) first.push_back(rows[it->second]);
-  rows = std::move(first);
-}
+// The first `cap` (key, row) pairs in (key, row) order of pairs added in increasing row order. Once
+// `cap` pairs are kept, a new pair enters only with a key below the cap-th one's (an equal key
+// comes later in row order), so most rows of a long stream cost one comparison.
+class FirstRows {
+ public:
+  FirstRows(size_t cap, size_t most) : cap_(cap) { kept_.reserve(std::min(2 * cap, most)); }
+  void add(uint64_t key, uint32_t row) {
+    if (cut_ && key >= bound_) return;
+    kept_.push_back({key, row});
+    if (kept_.size() >= 2 * cap_) shrink();
+  }
+  // The kept rows in order; `all` tells whether every added pair is among them.
+  std::vector<uint32_t> rows(bool& all) {
+    all = kept_.size() <= cap_ && !cut_;
+    if (kept_.size() > cap_) shrink();
+    std::sort(kept_.begin(), kept_.end());
+    std::vector<uint32_t> out(kept_.size());
+    for (size_t k = 0; k < kept_.size(); ++k) out[k] = kept_[k].second;
+    return out;
+  }
+
+ private:
+  void shrink() {
+    std::nth_element(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(cap_ - 1), kept_.end());
+    kept_.resize(cap_);
+    bound_ = kept_[cap_ - 1].first;
+    cut_ = true;
+  }
+  size_t cap_;
+  std::vector<std::pair<uint64_t, uint32_t>> kept_;
+  uint64_t bound_ = 0;
+  bool cut_ = false;
+};
 
 }  // namespace
+
+// Which events a page question reads: those of its time range whose type, cause or kind holds the
+// filter text (any event without a filter). Called with increasing rows.
+class EventFilter {
+ public:
+  EventFilter(const GcColumns::Events& e, bool events_sorted, const EventPageQuery& q,
+              const std::deque<std::string>& causes)
+      : span(span_of(e.t, events_sorted, q.t0, q.t1)),
+        filter_(lower(q.filter)),
+        t_(e.t),
+        type_(e.type),
+        cause_(e.cause),
+        flags_(e.flags),
+        type_ok_(static_cast<size_t>(GcType::kCount)),
+        cause_ok_(causes.size()) {
+    for (size_t k = 0; k < type_ok_.size(); ++k)
+      type_ok_[k] = lower(gc_type_name(static_cast<GcType>(k))).find(filter_) != std::string::npos;
+    for (size_t k = 0; k < cause_ok_.size(); ++k) cause_ok_[k] = lower(causes[k]).find(filter_) != std::string::npos;
+    pause_ok_ = std::string("pause").find(filter_) != std::string::npos;
+    concurrent_ok_ = std::string("concurrent").find(filter_) != std::string::npos;
+  }
+  bool operator()(size_t i) {
+    if (span.test && !span.in(t_(i))) return false;
+    if (filter_.empty()) return true;
+    const int64_t c = cause_(i);
+    const bool stw = (flags_(i) & kStwFlag) != 0;
+    return type_ok_[static_cast<size_t>(type_(i))] || (c >= 0 && cause_ok_[static_cast<size_t>(c)]) ||
+           (stw ? pause_ok_ : concurrent_ok_);
+  }
+  const Span span;
+
+ private:
+  std::string filter_;
+  Reader t_, type_, cause_, flags_;
+  std::vector<uint8_t> type_ok_, cause_ok_;
+  bool pause_ok_ = false, concurrent_ok_ = false;
+};
 
 json GcAggregator::events_page(const EventPageQuery& q) const {
   const GcColumns::Events& e = cols_.events;
@@ -90,43 +138,29 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
         "<pool>_before_kb, <pool>_after_kb), not '" +
         q.sort + "'");
 
-  const std::string filter = lower(q.filter);
   // Every event by time: the columns' order itself (time order within each member, members in rank
   // order: the runs of a set with restarts one after the other).
-  const bool every = std::isnan(q.t0) && std::isnan(q.t1) && filter.empty() && q.sort == "t";
+  const bool every = std::isnan(q.t0) && std::isnan(q.t1) && q.filter.empty() && q.sort == "t";
   const std::string cache_key =
-      q.sort + (q.desc ? "-" : "+") + std::to_string(q.t0) + "," + std::to_string(q.t1) + "|" + filter;
+      q.sort + (q.desc ? "-" : "+") + std::to_string(q.t0) + "," + std::to_string(q.t1) + "|" + lower(q.filter);
   const size_t needed = q.offset + q.limit;
   const bool cut_short = page_order_.rows.size() < page_order_.total && needed > page_order_.rows.size();
   if (!every && (page_order_.key != cache_key || cut_short)) {
-    // Which types and causes the filter text is in (the kind is "pause" or "concurrent").
-    std::vector<uint8_t> type_ok(static_cast<size_t>(GcType::kCount)), cause_ok(causes_.size());
-    for (size_t k = 0; k < type_ok.size(); ++k)
-      type_ok[k] = lower(gc_type_name(static_cast<GcType>(k))).find(filter) != std::string::npos;
-    for (size_t k = 0; k < cause_ok.size(); ++k) cause_ok[k] = lower(causes_[k]).find(filter) != std::string::npos;
-    const bool pause_ok = std::string("pause").find(filter) != std::string::npos,
-               concurrent_ok = std::string("concurrent").find(filter) != std::string::npos;
-    const Span s = span_of(e.t, cols_.events_sorted, q.t0, q.t1);
-    std::vector<uint32_t> rows;
-    Reader t(e.t), type(e.type), cause(e.cause), flags(e.flags);
-    for (size_t i = s.begin; i < s.end; ++i) {
-      if (!s.in(t(i))) continue;
-      if (!filter.empty()) {
-        const int64_t c = cause(i);
-        const bool stw = (flags(i) & kStwFlag) != 0;
-        if (!type_ok[static_cast<size_t>(type(i))] && !(c >= 0 && cause_ok[static_cast<size_t>(c)]) &&
-            !(stw ? pause_ok : concurrent_ok))
-          continue;
-      }
-      rows.push_back(static_cast<uint32_t>(i));
+    page_order_ = {};  // its memory is free before the new order is built
+    EventFilter keep(e, cols_.events_sorted, q, causes_);
+    if (q.sort == "t") {
+      std::vector<uint32_t> rows;
+      for (size_t i = keep.span.begin; i < keep.span.end; ++i)
+        if (keep(i)) rows.push_back(static_cast<uint32_t>(i));
+      if (q.desc) std::reverse(rows.begin(), rows.end());
+      const size_t total = rows.size();
+      page_order_ = {cache_key, std::move(rows), total};
+    } else {
+      // A page near the start of an order is served by its first rows: enough for a hundred pages of
+      // a hundred rows; paging past them selects more.
+      page_order_ = first_page_rows(keep, q.sort, key_column, q.desc, std::max(needed * 8, size_t{10000}));
+      page_order_.key = cache_key;
     }
-    const size_t total = rows.size();
-    // A page near the start selects the first rows of the order, enough for a hundred pages of a
-    // hundred rows (the selection costs the same for any count: one pass and a sort of the rows
-    // kept); paging past them selects more, or sorts every row.
-    if (q.sort != "t") sort_page_rows(rows, q.sort, key_column, q.desc, std::max(needed * 8, size_t{10000}));
-    else if (q.desc) std::reverse(rows.begin(), rows.end());
-    page_order_ = {cache_key, std::move(rows), total};
   }
   const std::vector<uint32_t>& rows = page_order_.rows;
   const size_t total = every ? e.size() : page_order_.total;
@@ -144,66 +178,50 @@ json GcAggregator::events_page(const EventPageQuery& q) const {
           {"desc", q.desc}, {"filter", q.filter}, {"rows", std::move(page)}, {"pools", std::move(pools)}};
 }
 
-// Puts `rows` (in time order) in the order of one column: ascending or descending values, events
-// without a value last, ties in time order.
-void GcAggregator::sort_page_rows(std::vector<uint32_t>& rows, const std::string& sort, const IntColumn* column,
-                                  bool desc, size_t needed) const {
+// The rows `keep` passes, in the order of one column (`column`, or type, cause or kind by their
+// text): values ascending or descending, rows without a value last, ties in time order. Holds the
+// first `cap` rows of that order at least (all of them when there are fewer) and the row count.
+GcAggregator::PageOrder GcAggregator::first_page_rows(EventFilter& keep, const std::string& sort,
+                                                      const IntColumn* column, bool desc, size_t cap) const {
   const GcColumns::Events& e = cols_.events;
-  std::vector<int64_t> value(rows.size());
-  if (column) {
-    for (size_t k = 0; k < rows.size(); ++k) value[k] = (*column)[rows[k]];
-  } else {
-    // Text columns: the rank of the text among the names.
-    std::vector<int64_t> rank;
-    if (sort == "type") {
-      std::vector<size_t> order(static_cast<size_t>(GcType::kCount));
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [](size_t a, size_t b) {
-        return std::string(gc_type_name(static_cast<GcType>(a))) < gc_type_name(static_cast<GcType>(b));
-      });
-      rank.resize(order.size());
-      for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int64_t>(r);
-    } else if (sort == "cause") {
-      std::vector<size_t> order(causes_.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return causes_[a] < causes_[b]; });
-      rank.resize(order.size());
-      for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int64_t>(r);
-    }
-    for (size_t k = 0; k < rows.size(); ++k) {
-      if (sort == "type") value[k] = rank[static_cast<size_t>(e.type[rows[k]])];
-      else if (sort == "kind") value[k] = (e.flags[rows[k]] & kStwFlag) ? 1 : 0;  // "concurrent" < "pause"
-      else {
-        const int64_t c = e.cause[rows[k]];
-        value[k] = c < 0 ? kNull : rank[static_cast<size_t>(c)];
-      }
-    }
+  std::vector<int64_t> rank;  // a text column's value: the rank of its text among the names
+  if (sort == "type") {
+    std::vector<std::string> names;
+    for (size_t k = 0; k < static_cast<size_t>(GcType::kCount); ++k)
+      names.push_back(gc_type_name(static_cast<GcType>(k)));
+    rank = text_ranks(names);
+  } else if (sort == "cause") {
+    rank = text_ranks(causes_);
   }
-  // Rows with a value, keyed by their distance from the smallest (or largest, descending) value;
-  // then the rows without one, in time order.
-  std::vector<uint32_t> with, without;
-  std::vector<uint64_t> key;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (int64_t v : value)
-    if (v != kNull) lo = std::min(lo, v), hi = std::max(hi, v);
-  for (size_t k = 0; k < rows.size(); ++k) {
-    if (value[k] == kNull) {
-      without.push_back(rows[k]);
+  Reader value_of(column ? *column : sort == "type" ? e.type : sort == "cause" ? e.cause : e.flags);
+  auto value = [&](size_t i) -> int64_t {
+    const int64_t v = value_of(i);
+    if (column) return v;
+    if (sort == "kind") return (v & kStwFlag) ? 1 : 0;  // "concurrent" < "pause"
+    return v < 0 ? kNull : rank[static_cast<size_t>(v)];
+  };
+  FirstRows first(cap, keep.span.end - keep.span.begin);
+  std::vector<uint32_t> nulls;  // the first `cap` rows without a value, in time order
+  size_t valued = 0, total = 0;
+  for (size_t i = keep.span.begin; i < keep.span.end; ++i) {
+    if (!keep(i)) continue;
+    ++total;
+    const int64_t v = value(i);
+    if (v == kNull) {
+      if (nulls.size() < cap) nulls.push_back(static_cast<uint32_t>(i));
       continue;
     }
-    with.push_back(rows[k]);
-    key.push_back(desc ? static_cast<uint64_t>(hi) - static_cast<uint64_t>(value[k])
-                       : static_cast<uint64_t>(value[k]) - static_cast<uint64_t>(lo));
+    ++valued;
+    // Unsigned keys in the order asked: the sign bit flipped keeps int64 order; descending inverts.
+    const uint64_t key = static_cast<uint64_t>(v) ^ (uint64_t{1} << 63);
+    first.add(desc ? ~key : key, static_cast<uint32_t>(i));
   }
-  value = {};
-  if (needed < with.size() / 8) {
-    select_first(with, key, needed);
-    rows = std::move(with);
-    return;
-  }
-  radix_sort(with, key);
-  rows = std::move(with);
-  rows.insert(rows.end(), without.begin(), without.end());
+  bool all_valued = false;
+  PageOrder out;
+  out.rows = first.rows(all_valued);
+  if (all_valued) out.rows.insert(out.rows.end(), nulls.begin(), nulls.end());
+  out.total = total;
+  return out;
 }
 
 // One row of the event table: `pools` printed, `wall` when the log has wall-clock stamps.
