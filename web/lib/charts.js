@@ -8,10 +8,14 @@
   const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#475569'];
 
   // The page's theme (style.css custom properties, light or dark): axes, grid and the SVG export read
-  // them when they draw, so a theme switch only has to redraw (GCSCOPE.charts.retheme).
+  // them when they draw, so a theme switch only has to redraw (GCSCOPE.charts.retheme). Each is read
+  // once per theme: getComputedStyle right after the page changed forces a style recalculation,
+  // and uPlot asks for a stroke at every draw.
+  const themeColors = new Map();
   function themeColor(name, fallback) {
     if (typeof getComputedStyle !== 'function' || typeof document === 'undefined') return fallback;
-    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+    if (!themeColors.has(name)) themeColors.set(name, getComputedStyle(document.documentElement).getPropertyValue(name).trim());
+    return themeColors.get(name) || fallback;
   }
   const axisStroke = () => themeColor('--chart-axis', '#374151');
   const gridStroke = () => themeColor('--chart-grid', 'rgba(0,0,0,0.08)');
@@ -33,6 +37,7 @@
     return plot;
   }
   function retheme() {
+    themeColors.clear();
     release();
     for (const p of livePlots) p.plot.redraw(false, true);
   }
