@@ -181,6 +181,25 @@ test('eden, survivor, old, humongous and metaspace: toggleable heap-chart series
   await expect(row.locator('td').nth(col.findIndex((h) => h.startsWith('Old after')))).toHaveText('6.00 MB');
 });
 
+// A range asks the engine only for the pool figures whose series are shown; showing one asks again.
+test('a zoomed heap chart gets the figures of a pool when its series is shown', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  const report = (await lastJob(page)).locator('section.report[data-format="jvm-gc-log"]');
+  await expect(kpi(report, 'Pauses')).toHaveText('27');
+  await page.evaluate(() => { location.hash = 'range=0.04,0.1'; });
+  await expect(report.locator('.jvm-range')).toHaveAttribute('data-shown', '0.04,0.1');
+  // The old pool's figures at 0.050 s (GC(4): "Old regions: 4->6", 1M regions: lines 8 and 93), in MB.
+  const oldAfter = () => report.locator('.jvm-heap-chart .gs-chart').first().evaluate((box) => {
+    const plot = box.gcscopePlot;
+    const i = plot.series.findIndex((s) => s.label === 'old after GC');
+    return plot.data[i][plot.data[0].indexOf(0.05)];
+  });
+  expect(await oldAfter()).toBeNull();  // hidden: not asked for
+  await report.locator('.jvm-heap-chart .u-legend tr.u-series', { hasText: 'old after GC' }).locator('th').click();
+  await expect.poll(oldAfter).toBe(6);
+});
+
 // A log with more than 4,096 events (the most the report used to keep one by one): a zoomed range's
 // figures are exact, the same as `gcscope query … --method jvm.summary` for that range, and as the
 // pauses the log's text shows starting in it. parallelgc.log: 4,666 pauses (GCToolKit: 4,638

@@ -164,4 +164,23 @@ TEST_CASE("jvm events: a log with 19,166 pauses keeps every event, nothing is lo
   CHECK(r["events_page"]["rows"].size() == 100);
 }
 
+TEST_CASE("jvm series: the heap chart gets the figures of the pools asked for only", "[jvm][series]") {
+  JvmSession s({fixture("jvm/jdk17-g1.log")});
+  const json all = s.ask("jvm.series", {{"t0", 0}, {"t1", 10}, {"width", 1000}});
+  const json old = s.ask("jvm.series", {{"t0", 0}, {"t1", 10}, {"width", 1000}, {"pools", {"old"}}});
+  CHECK(all["pools"].size() == 5);  // eden, survivor, old, humongous, metaspace
+  CHECK(old["pools"] == json::array({"old"}));
+  CHECK(old["events"].contains("old_after_kb"));
+  CHECK_FALSE(old["events"].contains("eden_after_kb"));
+  // GC(4) at 0.050 s: "Old regions: 4->6" with "Heap Region Size: 1M" (fixture lines 8 and 93).
+  const json& t = old["events"]["t"];
+  size_t at = 0;
+  while (at < t.size() && t[at] != 0.05) ++at;
+  REQUIRE(at < t.size());
+  CHECK(old["events"]["old_after_kb"][at] == 6 * 1024);
+  CHECK(old["events"]["heap_after_kb"] == all["events"]["heap_after_kb"]);
+  CHECK(s.ask("jvm.series", {{"pools", json::array()}})["pools"].empty());
+  CHECK_THROWS(s.ask("jvm.series", {{"pools", "old"}}));
+}
+
 }  // namespace gcscope::test

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -202,7 +203,9 @@ class GcAggregator final : public GcEventSink {
   nlohmann::json summary(double t0, double t1) const;
   // The chart series of [t0, t1] for a chart `width` pixels wide: every record when they are few;
   // else, per pixel column, a row of the minima and a row of the maxima of each figure.
-  nlohmann::json series(double t0, double t1, int width) const;
+  // `pools`: the pools whose figures the heap chart gets (nullopt: every pool the log printed).
+  nlohmann::json series(double t0, double t1, int width,
+                        const std::optional<std::vector<std::string>>& pools = std::nullopt) const;
   // One page of the event table over every event of [t0, t1] that matches the filter. The order of
   // the last question is kept, so the next page of the same order is a slice of it.
   nlohmann::json events_page(const EventPageQuery& q) const;

@@ -14,6 +14,7 @@
 // (plan.order) is the order of the columns. The merged aggregator stays as the session that
 // query() asks after the report.
 #include <cmath>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -263,6 +264,19 @@ class JvmAnalyzer final : public Analyzer {
     if (session_) session_->aggregator.prepare();
   }
 
+  // jvm.series's `pools`: the pools whose figures the heap chart gets (absent: every pool printed).
+  static std::optional<std::vector<std::string>> series_pools(const nlohmann::json& args) {
+    if (!args.contains("pools") || args["pools"].is_null()) return std::nullopt;
+    const nlohmann::json& list = args["pools"];
+    std::vector<std::string> pools;
+    if (list.is_array())
+      for (const auto& v : list)
+        if (v.is_string()) pools.push_back(v.get<std::string>());
+    if (!list.is_array() || pools.size() != list.size())
+      throw QueryError("argument 'pools' must be a list of pool names (eden, survivor, old, ...)");
+    return pools;
+  }
+
   nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
     if (method == "compare.side") return compare_side_;
     if (!session_) throw QueryError("the analysis has not finished yet");
@@ -272,7 +286,7 @@ class JvmAnalyzer final : public Analyzer {
     if (method == "jvm.summary") return a.summary(t0, t1);
     if (method == "jvm.storage") return a.storage();
     if (method == "jvm.series")
-      return a.series(t0, t1, static_cast<int>(query_args::integer(args, "width", 1000, 1, 20000)));
+      return a.series(t0, t1, static_cast<int>(query_args::integer(args, "width", 1000, 1, 20000)), series_pools(args));
     if (method == "jvm.events") {
       EventPageQuery q;
       q.offset = static_cast<size_t>(query_args::integer(args, "offset", 0));

@@ -203,7 +203,7 @@ void add_pause_rows(const GcColumns::Pauses& p, const Span& span, const RangeInd
 
 }  // namespace
 
-json GcAggregator::series(double t0, double t1, int width) const {
+json GcAggregator::series(double t0, double t1, int width, const std::optional<std::vector<std::string>>& asked) const {
   const GcColumns::Events& e = cols_.events;
   const GcColumns::Pauses& p = cols_.pauses;
   width = std::clamp(width, 1, 20000);
@@ -232,6 +232,7 @@ json GcAggregator::series(double t0, double t1, int width) const {
   json pools = json::array();
   for (int k = 0; k < kPoolCount; ++k) {
     if (!e.pool_before[k].any_value() && !e.pool_after[k].any_value()) continue;
+    if (asked && std::find(asked->begin(), asked->end(), pool_name(k)) == asked->end()) continue;
     pools.push_back(pool_name(k));
     pool_names.push_back(std::string(pool_name(k)) + "_before_kb");
     pool_names.push_back(std::string(pool_name(k)) + "_after_kb");

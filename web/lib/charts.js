@@ -285,8 +285,9 @@
   }
 
   // line(container, {title, x: [...], series: [{label, values, color?, points?, dash?, scale?}],
-  //                  xLabel, yLabel, height, xTime?, onZoom(min, max), stateKey?})
-  // Drag to zoom on x; double-click resets. onZoom gets the visible x range (null, null on reset).
+  //                  xLabel, yLabel, height, xTime?, onZoom(min, max), onSeries(index, shown), stateKey?})
+  // Drag to zoom on x; double-click resets. onZoom gets the visible x range (null, null on reset);
+  // onSeries a series shown or hidden (its legend entry clicked, or setSeries), index as in `series`.
   // stateKey: the zoomed range is kept in the URL fragment (GCSCOPE.state) under that key as "min,max",
   // restored when the chart is made (a reload, a shared link) and on back/forward; charts of one view
   // that zoom together share one key.
@@ -334,6 +335,7 @@
           if (deepLink && parseRange(deepLink.get(opts.stateKey))) applyRange(u, deepLink.get(opts.stateKey));
           live = true;
         }],
+        setSeries: [(u, i) => { if (opts.onSeries && i > 0) opts.onSeries(i - 1, u.series[i].show); }],
         setScale: [(u, key) => {
           if (key !== 'x') return;
           const full = u.data[0].length ? (u.data[0][0] === u.scales.x.min && u.data[0][u.data[0].length - 1] === u.scales.x.max) ||
@@ -346,6 +348,7 @@
       },
     }, data, f.body);
     if (deepLink) deepLink.watch(opts.stateKey, f.box, (v) => applyRange(plot, v));
+    f.box.gcscopePlot = plot;  // what is drawn, for tests and tools
     zoomByKeys(f, plot, whole);
     track(plot, f.box);
     keepWidth(f.body, plot, opts.height);

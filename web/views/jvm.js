@@ -32,11 +32,13 @@
   const rowsOf = (obj) => Object.entries(obj || {}).map(([name, v]) => ({ name, count: v.count, total: v.total_s, max: v.max_s }));
 
   // The heap chart's arrays (uPlot: x then one array per series) from a jvm.series answer.
-  function heapData(series) {
+  // `pools`: the chart's pools, in its series order; a pool the answer left out (a hidden series is
+  // not asked for) is drawn as no values.
+  function heapData(series, pools) {
     const e = series.events, MB = (v) => (v === null ? null : v / 1024);
-    const pools = (series.pools || []).flatMap((p) => [p + '_before_kb', p + '_after_kb']);
+    const keys = (pools || series.pools || []).flatMap((p) => [p + '_before_kb', p + '_after_kb']);
     return [e.t, e.heap_before_kb.map(MB), e.heap_after_kb.map(MB), e.heap_committed_kb.map(MB),
-      e.pause_s.map((v) => (v === null ? null : v * 1e3)), ...pools.map((k) => e[k].map(MB))];
+      e.pause_s.map((v) => (v === null ? null : v * 1e3)), ...keys.map((k) => (e[k] ? e[k].map(MB) : e.t.map(() => null)))];
   }
   const pauseData = (series) => [series.pauses.t, series.pauses.duration_s.map((v) => v * 1e3)];
 
@@ -218,9 +220,18 @@
       if (GCSCOPE.state && !GCSCOPE.staticReport) GCSCOPE.state.set('range', zoom ? `${zoom[0].toFixed(3)},${zoom[1].toFixed(3)}` : null, { push: true });
       update();
     };
+    // The heap chart's pools (series 4 + 2k and 5 + 2k); a range asks only for those whose series
+    // are shown, and again when one is shown that the answer drawn lacks.
+    const chartPools = (series && series.pools) || [];
+    let drawnPools = chartPools;
+    const shownPools = () => chartPools.filter((p, k) => heapPlot && (heapPlot.series[5 + 2 * k].show || heapPlot.series[6 + 2 * k].show));
+    const onSeries = (index, shown) => {
+      const pool = index >= 4 ? chartPools[(index - 4) >> 1] : null;
+      if (pool && shown && zoom && !drawnPools.includes(pool)) update();
+    };
     if (charts && series && series.events.t.length) {
-      const poolLabels = (series.pools || []).flatMap((p) => [p + ' before GC', p + ' after GC']);
-      const data = heapData(series);
+      const poolLabels = chartPools.flatMap((p) => [p + ' before GC', p + ' after GC']);
+      const data = heapData(series, chartPools);
       heapPlot = charts.line(heapBox, {
         title: 'Heap over time (MB) — pauses in ms on the right axis; a long range shows the lowest and highest figures of each pixel column; drag to zoom; click a legend entry to show or hide it',
         x: data[0], xLabel: 'uptime (s)', yLabel: 'MB', y2Label: 'pause (ms)', syncKey: 'jvm',
@@ -231,7 +242,7 @@
           { label: 'pause (ms)', values: data[4], points: 'only', scale: 'y2' },
           ...poolLabels.map((label, k) => ({ label, values: data[5 + k], points: label.endsWith(' before GC') ? 'only' : true })),
         ],
-        onZoom,
+        onZoom, onSeries,
       });
       // Generation/region series start hidden (the legend toggles them).
       for (let i = heapPlot.series.length - poolLabels.length; i < heapPlot.series.length; i++) heapPlot.setSeries(i, { show: false });
@@ -249,7 +260,8 @@
     const drawSeries = (s, range) => {
       drawing = true;
       try {
-        if (heapPlot) heapPlot.setData(heapData(s), !range);
+        if (heapPlot) heapPlot.setData(heapData(s, chartPools), !range);
+        drawnPools = s.pools || [];
         if (pausePlot) pausePlot.setData(pauseData(s), !range);
         if (range) for (const p of plots()) p.setScale('x', { min: range[0], max: range[1] });
       } finally {
@@ -282,7 +294,7 @@
       const width = Math.max(100, Math.round(heapBox.clientWidth || pauseBox.clientWidth || 1000));
       try {
         const [summary, s] = await Promise.all([ctx.query('jvm.summary', { t0: range[0], t1: range[1] }),
-          series ? ctx.query('jvm.series', { t0: range[0], t1: range[1], width }) : null]);
+          series ? ctx.query('jvm.series', { t0: range[0], t1: range[1], width, pools: shownPools() }) : null]);
         if (my !== asked) return;
         panel.show(summary, false);
         if (s) drawSeries(s, range);
