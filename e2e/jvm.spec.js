@@ -177,7 +177,7 @@ test('eden, survivor, old, humongous and metaspace: toggleable heap-chart series
   const header = report.locator('.jvm-events th');
   await expect(header.filter({ hasText: 'Old after' })).toHaveCount(1);
   const row = report.locator('.jvm-events tr', { has: page.locator('td', { hasText: /^0\.050$/ }) });
-  const col = await header.allInnerTexts();
+  const col = await header.allTextContents();
   await expect(row.locator('td').nth(col.findIndex((h) => h.startsWith('Old after')))).toHaveText('6.00 MB');
 });
 
