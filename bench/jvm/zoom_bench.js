@@ -8,6 +8,8 @@
 //          Ranges: widths of 1/2, 1/10, 1/100 and 1/1000 of the log in turn, at seeded random places.
 //   page:  the event table's "Next" (jvm.events, 100 rows), from the click to the new rows, over the
 //          whole log in time order, then sorted by duration (the sort's own page first, apart).
+//   The part of the page a reader uses is in view: the charts while zooming, the table while paging
+//   (sections out of view are not drawn, style.css).
 //   node bench/jvm/zoom_bench.js SITE_DIR LOG [ZOOMS] [PAGES]   → one JSON object on stdout
 const http = require('http');
 const fs = require('fs');
@@ -155,6 +157,11 @@ async function workerHeap(page) {
   const rnd = random(29);
   const widths = [1 / 2, 1 / 10, 1 / 100, 1 / 1000];
   const span = out.t1 - out.t0, rendered = [], framed = [], asked = [];
+  const inView = (selector) => page.evaluate((sel) => new Promise((resolve) => {
+    document.querySelector(sel).scrollIntoView();
+    requestAnimationFrame(() => setTimeout(resolve, 100));
+  }), selector);
+  await inView('.job .jvm-rangebar');
   const width = await page.evaluate(() => Math.round(document.querySelector('.job .jvm-heap-chart').clientWidth));
   for (let i = 0; i < ZOOMS; i++) {
     const w = span * widths[i % widths.length];
@@ -171,6 +178,7 @@ async function workerHeap(page) {
   await page.locator('.job .jvm-range', { hasText: 'Whole log' }).waitFor();
   await page.locator('.job .jvm-events .gs-table-count').filter({ hasText: /^1–/ }).waitFor();
 
+  await inView('.job .jvm-events');
   const inTime = [];
   for (let i = 0; i < PAGES; i++) inTime.push(await tableClick(page, 'button.gs-next'));
   const sortMs = await tableClick(page, 'th:nth-child(6) button.gs-sort');  // Duration, longest first
