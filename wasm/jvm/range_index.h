@@ -23,7 +23,7 @@ constexpr size_t kChartPause = 3;
 
 struct RangeIndex {
   static constexpr size_t kRows = 1024;     // rows per block of KPI totals
-  static constexpr size_t kChartRows = 64;  // rows per block of chart extremes
+  static constexpr size_t kChartRows = 32;  // rows per block of chart extremes
 
   bool exact = true;
   std::vector<GcAggregator::RangeTotals> events, pauses, safepoints;  // per block of kRows rows
