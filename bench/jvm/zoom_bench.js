@@ -103,13 +103,13 @@ function zoomOnce(page, a, b) {
   }), [a, b]);
 }
 
-// The same range's two questions asked of the engine directly (no rendering): message round trips
-// to the worker and the C++ answers, in ms.
+// The same range's two questions asked of the engine directly (no rendering), as the view asks them
+// (no pool series shown): message round trips to the worker and the C++ answers, in ms.
 function askOnce(page, a, b, width) {
   return page.evaluate(async ([lo, hi, w]) => {
     const engine = document.querySelector('.job').gcscopeEngine;
     const start = performance.now();
-    await Promise.all([engine.query('jvm.summary', { report: 0, t0: lo, t1: hi }), engine.query('jvm.series', { report: 0, t0: lo, t1: hi, width: w })]);
+    await Promise.all([engine.query('jvm.summary', { report: 0, t0: lo, t1: hi }), engine.query('jvm.series', { report: 0, t0: lo, t1: hi, width: w, pools: [] })]);
     return performance.now() - start;
   }, [Number(a), Number(b), width]);
 }
