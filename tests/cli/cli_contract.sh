@@ -39,6 +39,21 @@ check "--fail-on needs a known severity (2)" '[ $rc -eq 2 ]'
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" --max-p99-ms x > /dev/null 2>&1; rc=$?
 check "--max-p99-ms needs a number (2)" '[ $rc -eq 2 ]'
 
+# stackprof --json on frame names that are not UTF-8 by RFC 3629 (fixtures/stackprof/utf8/make.rb):
+# exit 1 with Ruby JSON's message for an overlong form and a surrogate, as the real CLI; the real CLI
+# too, when it is on this machine.
+U=$ROOT/fixtures/stackprof/utf8
+for k in overlong surrogate valid; do
+  "$G" stackprof --json "$U/$k.dump" > "$tmp/u8.json" 2> "$tmp/u8.err"; rc=$?
+  want=1; [ $k = valid ] && want=0
+  if command -v stackprof > /dev/null; then stackprof --json "$U/$k.dump" > /dev/null 2>&1; want=$?; fi
+  if [ $k = valid ]; then
+    check "stackprof --json of a valid UTF-8 frame name prints it" '[ $rc -eq $want ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [f[\"name\"] for f in d[\"frames\"].values()]==[\"caf\u00e9\"]" "$tmp/u8.json"'
+  else
+    check "stackprof --json fails on a $k frame name, as stackprof" '[ $rc -eq $want ] && grep -q "source sequence is illegal/malformed utf-8" "$tmp/u8.err"'
+  fi
+done
+
 "$G" stackprof --file source_lines.rb "$ROOT/fixtures/stackprof/source-lines.dump" > "$tmp/file.txt"; rc=$?
 # The dump records the absolute path of the machine that made it: where that file exists, the CLI
 # prints it annotated (= the real CLI's golden), elsewhere SOURCE UNAVAILABLE, as stackprof does.
