@@ -147,3 +147,44 @@ TEST_CASE("jvm decorations: nanosecond stamps count from the member's first one 
   REQUIRE(dec::split("[1500000ns][gc] a", d, uptimenanos, msg));
   CHECK(d.uptime_s == Approx(0.0015));
 }
+
+// Epoch milliseconds below were computed with Python's datetime from the hand-written stamps.
+TEST_CASE("jvm decorations: read_legacy reads the datestamp, uptime and GC id in front of a record") {
+  const std::string line = "2014-06-25T12:34:56.789+0200: 123.456: #12: [GC (Allocation Failure) ...";
+  decorations::Legacy st;
+  const size_t rest = decorations::read_legacy(line, 0, st);
+  CHECK(line.substr(rest, 3) == "[GC");
+  CHECK(st.wall_ms == 1403692496789.0);
+  CHECK(st.uptime_s == Approx(123.456));
+
+  decorations::Legacy none;
+  CHECK(decorations::read_legacy("[GC 1024K->512K(2048K), 0.0012 secs]", 0, none) == 0);
+  CHECK(std::isnan(none.uptime_s));
+  CHECK(std::isnan(none.wall_ms));
+
+  // A ',' decimal separator and no space after the colon.
+  decorations::Legacy comma;
+  const std::string c = "3576155,873:[Full GC";
+  CHECK(c.substr(decorations::read_legacy(c, 0, comma)) == "[Full GC");
+  CHECK(comma.uptime_s == Approx(3576155.873));
+}
+
+TEST_CASE("jvm decorations: legacy_start_before finds the stamps of a record printed into another line") {
+  const std::string line = "[GC [CMS2010-04-21T00:00:37.413+0100: 19027.970: [CMS-concurrent-mark: 2.497/2.538 secs]";
+  const size_t mark = line.find("[CMS-concurrent-mark");
+  CHECK(decorations::legacy_start_before(line, mark) == line.find("2010"));
+  decorations::Legacy st;
+  decorations::read_legacy(line, decorations::legacy_start_before(line, mark), st);
+  CHECK(st.wall_ms == 1271804437413.0);
+  CHECK(st.uptime_s == Approx(19027.970));
+  // No stamp before the position: the position itself.
+  const std::string plain = "text [GC";
+  CHECK(decorations::legacy_start_before(plain, 5) == 5);
+}
+
+TEST_CASE("jvm decorations: is_stamp_token tells time stamps from the other decorations") {
+  for (const char* stamp : {"0.012s", "1,500s", "173690ms", "5000000ns", "2020-06-24T18:13:47.695-0700"})
+    CHECK(decorations::is_stamp_token(stamp));
+  for (const char* other : {"info", "gc,start    ", "4242", "4243t", "GC pause", "app-1.example", ""})
+    CHECK_FALSE(decorations::is_stamp_token(other));
+}

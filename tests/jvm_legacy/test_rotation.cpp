@@ -142,3 +142,22 @@ TEST_CASE("streaming: the gzip log decodes to GCToolKit's line count", "[jvm-leg
   CHECK(diary_flag(run.diary, "UNIFIED_LOGGING") != jvm::Tri::kTrue);  // isUnified: false
   CHECK(run.stats.events > 0);
 }
+
+// A member's first stamps are read as the parsers read them (jvm/decorations.h): a "+01:00" time zone
+// counts, and timemillis is a wall-clock stamp. Epoch milliseconds computed with Python's datetime.
+TEST_CASE("rotation: unified heads are read with the parsers' decoration rules", "[jvm-legacy][rotation]") {
+  SegmentHead colon_zone;
+  scan_segment_head("[2020-11-30T14:13:47.123+01:00][0.512s][info][gc] Using G1\n", colon_zone);
+  CHECK(colon_zone.first_wall_ms == 1606742027123.0);
+  CHECK(colon_zone.first_uptime_s == Approx(0.512));
+
+  SegmentHead millis;
+  scan_segment_head("[1606742027123ms][512ms][info][gc] Using G1\n", millis);
+  CHECK(millis.first_wall_ms == 1606742027123.0);
+  CHECK(millis.first_uptime_s == Approx(0.512));
+
+  SegmentHead legacy_id;
+  scan_segment_head("Java HotSpot(TM) 64-Bit Server VM\n2.250: #3: [GC (Allocation Failure) ...\n", legacy_id);
+  CHECK(legacy_id.first_wall_ms == -1);
+  CHECK(legacy_id.first_uptime_s == Approx(2.25));
+}

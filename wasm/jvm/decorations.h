@@ -3,9 +3,10 @@
 //    the decorations in any order, or none (-Xlog:…::none);
 //  - legacy (-XX:+PrintGCDateStamps / PrintGCTimeStamps / PrintGCID, JDK <= 8):
 //    "<datestamp>: <uptime>: #<gcid>: [GC …", each part optional.
-// The unified and legacy parsers read every line's stamps here; identification's JVM probe tells the
-// dialects apart with the same token rules. Allocation-free and inline: the parsers call these once
-// per line.
+// The one reader of these stamps: the unified and legacy parsers read every line's stamps here,
+// identification's JVM probe (probe.cpp) tells the dialects apart with the same token rules, and the
+// rotation planner (rotation.cpp) reads each member's first stamps with them. Allocation-free and
+// inline: the parsers call these once per line.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -191,6 +192,96 @@ inline bool read_token(std::string_view tok, Unified& out, NanosOrigin& nanos) {
   if (!line.empty() && line[0] == '[') return false;
   message = line;
   return true;
+}
+
+// Whether a unified decoration token is a time stamp (uptime, uptimemillis/nanos, time, utctime,
+// timemillis/nanos): what -Xlog prints first by default and no legacy record prints in brackets.
+inline bool is_stamp_token(std::string_view tok) {
+  Unified u;
+  NanosOrigin nanos;
+  return read_token(tok, u, nanos) && (!std::isnan(u.uptime_s) || !std::isnan(u.wall_ms));
+}
+
+// ---- legacy -------------------------------------------------------------------------------------
+
+// What the stamps in front of a legacy line say.
+struct Legacy {
+  double uptime_s = kUnknown;  // -XX:+PrintGCTimeStamps "12.345: "
+  double wall_ms = kUnknown;   // -XX:+PrintGCDateStamps "2014-06-25T12:34:56.789+0200: "
+};
+
+// "2014-06-25T12:34:56.789+0200" (PrintGCDateStamps) at s[p]; advances p past it. Legacy logs put
+// other text where unified decorations may have a space instead of the 'T', so only 'T' is read.
+inline bool read_datestamp(std::string_view s, size_t& p, double& epoch_ms) {
+  return log_text::parse_iso_timestamp(s, p, epoch_ms, /*allow_space_separator=*/false);
+}
+
+// Reads the "<datestamp>: <uptime>: #<gcid>: " stamps at s[p] (each optional, in this order or not,
+// the space after each colon optional) into out; returns where the line's text after them starts.
+inline size_t read_legacy(std::string_view s, size_t p, Legacy& out) {
+  for (int round = 0; round < 3; ++round) {
+    size_t q = p;
+    double wall;
+    // (read_datestamp needs "YYYY-" and 19 bytes: checked here first, as most lines start with an uptime)
+    if (q + 19 <= s.size() && s[q + 4] == '-' && text::is_digit(s[q]) && read_datestamp(s, q, wall)) {
+      if (q + 1 < s.size() && s[q] == ':' && s[q + 1] == ' ') {
+        out.wall_ms = wall;
+        p = q + 2;
+        continue;
+      }
+      if (q < s.size() && s[q] == ':') {  // "...+0100:" directly followed by something
+        out.wall_ms = wall;
+        p = q + 1;
+        continue;
+      }
+      return p;
+    }
+    q = p;
+    double up;
+    if (q < s.size() && text::is_digit(s[q]) && log_text::log_decimal(s, q, up) && q < s.size() && s[q] == ':') {
+      out.uptime_s = up;
+      p = q + 1;
+      if (p < s.size() && s[p] == ' ') ++p;
+      continue;
+    }
+    if (p < s.size() && s[p] == '#') {  // -XX:+PrintGCID "#12: "
+      q = p + 1;
+      uint64_t id;
+      if (text::parse_u64(s, q, id) && q + 1 < s.size() && s[q] == ':') {
+        p = q + 1;
+        if (p < s.size() && s[p] == ' ') ++p;
+        continue;
+      }
+    }
+    break;
+  }
+  return p;
+}
+
+// Where the legacy stamps that end right before s[pos] begin, for a record printed into the middle
+// of another line ("...CMS2010-04-21T00:00:37.413+0100: 19027.970: [CMS-concurrent-mark" -> the
+// position of "2010"); pos when no stamp ends there.
+inline size_t legacy_start_before(std::string_view s, size_t pos) {
+  size_t start = pos;
+  for (int round = 0; round < 3; ++round) {
+    size_t q = start;
+    if (q >= 2 && s[q - 1] == ' ' && s[q - 2] == ':') q -= 2;
+    else if (q >= 1 && s[q - 1] == ':') q -= 1;
+    else break;
+    size_t e = q;
+    while (q > 0 && (text::is_digit(s[q - 1]) || s[q - 1] == '.' || s[q - 1] == ',')) --q;
+    if (q == e) break;  // no digits before the colon: not a stamp
+    // Extend over a datestamp "YYYY-MM-DDTHH:MM:SS.mmm+ZZZZ" ending at e.
+    if (q >= 1 && (s[q - 1] == '+' || s[q - 1] == '-') && e - q == 4 && q >= 24) {
+      size_t d = q - 1 - 23;  // start of "YYYY"
+      double wall;
+      size_t t = d;
+      if (read_datestamp(s, t, wall) && t == e) q = d;
+    }
+    if (q > 0 && s[q - 1] == '#') --q;
+    start = q;
+  }
+  return start;
 }
 
 }  // namespace gcscope::jvm::decorations

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/text_scan.h"
+#include "jvm/decorations.h"
 
 namespace gcscope::jvm {
 
@@ -13,19 +14,9 @@ namespace {
 using text::contains;
 using text::starts_with;
 
-// A unified-logging decoration token: uptime "0.012s"/"173690ms"/"5ns", time
-// "2020-06-24T18:13:47.695-0700", a level, or a tag set "gc,start     ".
-bool time_decoration(std::string_view t) {
-  if (t.empty() || !text::is_digit(t[0])) return false;
-  if (t.size() >= 19 && t[4] == '-' && t[7] == '-' && t[10] == 'T') return true;  // ISO-8601 time
-  size_t i = 0;
-  while (i < t.size() && (text::is_digit(t[i]) || t[i] == '.' || t[i] == ',')) ++i;
-  std::string_view unit = t.substr(i);
-  return i > 0 && (unit == "s" || unit == "ms" || unit == "ns");
-}
-
-// Strips unified-logging decorations ("[0.012s][info][gc,init] ") and returns the message body;
-// false when the line does not start with decorations (a legacy "[GC (Allocation Failure) ..." or
+// Strips unified-logging decorations ("[0.012s][info][gc,init] ") and returns the message body
+// (timed: the first one is a time stamp, by the token rules of jvm/decorations.h); false when the
+// line does not start with decorations (a legacy "[GC (Allocation Failure) ..." or
 // "[Full GC ..." record is not a decoration).
 bool strip_decorations(std::string_view line, std::string_view* body, int* groups, bool* timed) {
   size_t p = 0;
@@ -38,7 +29,7 @@ bool strip_decorations(std::string_view line, std::string_view* body, int* group
     if (inner.empty() || inner.find(": ") != std::string_view::npos || starts_with(inner, "GC ") ||
         starts_with(inner, "Full GC") || inner == "GC")
       break;
-    if (n == 0 && time_decoration(inner)) *timed = true;
+    if (n == 0 && decorations::is_stamp_token(inner)) *timed = true;
     ++n;
     p = close + 1;
   }
@@ -69,19 +60,9 @@ bool unified_message(std::string_view m) {
 // Legacy (-XX:+PrintGCDetails era) record starts, after an optional date stamp and uptime stamp.
 bool legacy_record(std::string_view line) {
   std::string_view s = text::trim_left(line);
-  // Optional "2017-01-07T13:22:40.495-0800: " and "3576155.873: " prefixes (also with ',' decimals).
-  for (int k = 0; k < 2; ++k) {
-    size_t colon = s.find(": ");
-    if (colon == std::string_view::npos || colon > 40) break;
-    std::string_view stamp = s.substr(0, colon);
-    bool ok = !stamp.empty() && std::isdigit(static_cast<unsigned char>(stamp[0]));
-    for (char c : stamp)
-      if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ',' || c == '-' || c == '+' || c == 'T' ||
-            c == ':'))
-        ok = false;
-    if (!ok) break;
-    s = s.substr(colon + 2);
-  }
+  // Optional "2017-01-07T13:22:40.495-0800: ", "3576155.873: " and "#12: " stamps, as the parser reads them.
+  decorations::Legacy stamps;
+  s = s.substr(decorations::read_legacy(s, 0, stamps));
   static const char* kStarts[] = {"[GC",
                                   "[Full GC",
                                   "[ParNew",

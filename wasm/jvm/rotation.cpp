@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/civil_date.h"
 #include "core/text_scan.h"
+#include "jvm/decorations.h"
 
 namespace gcscope::jvm {
 
@@ -12,81 +12,29 @@ namespace {
 
 using text::is_digit;
 
-bool two(std::string_view s, size_t p, int& v) {
-  if (p + 2 > s.size() || !is_digit(s[p]) || !is_digit(s[p + 1])) return false;
-  v = (s[p] - '0') * 10 + (s[p + 1] - '0');
-  return true;
-}
-
-// "2021-11-22T23:21:05.123+0100" or "2016-08-30 20:35:29" at s[p] -> epoch ms (time zone applied when present).
-bool wall_at(std::string_view s, size_t p, double& ms) {
-  if (p + 19 > s.size()) return false;
-  int y1, y2, mo, d, h, mi, se;
-  if (!two(s, p, y1) || !two(s, p + 2, y2) || s[p + 4] != '-' || !two(s, p + 5, mo) || s[p + 7] != '-' ||
-      !two(s, p + 8, d) || (s[p + 10] != 'T' && s[p + 10] != ' ') || !two(s, p + 11, h) || s[p + 13] != ':' ||
-      !two(s, p + 14, mi) || s[p + 16] != ':' || !two(s, p + 17, se))
-    return false;
-  size_t q = p + 19;
-  int frac = 0;
-  if (q < s.size() && (s[q] == '.' || s[q] == ',')) {
-    ++q;
-    int nd = 0;
-    while (q < s.size() && is_digit(s[q])) {
-      if (nd < 3) frac = frac * 10 + (s[q] - '0'), ++nd;
-      ++q;
-    }
-    while (nd++ < 3) frac *= 10;
-  }
-  int tz = 0;
-  int th, tm;
-  if (q + 5 <= s.size() && (s[q] == '+' || s[q] == '-') && two(s, q + 1, th) && two(s, q + 3, tm))
-    tz = (th * 60 + tm) * (s[q] == '-' ? -1 : 1);
-  int64_t days = civil::days_from_civil(y1 * 100 + y2, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  ms = static_cast<double>((((days * 24 + h) * 60 + mi) * 60 + se - tz * 60)) * 1000.0 + frac;
-  return true;
-}
-
-// One line: its wall stamp and uptime, in either log family.
+// One line's wall-clock stamp and uptime (-1 when absent), in either dialect, read as the parsers
+// read them (jvm/decorations.h). Nanosecond stamps count from 0: ordering members needs no origin.
 void stamps_of_line(std::string_view line, double& wall_ms, double& uptime_s) {
   wall_ms = -1;
   uptime_s = -1;
   if (line.empty()) return;
+  double wall = kUnknown, uptime = kUnknown;
   if (line[0] == '[') {
-    // Unified decorations: "[2021-…][0.013s][info]…", "[12ms]", "[0.013s]"
-    size_t p = 0;
-    for (int i = 0; i < 6 && p < line.size() && line[p] == '['; ++i) {
-      size_t close = line.find(']', p);
-      if (close == std::string_view::npos) return;
-      std::string_view d = line.substr(p + 1, close - p - 1);
-      double w;
-      if (wall_at(d, 0, w)) wall_ms = w;
-      else if (!d.empty() && is_digit(d[0])) {
-        size_t q = 0;
-        double v;
-        if (text::parse_decimal(d, q, v, true)) {
-          std::string_view unit = d.substr(q);
-          if (unit == "s") uptime_s = v;
-          else if (unit == "ms") uptime_s = v / 1000.0;
-          else if (unit == "ns") uptime_s = v / 1e9;
-        }
-      }
-      p = close + 1;
-    }
-    return;
+    decorations::Unified d;
+    decorations::NanosOrigin from_zero;
+    from_zero.origin = 0;
+    std::string_view message;
+    if (!decorations::split(line, d, from_zero, message)) return;
+    wall = d.wall_ms;
+    uptime = d.uptime_s;
+  } else {
+    decorations::Legacy d;
+    decorations::read_legacy(line, 0, d);
+    wall = d.wall_ms;
+    uptime = d.uptime_s;
   }
-  size_t p = 0;
-  double w;
-  if (wall_at(line, 0, w)) {
-    wall_ms = w;
-    size_t colon = line.find(": ", 19);
-    if (colon == std::string_view::npos || colon > 30) return;
-    p = colon + 2;
-  }
-  size_t q = p;
-  double v;
-  if (q < line.size() && is_digit(line[q]) && text::parse_decimal(line, q, v, true) && q < line.size() &&
-      line[q] == ':')
-    uptime_s = v;
+  if (!std::isnan(wall)) wall_ms = wall;
+  if (!std::isnan(uptime)) uptime_s = uptime;
 }
 
 }  // namespace

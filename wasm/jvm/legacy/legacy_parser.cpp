@@ -8,6 +8,7 @@
 
 #include "core/byte_find.h"
 #include "core/text_scan.h"
+#include "jvm/decorations.h"
 #include "jvm/log_text.h"
 
 namespace gcscope::jvm {
@@ -146,84 +147,6 @@ using log_text::parse_size_kb;
 constexpr size_t kMaxPendingBytes = 256 * 1024;  // a record longer than this is not a GC record
 constexpr int kMaxPendingLines = 400;            // FLS statistics can put ~100 lines inside one record
 constexpr int kMaxDepth = 32;
-
-// "2014-06-25T12:34:56.789+0200" (PrintGCDateStamps) at s[p]; advances p past it.
-bool parse_datestamp(std::string_view s, size_t& p, double& epoch_ms) {
-  return log_text::parse_iso_timestamp(s, p, epoch_ms, /*allow_space_separator=*/false);
-}
-
-// Skips "<datestamp>: <uptime>: #<gcid>: " prefixes (each optional) at s[p].
-struct Prefix {
-  double uptime_s = kUnknown;
-  double wall_ms = kUnknown;
-};
-size_t parse_prefix(std::string_view s, size_t p, Prefix& out) {
-  for (int round = 0; round < 3; ++round) {
-    size_t q = p;
-    double wall;
-    // (parse_datestamp needs "YYYY-" and 19 bytes: checked here first, as most lines start with an uptime)
-    if (q + 19 <= s.size() && s[q + 4] == '-' && is_digit(s[q]) && parse_datestamp(s, q, wall)) {
-      if (q + 1 < s.size() && s[q] == ':' && s[q + 1] == ' ') {
-        out.wall_ms = wall;
-        p = q + 2;
-        continue;
-      }
-      if (q < s.size() && s[q] == ':') {  // "...+0100:" directly followed by something
-        out.wall_ms = wall;
-        p = q + 1;
-        continue;
-      }
-      return p;
-    }
-    q = p;
-    double up;
-    if (q < s.size() && is_digit(s[q]) && log_decimal(s, q, up) && q < s.size() && s[q] == ':') {
-      out.uptime_s = up;
-      p = q + 1;
-      if (p < s.size() && s[p] == ' ') ++p;
-      continue;
-    }
-    if (p < s.size() && s[p] == '#') {  // -XX:+PrintGCID "#12: "
-      q = p + 1;
-      uint64_t id;
-      if (text::parse_u64(s, q, id) && q + 1 < s.size() && s[q] == ':') {
-        p = q + 1;
-        if (p < s.size() && s[p] == ' ') ++p;
-        continue;
-      }
-    }
-    break;
-  }
-  return p;
-}
-
-// Where the timestamp prefix that ends right before s[pos] begins ("...CMS2010-04-21T00:00:37.413+0100:
-// 19027.970: [CMS-concurrent-mark" -> the position of "2010").
-size_t prefix_start_before(std::string_view s, size_t pos) {
-  size_t start = pos;
-  for (int round = 0; round < 3; ++round) {
-    size_t q = start;
-    if (q >= 2 && s[q - 1] == ' ' && s[q - 2] == ':') q -= 2;
-    else if (q >= 1 && s[q - 1] == ':') q -= 1;
-    else break;
-    size_t e = q;
-    while (q > 0 && (is_digit(s[q - 1]) || s[q - 1] == '.' || s[q - 1] == ',')) --q;
-    if (q == e) {
-      // a datestamp ends with a time zone "+0100" or fraction digits; check for the 'T' form
-      break;
-    }
-    // Extend over a datestamp "YYYY-MM-DDTHH:MM:SS.mmm+ZZZZ" ending at e.
-    if (q >= 1 && (s[q - 1] == '+' || s[q - 1] == '-') && e - q == 4 && q >= 24) {
-      size_t d = q - 1 - 23;  // start of "YYYY"
-      double wall;
-      size_t t = d;
-      if (parse_datestamp(s, t, wall) && t == e) q = d;
-    }
-    if (q > 0 && s[q - 1] == '#') --q;
-    start = q;
-  }
-  return start;
-}
 
 // "a->b(c)" or "a(c)->b(d)" (G1) or "a(c)" at s[p].
 bool parse_transition(std::string_view s, size_t p, PoolSizes& out) {
@@ -608,8 +531,8 @@ bool LegacyGcLogParser::take_tenuring_line(std::string_view line) {
     ev_.threshold_violation = true;
   // Pending record start time: the ParNew/DefNew line before the table carries it.
   if (!pending_.empty()) {
-    Prefix pre;
-    parse_prefix(pending_, 0, pre);
+    decorations::Legacy pre;
+    decorations::read_legacy(pending_, 0, pre);
     tenuring_.uptime_s = pre.uptime_s;
     tenuring_.wall_epoch_ms = pre.wall_ms;
   }
@@ -653,7 +576,7 @@ bool LegacyGcLogParser::take_cut_in(std::string_view line, const Markers& mk, in
     return true;
   }
   if (size_t ch = mk.class_histogram; ch != std::string_view::npos) {
-    size_t start = prefix_start_before(line, ch);
+    size_t start = decorations::legacy_start_before(line, ch);
     if (start > 0) process(line.substr(0, start), depth_guard + 1);
     in_histogram_ = true;
     return true;
@@ -671,8 +594,8 @@ bool LegacyGcLogParser::take_cut_in(std::string_view line, const Markers& mk, in
     } else {
       // A time stamp alone before the block ("2.385: {Heap before GC …") starts a record printed after the
       // block, with its own stamp: nothing to parse.
-      Prefix stamp;
-      size_t after_stamp = parse_prefix(head, 0, stamp);
+      decorations::Legacy stamp;
+      size_t after_stamp = decorations::read_legacy(head, 0, stamp);
       if (!text::trim(std::string_view(head).substr(after_stamp)).empty()) process(head, depth_guard + 1);
       in_heap_block_ = true;
     }
@@ -787,8 +710,8 @@ bool LegacyGcLogParser::take_indented_line(std::string_view line) {
 // A line after its optional time stamps: a record (started, continued or cut into), a standalone line
 // (concurrent phase, safepoint, application time), a G1 detail line, or a header/unparsed line.
 void LegacyGcLogParser::take_stamped_line(std::string_view line, const Markers& mk, int depth_guard) {
-  Prefix pre;
-  size_t body = parse_prefix(line, 0, pre);
+  decorations::Legacy pre;
+  size_t body = decorations::read_legacy(line, 0, pre);
   note_uptime(pre.uptime_s);
   std::string_view rest = line.substr(body);
 
@@ -797,7 +720,7 @@ void LegacyGcLogParser::take_stamped_line(std::string_view line, const Markers& 
       extract_inline(line, depth_guard))
     return;
 
-  const Stamp st{pre.uptime_s, pre.wall_ms};
+  const Stamp& st = pre;
   if (!rest.empty() && rest[0] == '[') {
     if (is_record_start(rest)) {
       if (starts_with(rest, "[GC concurrent-")) {
@@ -852,7 +775,7 @@ bool LegacyGcLogParser::take_record_after_text(std::string_view line, int depth_
   size_t gc = line.find(": [GC");
   if (gc == std::string_view::npos) gc = line.find(": [Full GC");
   if (gc == std::string_view::npos) return false;
-  size_t start = prefix_start_before(line, gc + 2);
+  size_t start = decorations::legacy_start_before(line, gc + 2);
   if (start == 0 || start >= line.size()) return false;
   sink_->on_unparsed(member_, line_no_, line.substr(0, start));
   ++stats_.unparsed;
@@ -866,7 +789,7 @@ bool LegacyGcLogParser::extract_inline(std::string_view line, int depth_guard) {
   // -XX:+PrintAdaptiveSizePolicy: G1 prints "[G1Ergonomics …" inside the pause record, sometimes with the
   // bracket closed only on a later line.
   if (size_t at = line.find("[G1Ergonomics"); at != std::string_view::npos) {
-    size_t start = prefix_start_before(line, at);
+    size_t start = decorations::legacy_start_before(line, at);
     if (start > 0) {
       ev_.adaptive = true;
       size_t end = match_bracket(line, at);
@@ -881,7 +804,7 @@ bool LegacyGcLogParser::extract_inline(std::string_view line, int depth_guard) {
   for (std::string_view marker : kMarkers) {
     size_t at = line.find(marker);
     if (at == std::string_view::npos) continue;
-    size_t start = prefix_start_before(line, at);
+    size_t start = decorations::legacy_start_before(line, at);
     if (start == 0) {
       // The line begins with the concurrent record: anything after it is another record (or a continuation).
       size_t end = match_bracket(line, at);
@@ -1520,8 +1443,8 @@ void LegacyGcLogParser::parse_nested_records(std::string_view rec, const RecordS
 // Parses one complete (bracket-balanced) GC record.
 bool LegacyGcLogParser::parse_record(std::string_view text, uint64_t first_line, bool only_if_complete,
                                      bool plain_only) {
-  Prefix pre;
-  size_t open_at = parse_prefix(text, 0, pre);
+  decorations::Legacy pre;
+  size_t open_at = decorations::read_legacy(text, 0, pre);
   note_uptime(pre.uptime_s);
   if (open_at >= text.size() || text[open_at] != '[' || (plain_only && !is_record_start(text.substr(open_at)))) {
     if (only_if_complete) return false;

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jvm/decorations.h"
 #include "jvm/gc_event.h"
 
 namespace gcscope::jvm {
@@ -44,10 +45,7 @@ class LegacyGcLogParser {
   const Stats& stats() const { return stats_; }
 
  private:
-  struct Stamp {
-    double uptime_s = kUnknown;
-    double wall_ms = kUnknown;
-  };
+  using Stamp = decorations::Legacy;  // a line's stamps (jvm/decorations.h reads them)
 
   // Types passed between the parts of process() and parse_record(), defined in legacy_parser.cpp.
   struct Markers;      // where the markers of cut-in records and blocks first occur in a line
