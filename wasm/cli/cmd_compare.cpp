@@ -2,9 +2,11 @@
 // may be a file, a directory or an archive, like `analyze`) and compares their first reports with the
 // compare function their format registers (the same the page runs): {"gcscope", "compare", "errors"}.
 // JVM logs compare KPI by KPI (jvm/compare.h), tracing captures per probe and per stack
-// (tracing/compare.h), stackprof profiles per frame (profile/compare.h).
-// `--fail-on-regression PCT` (profiles): exit 4 when a frame's total share grew by more than PCT
-// percentage points; the frames that did are listed under "regressions".
+// (tracing/compare.h; per frame too when both hold stacks), stackprof profiles per frame
+// (profile/compare.h).
+// `--fail-on-regression PCT` (comparisons with per-frame deltas: profiles, stack captures): exit 4
+// when a frame's total share grew by more than PCT percentage points; the frames that did are listed
+// under "regressions".
 #include <cstdlib>
 #include <iostream>
 
@@ -32,11 +34,14 @@ nlohmann::json error_entry(const std::string& path, const std::string& message) 
   return {{"path", path}, {"line", nullptr}, {"offset", nullptr}, {"message", message}};
 }
 
-// --fail-on-regression: 4 when a profile frame's total share grew by more than `points`.
+// --fail-on-regression: 4 when a frame's total share grew by more than `points`.
 int check_regressions(nlohmann::json& out, double points, nlohmann::json& errors, const std::string& path) {
-  if (out["compare"].value("kind", "") != "profile") {
-    errors.push_back(
-        error_entry(path, "--fail-on-regression applies to profiles (stackprof dumps); ignored for this comparison"));
+  if (!out["compare"].contains("frames")) {
+    std::string why = out["compare"].value("frames_omitted", std::string());
+    errors.push_back(error_entry(path,
+                                 "--fail-on-regression applies to comparisons of stacks (stackprof dumps, "
+                                 "folded stacks, perf scripts, bpftrace/BCC stack maps); ignored here" +
+                                     (why.empty() ? std::string() : ": " + why)));
     return 0;
   }
   std::vector<nlohmann::json> grew = profile::regressions(out["compare"], points);

@@ -6,6 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/query.h"
+#include "profile/compare.h"
+#include "tracing/stack_source.h"
+
 namespace gcscope::tracing {
 
 namespace {
@@ -190,6 +194,28 @@ nlohmann::json weight_json(double w) {
   return w;
 }
 
+// Per-frame deltas of the two captures' stacks, the profile compare's (profile/compare.h): unit,
+// totals, frames and the differential tree. Weights of different units (perf periods against
+// sample counts) are not compared; `frames_omitted` says why.
+void add_frame_deltas(const nlohmann::json& a, const nlohmann::json& b, nlohmann::json& out) {
+  static const nlohmann::json kNone;
+  const nlohmann::json& sa = a.is_object() && a.contains("stacks") ? a["stacks"] : kNone;
+  const nlohmann::json& sb = b.is_object() && b.contains("stacks") ? b["stacks"] : kNone;
+  profile::StackModel ma = stack_model(sa), mb = stack_model(sb);
+  if (ma.empty() || mb.empty()) return;
+  if (ma.unit != mb.unit) {
+    out["frames_omitted"] =
+        "the stacks of A count " + ma.unit + " and those of B " + mb.unit + ": per-frame deltas need one unit";
+    return;
+  }
+  try {
+    nlohmann::json p = profile::compare_profiles(profile::compare_side(ma), profile::compare_side(mb));
+    for (const char* key : {"unit", "totals", "frames", "tree"}) out[key] = std::move(p[key]);
+  } catch (const QueryError& e) {
+    out["frames_omitted"] = e.what();
+  }
+}
+
 }  // namespace
 
 bool is_tracing_format(const std::string& f) {
@@ -269,6 +295,7 @@ nlohmann::json compare_reports(const nlohmann::json& a, const nlohmann::json& b,
                    {"only_b", sb.unique - common},
                    {"rows", std::move(srows_json)},
                    {"rows_omitted", srows.size() > max_stack_rows ? srows.size() - max_stack_rows : 0}};
+  add_frame_deltas(a, b, out);
   return out;
 }
 

@@ -18,7 +18,11 @@ bool is_tracing_format(const std::string& format);
 //              "p50"/"p90"/"p99": {"a", "b", "delta" (both exact), "delta_bounds": [lo, hi]}}],
 //  "stacks": {"a"/"b": {"unique", "total_weight", "weight_unit"}, "common", "only_a", "only_b",
 //             "rows": [{"stack", "a", "b", "delta", "share_a", "share_b", "share_delta"}],
-//             "rows_omitted"}}
+//             "rows_omitted"},
+//  "unit", "totals", "frames", "tree" (both sides hold stacks of one unit): the per-frame deltas of
+//             profile/compare.h, frames [{name, file, line, self_a, self_b, total_a, total_b,
+//             self/total_pct_a/b, self/total_delta_pct}] and the differential tree,
+//  "frames_omitted" (both hold stacks of different units): why there are no per-frame deltas}
 // Probes are matched by the latency table's display name (provider:name for USDT probes). A
 // percentile from a histogram is a bucket [lo, hi]; the difference of two such percentiles can only
 // be bounded: delta_bounds = [lo_b - hi_a, hi_b - lo_a] (null where a bucket is unbounded). Stacks

@@ -843,6 +843,7 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
   report["latency"] = std::move(latency);
   report["rates"] = std::move(rates);
   report["stacks"] = stacks.to_json(stack_weight_unit);
+  stack_queries_ready_ = false;
   report["tables"] = tables;
   report["hints"] = hints;
   for (auto& [k, v] : extra.items()) report[k] = v;

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profile/stack_queries.h"
+
 namespace gcscope::tracing {
 
 // An exact bpftrace integer: the full u64 range and the full i64 range.
@@ -109,6 +111,7 @@ class StackTable {
   // Stack i: its frame indexes (root first), a frame's name, whether a string limit cut it.
   const std::vector<uint32_t>& frames_of(size_t i) const { return stacks_[i]; }
   std::string_view frame_name(uint32_t frame) const { return frame_names_[frame]; }
+  uint32_t frame_count() const { return static_cast<uint32_t>(frame_names_.size()); }
   bool is_truncated(size_t i) const { return truncated_[i] != 0; }
 
  private:
@@ -200,8 +203,10 @@ class TraceData {
   //                     {index, lo?, hi?}  → a printed histogram's own buckets (those meeting
   //                                [lo, hi]): {index, source: "histogram", bins, total}; its values
   //                                are gone, so it cannot be binned again
+  //   stacks.*          the shared stack questions (profile/stack_queries.h) over `stacks`
+  //                     (stack_source.h); a capture without stacks says so
   // Throws QueryError for anything else.
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) const;
+  nlohmann::json query(const std::string& method, const nlohmann::json& args);
   static const std::vector<std::string>& query_methods();
 
  private:
@@ -215,6 +220,11 @@ class TraceData {
   nlohmann::json latency_ = nlohmann::json::array();
   nlohmann::json histograms_ = nlohmann::json::array();
   std::unordered_map<std::string, size_t> series_by_probe_;
+  // The stacks.* questions over `stacks`, its model built on the first of them after finish() (a
+  // followed capture's stacks grow between two reports).
+  nlohmann::json stack_answer(const std::string& method, const nlohmann::json& args);
+  profile::StackQueries stack_queries_;
+  bool stack_queries_ready_ = false;
 
   uint32_t series_index(std::string_view name);
   std::deque<std::string> name_storage_;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/query.h"
+#include "stack_source.h"
 #include "trace_model.h"
 
 namespace gcscope::tracing {
@@ -39,7 +40,11 @@ bool u64_arg(const json& args, const char* key, uint64_t& out) {
 }  // namespace
 
 const std::vector<std::string>& TraceData::query_methods() {
-  static const std::vector<std::string> list = {"tracing.probe", "tracing.histogram"};
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> l = {"tracing.probe", "tracing.histogram"};
+    for (const auto& m : profile::stack_methods()) l.push_back(m);
+    return l;
+  }();
   return list;
 }
 
@@ -135,7 +140,20 @@ json TraceData::histogram_bins(size_t index, const json& args) const {
           {"bins", std::move(bins)}, {"total", h["total"]}};
 }
 
-json TraceData::query(const std::string& method, const json& args) const {
+json TraceData::stack_answer(const std::string& method, const json& args) {
+  if (stacks.unique() == 0) throw QueryError("this " + tool + " capture holds no stacks");
+  if (!stack_queries_ready_) {
+    stack_queries_.reset(stack_model(stacks, stack_weight_unit));
+    profile::ExportInfo info;
+    info.name = tool + " stacks";
+    stack_queries_.set_export_info(std::move(info));
+    stack_queries_ready_ = true;
+  }
+  return stack_queries_.answer(method, args);
+}
+
+json TraceData::query(const std::string& method, const json& args) {
+  if (method.rfind("stacks.", 0) == 0) return stack_answer(method, args);
   if (method == "tracing.probe") {
     const json& p = query_args::required(args, "probe");
     if (!p.is_string()) throw QueryError("argument 'probe' must be a probe's name as the latency table shows it");

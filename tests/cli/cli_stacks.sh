@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# The tracing formats' stacks through the shared stack model (wasm/profile/), from the CLI: every
+# expected value comes from the input files themselves, read by the few lines of awk below (folded
+# text is one stack per line, "root;...;leaf WEIGHT"), or from a real tool's folding of the same
+# capture (FlameGraph's stackcollapse-perf.pl and stackcollapse.pl, kept beside the inputs).
+#   cli_stacks.sh repo     the repository's fixtures (fixtures/tracing/)
+#   cli_stacks.sh corpus   the shared corpus (GCSCOPE_CORPUS_DIR, else ../shared/corpus)
+set -u
+G=${GCSCOPE:?path to the gcscope binary}
+part=${1:?repo or corpus}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+C=${GCSCOPE_CORPUS_DIR:-$ROOT/../shared/corpus}
+fail=0; pass=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# One transform over folded text: T = focus | merge | drop | hide, A = the frame name (hide: an
+# extended regular expression). One output line per input line, lines left without frames dropped.
+transform() {
+  awk -v T="$1" -v A="$2" '{
+    w = $NF; s = $0; sub(/ [^ ]*$/, "", s); n = split(s, f, ";"); out = ""; keep = (T != "focus")
+    for (i = 1; i <= n; i++) {
+      if (T == "drop" && f[i] == A) next
+      if (T == "focus" && !keep && f[i] == A) keep = 1
+      if ((T == "merge" && f[i] == A) || (T == "hide" && f[i] ~ A)) continue
+      if (keep) out = out (out == "" ? "" : ";") f[i]
+    }
+    if (out != "") print out " " w
+  }' "$3"
+}
+
+# Per frame of folded text: "name<TAB>self<TAB>total"; self = weight of the lines it ends, total =
+# weight of the lines holding it (once per line, recursion or not).
+frame_sums() {
+  awk '{
+    w = $NF; s = $0; sub(/ [^ ]*$/, "", s); n = split(s, f, ";"); self[f[n]] += w; total[f[n]] += 0
+    split("", seen)
+    for (i = 1; i <= n; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; total[f[i]] += w }
+  } END { for (k in total) printf "%s\t%.0f\t%.0f\n", k, self[k], total[k] }' "$1"
+}
+
+weight_sum() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }
+
+# The engine's stacks.folded answer for FILE with ARGS (JSON), as text.
+engine_folded() {
+  "$G" query "$1" --method stacks.folded --args "$2" | python3 -c 'import json, sys; sys.stdout.write(json.load(sys.stdin)["result"])'
+}
+
+# compare.json's per-frame rows against the frame sums of the two sides' folded texts.
+frames_agree() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+cmp = json.load(open(sys.argv[1]))["compare"]
+def sums(path):
+    out = {}
+    for line in open(path):
+        name, s, t = line.rstrip("\n").split("\t")
+        out[name] = (float(s), float(t))
+    return out
+a, b = sums(sys.argv[2]), sums(sys.argv[3])
+rows = {r["name"]: r for r in cmp["frames"]}
+assert set(rows) == set(a) | set(b), (sorted(set(rows) ^ (set(a) | set(b))))
+for name, r in rows.items():
+    got = (r["self_a"], r["total_a"], r["self_b"], r["total_b"])
+    want = a.get(name, (0, 0)) + b.get(name, (0, 0))
+    assert got == want, (name, got, want)
+    assert r["file"] == "" and r["line"] is None
+assert cmp["totals"]["a"] == sum(v[0] for v in a.values()) and cmp["totals"]["b"] == sum(v[0] for v in b.values())
+PY
+}
+
+# The largest growth of a frame's total share (percentage points) between two frame-sum files.
+max_growth() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+def sums(path):
+    return {l.split("\t")[0]: (float(l.split("\t")[1]), float(l.split("\t")[2])) for l in open(path)}
+a, b = sums(sys.argv[1]), sums(sys.argv[2])
+ta, tb = sum(v[0] for v in a.values()), sum(v[0] for v in b.values())
+print(max(100 * b.get(k, (0, 0))[1] / tb - 100 * a.get(k, (0, 0))[1] / ta for k in set(a) | set(b)))
+PY
+}
+
+# stacks.folded with transforms = the awk transform of the same folded file (line for line).
+transforms_match() {  # FILE, then T A JSON triples
+  local file=$1; shift
+  while [ $# -ge 3 ]; do
+    transform "$1" "$2" "$file" > "$tmp/want.txt"
+    engine_folded "$file" "{\"transforms\": [$3]}" > "$tmp/got.txt"
+    check "$(basename "$file"): $3 = awk's $1 (${2})" '[ -s "$tmp/want.txt" ] && cmp -s "$tmp/want.txt" "$tmp/got.txt"'
+    shift 3
+  done
+}
+
+if [ "$part" = repo ]; then
+F=$ROOT/fixtures/tracing/perf-script-ruby.folded.txt
+P=$ROOT/fixtures/tracing/perf-script-ruby.txt
+engine_folded "$F" '{}' > "$tmp/untransformed.txt"
+check "folded: stacks.folded without transforms is the file (its lines are distinct)" 'cmp -s "$F" "$tmp/untransformed.txt"'
+transforms_match "$F" \
+  merge '[unknown]' '{"merge_function": "[unknown]"}' \
+  drop '[unknown]' '{"drop_function": "[unknown]"}' \
+  focus '[libruby-3.1.so.3.1.2]' '{"focus_function": "[libruby-3.1.so.3.1.2]"}' \
+  hide '^(\[unknown\]|do_syscall_64)$' '{"hide": "^(\\[unknown\\]|do_syscall_64)$"}'
+
+# perf script: the engine's folding is stackcollapse-perf.pl's (order aside: the script sorts).
+engine_folded "$P" '{}' | sort > "$tmp/perf.txt"
+check "perf script: stacks.folded = stackcollapse-perf.pl's output" 'sort "$F" | cmp -s - "$tmp/perf.txt"'
+engine_folded "$P" '{"transforms": [{"merge_function": "[unknown]"}]}' | sort > "$tmp/perf-merged.txt"
+check "perf script: merge_function = awk's merge of stackcollapse-perf.pl's output" \
+  'transform merge "[unknown]" "$F" | sort | cmp -s - "$tmp/perf-merged.txt"'
+
+# Exports: speedscope's samples add up to the file's weights; pprof decoded by npm pprof-format
+# gives each function's flat/cum = its self/total in the folded text.
+"$G" export "$F" --to speedscope -o "$tmp/s.json"; rc=$?
+check "export --to speedscope of folded stacks: total = the file's weight sum" '[ $rc -eq 0 ] && [ "$(python3 -c "
+import json, sys; d = json.load(open(sys.argv[1]))
+assert d[\"\$schema\"] == \"https://www.speedscope.app/file-format-schema.json\"
+print(sum(sum(p[\"weights\"]) for p in d[\"profiles\"]))" "$tmp/s.json")" = "$(weight_sum "$F")" ]'
+"$G" export "$P" --to pprof -o "$tmp/p.pb.gz"; rc=$?
+frame_sums "$F" > "$tmp/sums-f.tsv"
+check "export --to pprof of a perf script: flat/cum per function = self/total of its folding" '[ $rc -eq 0 ] && node -e "
+const fs = require(\"fs\"), zlib = require(\"zlib\");
+const { Profile } = require(process.argv[1] + \"/node_modules/pprof-format\");
+const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[2])));
+const str = (i) => p.stringTable.strings[Number(i)];
+const fn = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
+const loc = new Map(p.location.map((l) => [Number(l.id), fn.get(Number(l.line[0].functionId))]));
+const flat = new Map(), cum = new Map();
+for (const s of p.sample) {
+  const v = Number(s.value[0]), names = s.locationId.map((id) => loc.get(Number(id)));
+  flat.set(names[0], (flat.get(names[0]) || 0) + v);
+  for (const n of new Set(names)) cum.set(n, (cum.get(n) || 0) + v);
+}
+const lines = fs.readFileSync(process.argv[3], \"utf8\").trim().split(\"\n\");
+if (lines.length !== cum.size) throw new Error(lines.length + \" frames, \" + cum.size + \" functions\");
+for (const l of lines) {
+  const [name, self, total] = l.split(\"\t\");
+  if ((flat.get(name) || 0) !== Number(self) || cum.get(name) !== Number(total)) throw new Error(l);
+}" "$ROOT" "$tmp/p.pb.gz" "$tmp/sums-f.tsv"'
+
+# compare: two folded files (B: the samples holding ppoll twice as heavy), two perf scripts (B: the
+# samples holding ppoll removed), a perf script against its folding (no frame moves).
+awk '/ppoll/ { $NF = 2 * $NF } { print }' "$F" > "$tmp/b.folded"
+frame_sums "$tmp/b.folded" > "$tmp/sums-b.tsv"
+"$G" compare "$F" "$tmp/b.folded" > "$tmp/cmp.json"; rc=$?
+check "compare of two folded files: per-frame self/total = awk's sums of each file" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp.json" "$tmp/sums-f.tsv" "$tmp/sums-b.tsv"'
+grow=$(max_growth "$tmp/sums-f.tsv" "$tmp/sums-b.tsv")
+below=$(python3 -c "print(float('$grow') - 0.01)"); above=$(python3 -c "print(float('$grow') + 0.01)")
+"$G" compare "$F" "$tmp/b.folded" --fail-on-regression "$below" > "$tmp/reg.json"; rc=$?
+check "compare --fail-on-regression just below the largest growth ($grow points): exit 4" '[ $rc -eq 4 ] && python3 -c "
+import json, sys; d = json.load(open(sys.argv[1])); assert len(d[\"regressions\"]) >= 1, d" "$tmp/reg.json"'
+"$G" compare "$F" "$tmp/b.folded" --fail-on-regression "$above" > /dev/null; rc=$?
+check "compare --fail-on-regression just above it: exit 0" '[ $rc -eq 0 ]'
+
+awk 'BEGIN { RS = ""; ORS = "\n\n" } !/ppoll/' "$P" > "$tmp/b.perf"
+grep -v ppoll "$F" > "$tmp/b-perf.folded"
+frame_sums "$tmp/b-perf.folded" > "$tmp/sums-bp.tsv"
+"$G" compare "$P" "$tmp/b.perf" > "$tmp/cmp-perf.json"; rc=$?
+check "compare of two perf scripts: per-frame self/total = awk's sums of their foldings" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-perf.json" "$tmp/sums-f.tsv" "$tmp/sums-bp.tsv"'
+"$G" compare "$P" "$F" > "$tmp/cmp-same.json"; rc=$?
+check "compare of a perf script with its folding: every frame the same on both sides" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-same.json" "$tmp/sums-f.tsv" "$tmp/sums-f.tsv"'
+
+"$G" query "$ROOT/fixtures/tracing/bpftrace-hist.txt" --method stacks.folded > "$tmp/none.json"; rc=$?
+check "a capture without stacks says so (exit 3)" '[ $rc -eq 3 ] && grep -q "holds no stacks" "$tmp/none.json"'
+fi
+
+if [ "$part" = corpus ]; then
+D=$C/trace/dtrace/example-dtrace-stacks.head.folded.txt
+DA=$C/trace/dtrace/example-dtrace-stacks.head.txt
+engine_folded "$D" '{}' > "$tmp/d.txt"
+check "folded (DTrace's, by stackcollapse.pl): stacks.folded without transforms is the file" 'cmp -s "$D" "$tmp/d.txt"'
+transforms_match "$D" \
+  focus 'genunix`lookuppnvp' '{"focus_function": "genunix`lookuppnvp"}' \
+  merge 'genunix`fop_lookup' '{"merge_function": "genunix`fop_lookup"}' \
+  drop 'genunix`vn_rele' '{"drop_function": "genunix`vn_rele"}' \
+  hide '^(genunix`lookup|unix`)' '{"hide": "^(genunix`lookup|unix`)"}'
+engine_folded "$DA" '{"transforms": [{"drop_function": "genunix`vn_rele"}]}' | sort > "$tmp/da.txt"
+check "DTrace stack aggregation: drop_function = awk's drop over stackcollapse.pl's folding" \
+  'transform drop "genunix\`vn_rele" "$D" | sort | cmp -s - "$tmp/da.txt"'
+frame_sums "$D" > "$tmp/sums-d.tsv"
+"$G" compare "$DA" "$D" > "$tmp/cmp-d.json"; rc=$?
+check "compare of a DTrace aggregation with its folding: frames agree with awk's sums" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-d.json" "$tmp/sums-d.tsv" "$tmp/sums-d.tsv"'
+"$G" compare "$D" "$ROOT/fixtures/tracing/perf-script-ruby.folded.txt" > "$tmp/units.json"; rc=$?
+check "compare of counts with perf periods: no per-frame deltas, and why" '[ $rc -eq 0 ] && python3 -c "
+import json, sys; c = json.load(open(sys.argv[1]))[\"compare\"]
+assert \"frames\" not in c and \"samples\" in c[\"frames_omitted\"] and \"period\" in c[\"frames_omitted\"], c.get(\"frames_omitted\")" "$tmp/units.json"'
+fi
+
+echo "cli_stacks $part: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
