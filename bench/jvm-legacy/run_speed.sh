@@ -23,10 +23,11 @@ SITE=${SITE:-build/wasm/site}
 OUT=${OUT:-build/bench/speed}
 mkdir -p $OUT
 : > $OUT/empty.log
-g++ -std=c++17 -O2 -DNDEBUG -I$SRC/wasm $SRC/bench/jvm-legacy/legacy_driver.cpp $SRC/wasm/jvm/legacy/legacy_parser.cpp \
-  -o $OUT/legacy_parser_native
+# The parser's files: the line core, the record core and one file per collector family.
+PARSER=$(ls $SRC/wasm/jvm/legacy/legacy_*.cpp | grep -v -e legacy_findings -e legacy_log_parser)
+g++ -std=c++17 -O2 -DNDEBUG -I$SRC/wasm $SRC/bench/jvm-legacy/legacy_driver.cpp $PARSER -o $OUT/legacy_parser_native
 em++ -std=c++17 -O3 -msimd128 -fwasm-exceptions -DNDEBUG -I$SRC/wasm $SRC/bench/jvm-legacy/legacy_driver.cpp \
-  $SRC/wasm/jvm/legacy/legacy_parser.cpp $SRC/wasm/core/wasm_memchr.cpp -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 \
+  $PARSER $SRC/wasm/core/wasm_string_ops.cpp -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 \
   -sINITIAL_MEMORY=64MB --pre-js wasm/bindings/pre.js -o $OUT/legacy_parser_wasm.js
 MIB=$(stat -c %s "$LOG" | awk '{printf "%.1f", $1 / 1048576}')
 echo "log $LOG: $MIB MiB, $RUNS runs each"

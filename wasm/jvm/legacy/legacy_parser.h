@@ -11,6 +11,12 @@
 // records of their own as they come (also when cut into the middle of another line) and appends
 // everything else to the open record until it balances. A parsed record stays "open" until the next
 // record begins, so its trailing " [Times: ...]" line and G1's indented detail block attach to it.
+//
+// The files: legacy_parser.cpp reads lines (the state machine above), legacy_record.cpp reads one
+// record, and what a record means per collector family is in legacy_generational.cpp (Serial,
+// Parallel), legacy_cms.cpp (ParNew/CMS), legacy_g1.cpp and legacy_shenandoah.cpp; legacy_diary.cpp
+// reads the header lines and decides the diary; legacy_scan.h is their shared core. Line stamps are
+// read by jvm/decorations.h.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -45,9 +51,10 @@ class LegacyGcLogParser {
   const Stats& stats() const { return stats_; }
 
  private:
-  using Stamp = decorations::Legacy;  // a line's stamps (jvm/decorations.h reads them)
+  using Stamp = decorations::Legacy;  // a line's stamps
 
-  // Types passed between the parts of process() and parse_record(), defined in legacy_parser.cpp.
+  // Types passed between the parts of process() and parse_record(): Markers in legacy_parser.cpp,
+  // RecordShape in legacy_record.cpp, RecordFacts in legacy_scan.h (the collector families read it).
   struct Markers;      // where the markers of cut-in records and blocks first occur in a line
   struct RecordShape;  // a record's bracket structure
   struct RecordFacts;  // what a record's keyword and sub-records say, gathered for its type
@@ -79,12 +86,23 @@ class LegacyGcLogParser {
   void read_sub_record(std::string_view sub, RecordFacts& f, GcEvent& e);
   void classify_record(const RecordFacts& f, GcEvent& e);
   void type_without_details(const RecordFacts& f, GcEvent& e);
-  void split_parnew_cms(const RecordFacts& f, GcEvent& e);
-  void type_full(const RecordFacts& f, GcEvent& e);
   void parse_nested_records(std::string_view rec, const RecordShape& s, uint64_t first_line);
   void parse_concurrent(std::string_view body, const Stamp& st);
-  bool parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line);
+  // Per collector family: legacy_cms.cpp (ParNew/CMS), legacy_generational.cpp (Serial, Parallel),
+  // legacy_g1.cpp, legacy_shenandoah.cpp. The read_*_sub and type_*_without_details functions return
+  // false for what is not of their family.
+  bool read_cms_sub(std::string_view sub, RecordFacts& f, GcEvent& e);
+  bool type_cms_without_details(const RecordFacts& f, GcEvent& e);
+  void split_parnew_cms(const RecordFacts& f, GcEvent& e);
+  bool type_cms_concurrent(std::string_view rec, GcEvent& e);
+  bool read_generational_sub(std::string_view sub, RecordFacts& f, GcEvent& e);
+  void type_full(const RecordFacts& f, GcEvent& e);
+  void type_g1_pause(const RecordFacts& f, GcEvent& e);
+  bool type_g1_without_details(const RecordFacts& f, GcEvent& e);
+  bool type_g1_concurrent(std::string_view rec, GcEvent& e);
   void attach_detail(std::string_view line);
+  bool parse_shenandoah(std::string_view flat, double uptime_s, double wall_ms, uint64_t first_line);
+  bool take_shenandoah_line(std::string_view line);
   void flush_open();
   void flush_pending_as_is();
   void flush_tenuring();
@@ -115,7 +133,7 @@ class LegacyGcLogParser {
   std::string scratch_;
   // The depth-1 text of the record being parsed: its first flat_len bytes (see parse_record). A plain
   // buffer, not a std::string: the segments are short, and appending them called memcpy, whose small
-  // copies are slow in wasm (~7 % of the legacy parser's time in V8).
+  // copies are slow in wasm.
   std::vector<char> flat_;
 
   // The last parsed record, held until the next record begins.
