@@ -1,15 +1,15 @@
 // Pre-serialized JSON values inside a report document.
 //
-// Why: a JVM report's series hold ~500,000 numbers (event buckets, their phases, safepoints). As a
-// nlohmann::json tree each number is a node that is built, walked by the serializer and destroyed:
-// ~40 ms natively and ~200 ms in wasm (V8) for a 200 MB log, 12-23 % of the whole analysis. Written
-// straight to text, with the number formatting of nlohmann's dump, they cost a fraction of that.
+// Why: a JVM report's series hold hundreds of thousands of numbers. As a nlohmann::json tree each
+// number is a node that is built, walked by the serializer and destroyed; written straight to text,
+// with the number formatting of nlohmann's dump, they are neither. A writer, not a scanner: raw values
+// are read back with nlohmann (resolve()).
 //
 // A raw value is kept in the document as a nlohmann binary value with its own subtype, holding the
 // value's JSON text: no parser of gcscope ever makes a binary value, so no input can pass for one (a
-// marker string could: a fuzzer found that a frame name spelling the marker injected its text into
-// the report). Whatever writes a document goes through dump_document(), which writes raw values
-// verbatim; code that reads a document in memory (tests, the CLI's pretty output) calls resolve()
+// marker string could: a frame name spelling the marker would inject its text into the report).
+// Whatever writes a document goes through dump_document(), which writes raw values verbatim; code
+// that reads a document in memory (tests, the CLI's pretty output) calls resolve()
 // first, which parses them in place.
 #pragma once
 #include <cstdint>

@@ -62,8 +62,8 @@ int8_t gc_by_code(const nlohmann::json& v) {
   return kGcByOther;
 }
 
-// Nesting depth outside strings (nlohmann's parser is iterative, but bounding the depth also
-// bounds the work of everything that walks the document afterwards).
+// Nesting depth outside strings, scanned before nlohmann parses the payload (nlohmann's parser is
+// iterative, but bounding the depth also bounds the work of everything that walks the document).
 int max_depth(const std::string& s, size_t* where) {
   int depth = 0, deepest = 0;
   bool in_string = false;

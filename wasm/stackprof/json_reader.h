@@ -1,4 +1,6 @@
 // A streaming JSON reader for stackprof JSON dumps (`stackprof --json`, JSON.generate(StackProf.results)).
+// Hand-written beside nlohmann: nlohmann's parsers read an input to its end in one call, this one is
+// pushed chunks as they arrive and keeps only a token cut between two of them.
 //
 // Push-based like the Marshal reader: feed() takes the bytes in arbitrary chunks and reports each
 // complete token to a ValueSink at once, in document order (object keys as strings in key
