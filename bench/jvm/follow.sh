@@ -5,9 +5,6 @@
 # Usage: bench/jvm/follow.sh [TARGET_MB] [APPEND_KB] [SNAPSHOT_MB]
 set -e
 cd "$(dirname "$0")/../.."
-mb=${1:-200}
-log=${TMPDIR:-/tmp}/gcscope-bench-g1-${mb}mb.log
-[ -f "$log" ] || python3 bench/jvm/make_big_g1.py "$log" "$mb"
-mkdir -p build/bench
-g++ -std=c++17 -O2 -Iwasm bench/jvm/follow_driver.cpp build/native/libgcscope_core.a -lz -o build/bench/follow_driver
-build/bench/follow_driver "$log" "${2:-64}" "${3:-25}"
+. bench/jvm/driver.sh
+driver follow "${1:-200}"
+"$driver" "$log" "${2:-64}" "${3:-25}"
