@@ -1,5 +1,6 @@
 // The tracing view in the browser: real bpftrace/perf outputs dropped on the page, per-probe latency,
 // histograms with percentile buckets, stacks, exact 64-bit values, and the capture-recipe builder.
+const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
@@ -80,6 +81,44 @@ test('perf script: stacks folded and listed as top stacks', async ({ page }) => 
   await expect(stacks.locator('tbody tr').first().locator('td').first()).toHaveText('20,202,020');
 });
 
+// Folded text transformed here, line by line: merge_function removes the frame (its time goes to the
+// caller), drop_function removes the lines holding it; lines left without frames go.
+function transformFolded(text, kind, name) {
+  return text.split('\n').filter(Boolean).map((line) => {
+    const at = line.lastIndexOf(' ');
+    const frames = line.slice(0, at).split(';');
+    if (kind === 'drop' && frames.includes(name)) return '';
+    const kept = kind === 'merge' ? frames.filter((f) => f !== name) : frames;
+    return kept.length ? kept.join(';') + line.slice(at) + '\n' : '';
+  }).join('');
+}
+
+test('folded stacks: transforms from a deep link and from the bar, their breadcrumbs and downloads', async ({ page }) => {
+  const file = fixture('tracing/perf-script-ruby.folded.txt');
+  const text = fs.readFileSync(file, 'utf8');
+  const collapsed = async (stacks) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), stacks.locator('button[data-export="collapsed"]').click()]);
+    return fs.readFileSync(await download.path(), 'utf8');
+  };
+  await page.goto('/#tr.flame.tf=' + encodeURIComponent(JSON.stringify([{ merge_function: '[unknown]' }])));
+  await chooseFiles(page, [file]);
+  const stacks = (await lastJob(page)).locator('.tracing-stacks');
+  const fg = stacks.locator('.flamegraph');
+  await expect(fg.locator('.fg-crumb[data-index="0"]')).toContainText('merged: [unknown]');
+  await expect(fg).toHaveAttribute('data-transforms', '1');
+  expect(await collapsed(stacks)).toBe(transformFolded(text, 'merge', '[unknown]'));
+  // Removing the breadcrumb gives the whole capture back: the file itself (its lines are distinct).
+  await fg.locator('.fg-crumb-remove').click();
+  await expect(fg).toHaveAttribute('data-transforms', '0');
+  expect(await collapsed(stacks)).toBe(text);
+  // From the bar: the root's heaviest child ([unknown], 11 of the 13 samples) selected, its samples dropped.
+  await fg.locator('canvas.fg-canvas').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await fg.locator('.fg-t-drop').click();
+  await expect(fg.locator('.fg-crumb[data-index="0"]')).toContainText('dropped: [unknown]');
+  expect(await collapsed(stacks)).toBe(transformFolded(text, 'drop', '[unknown]'));
+});
+
 test('cut stack strings are flagged with the string-limit hint', async ({ page }) => {
   await page.goto('/');
   await chooseFiles(page, [corpus('trace/ruby-static-tracing/integration_stacktrace.out')]);
@@ -146,6 +185,16 @@ test('two stack captures are compared stack by stack', async ({ page }) => {
   const top = box.locator('.gs-table', { hasText: 'Per-stack weight deltas' }).locator('tbody tr').first();
   await expect(top.locator('td').first()).toHaveText('-20,202,020');
   await expect(top.locator('td').last()).toHaveText('dd;[unknown];write;system_call;sys_write;vfs_write;fsnotify;__srcu_read_unlock');
+  // Per frame too: the rows of `gcscope compare A B` (one C++ profile compare for every stack source).
+  const cli = gcscope('compare', corpus('trace/stacks/flamegraph-tests/perf-dd-stacks-01.txt'), corpus('trace/stacks/flamegraph-tests/perf-dd-stacks-01-collapsed-all.txt')).compare;
+  const rows = box.locator('.tracing-compare-frames tbody tr');
+  for (let i = 0; i < 3; i++) {
+    const cells = rows.nth(i).locator('td');
+    await expect(cells.nth(0)).toHaveText(cli.frames[i].name);
+    await expect(cells.nth(2)).toHaveText(cli.frames[i].self_a.toLocaleString('en-US'));
+    await expect(cells.nth(3)).toHaveText(cli.frames[i].self_b.toLocaleString('en-US'));
+  }
+  await expect(box.locator('.tracing-diff-flame .fg-caption')).toContainText('Differential');
 });
 
 test('comparing captures of two jobs shows the deltas gcscope compare computes', async ({ page }) => {

@@ -17,6 +17,10 @@
 //   }
 //   GCSCOPE.flamegraph.fromTree(answer) turns the engine's stacks.tree answer into one;
 //   fromStacks(frames, listOfStacks, weights, unit) builds one from root..leaf arrays of frame indices.
+//   downloads(query, transformsOf, base) gives the export buttons (speedscope, pprof, collapsed) of
+//   the profile as transformed, for a view to place.
+//   comparison(out, compareAnswer, {labels, unit, cls, name}) draws a profile compare: the
+//   differential graph and the per-frame delta table.
 //
 // ---- Use --------------------------------------------------------------------------------------
 //   const fg = GCSCOPE.flamegraph.create(container, profile, {
@@ -934,5 +938,59 @@
     return { frames, stacks: { parent, frame }, samples: { stack: sampleStack, weight: weights.slice() }, unit: unit || 'samples' };
   }
 
-  GCSCOPE.flamegraph = { create, fromStacks, fromTree };
+  // Download buttons for a stack source, each file written by the engine from the profile as
+  // transformed by transformsOf() (wasm/profile/stack_queries.h stacks.export / stacks.folded):
+  // speedscope's JSON, pprof's gzipped profile.proto (sent as base64) and collapsed stacks, then a
+  // status line for a refusal. `base` names the files.
+  function downloads(query, transformsOf, base) {
+    const status = el('span', { class: 'muted fg-export-status' });
+    const ask = (label, kind, file, mime, method, args, decode) => el('button', {
+      type: 'button', class: 'gs-small', text: label, dataset: { export: kind },
+      on: { click: () => {
+        status.textContent = '';
+        query(method, Object.assign({ transforms: transformsOf() }, args)).then((answer) => GCSCOPE.ui.download(file, mime, decode ? decode(answer) : answer),
+          (err) => { status.textContent = err.message; });
+      } },
+    });
+    const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    return [ask('Download speedscope', 'speedscope', base + '.speedscope.json', 'application/json', 'stacks.export', { to: 'speedscope' }), ' ',
+      ask('Download pprof', 'pprof', base + '.pb.gz', 'application/gzip', 'stacks.export', { to: 'pprof' }, fromBase64), ' ',
+      ask('Download collapsed stacks', 'collapsed', base + '.folded', 'text/plain', 'stacks.folded', {}), ' ', status];
+  }
+
+  // A profile compare (the engine's, wasm/profile/compare.h: {totals, frames, tree}) drawn into
+  // `out`: the differential flame graph (when both sides have stacks) and the per-frame delta table,
+  // a row's click finding its frame in the graph. o = {labels: {a, b}, unit, cls (the graph box's
+  // class), name (file names)}.
+  function comparison(out, c, o) {
+    const fmt = GCSCOPE.ui.fmt;
+    let diffFg = null;
+    if (c.tree) {
+      const box = el('div', { class: o.cls });
+      out.appendChild(box);
+      diffFg = create(box, { frames: c.frames, stacks: { parent: [], frame: [] }, samples: { stack: [], weight: [] }, unit: o.unit },
+        { diff: { frames: c.frames, tree: c.tree, totals: c.totals, labels: o.labels }, height: 360, fileName: o.name + '-diff' });
+    } else {
+      out.appendChild(el('p', { class: 'muted', text: 'One of the profiles has no raw samples: no differential flame graph, only the per-frame table.' }));
+    }
+    const rows = c.frames.map((f, i) => Object.assign({ index: i, where: f.file + (f.line !== null ? ':' + f.line : '') }, f));
+    const pts = (v) => (v > 0 ? '+' : '') + v.toFixed(2);
+    out.appendChild(GCSCOPE.ui.table([
+      { key: 'name', label: 'Frame' },
+      { key: 'where', label: 'File' },
+      { key: 'self_a', label: 'Self before', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'self_b', label: 'Self after', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'self_pct_a', label: 'Self % before', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'self_pct_b', label: 'Self % after', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'self_delta_pct', label: 'Δ self (pts)', numeric: true, format: pts },
+      { key: 'total_a', label: 'Total before', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'total_b', label: 'Total after', numeric: true, format: (v) => fmt.num(v) },
+      { key: 'total_pct_a', label: 'Total % before', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'total_pct_b', label: 'Total % after', numeric: true, format: (v) => fmt.pct(v) },
+      { key: 'total_delta_pct', label: 'Δ total (pts)', numeric: true, format: pts },
+    ], rows, { csvName: o.name + '-compare.csv', pageSize: 100, caption: `${rows.length} frames; largest change of total share first` + (diffFg ? '; click one to find it in the flame graph' : ''),
+      onRowClick: diffFg ? (r) => diffFg.highlightFrame(r.index) : null }));
+  }
+
+  GCSCOPE.flamegraph = { create, fromStacks, fromTree, downloads, comparison };
 })(typeof window !== 'undefined' ? window : globalThis);

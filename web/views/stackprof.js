@@ -239,21 +239,7 @@
       on: { click: () => GCSCOPE.ui.download('stackprof.dot', 'text/vnd.graphviz', report.graphviz) },
     }));
     if (!report.raw) return bar;
-    const status = el('span', { class: 'muted stackprof-export-status' });
-    // The engine writes each export of the profile as transformed (stackprof --stackcollapse's
-    // text when there is no transform; speedscope's JSON; pprof's gzipped profile.proto as base64).
-    const ask = (label, kind, file, mime, method, args, decode) => el('button', {
-      type: 'button', class: 'gs-small', text: label, dataset: { export: kind },
-      on: { click: () => {
-        status.textContent = '';
-        ctx.query(method, Object.assign({ transforms: view.transforms }, args)).then((answer) => GCSCOPE.ui.download(file, mime, decode ? decode(answer) : answer),
-          (err) => { status.textContent = err.message; });
-      } },
-    });
-    const fromBase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    bar.append(ask('Download speedscope', 'speedscope', 'stackprof.speedscope.json', 'application/json', 'stacks.export', { to: 'speedscope' }), ' ',
-      ask('Download pprof', 'pprof', 'stackprof.pb.gz', 'application/gzip', 'stacks.export', { to: 'pprof' }, fromBase64), ' ');
-    bar.append(ask('Download collapsed stacks', 'collapsed', 'stackprof.folded', 'text/plain', 'stacks.folded', {}), ' ', status);
+    bar.append(' ', ...GCSCOPE.flamegraph.downloads(ctx.query, () => view.transforms, 'stackprof'));
     return bar;
   }
 
@@ -297,32 +283,7 @@
   }
 
   function drawComparison(out, c, labels, report) {
-    let diffFg = null;
-    if (c.tree) {
-      const box = el('div', { class: 'stackprof-diff-flame' });
-      out.appendChild(box);
-      diffFg = GCSCOPE.flamegraph.create(box, { frames: c.frames, stacks: { parent: [], frame: [] }, samples: { stack: [], weight: [] }, unit: unitOf(report) },
-        { diff: { frames: c.frames, tree: c.tree, totals: c.totals, labels }, height: 360, fileName: 'stackprof-diff' });
-    } else {
-      out.appendChild(el('p', { class: 'muted', text: 'One of the profiles has no raw samples: no differential flame graph, only the per-frame table.' }));
-    }
-    const rows = c.frames.map((f, i) => Object.assign({ index: i, where: f.file + (f.line !== null ? ':' + f.line : '') }, f));
-    const pts = (v) => (v > 0 ? '+' : '') + v.toFixed(2);
-    out.appendChild(GCSCOPE.ui.table([
-      { key: 'name', label: 'Frame' },
-      { key: 'where', label: 'File' },
-      { key: 'self_a', label: 'Self before', numeric: true, format: (v) => fmt.num(v) },
-      { key: 'self_b', label: 'Self after', numeric: true, format: (v) => fmt.num(v) },
-      { key: 'self_pct_a', label: 'Self % before', numeric: true, format: (v) => fmt.pct(v) },
-      { key: 'self_pct_b', label: 'Self % after', numeric: true, format: (v) => fmt.pct(v) },
-      { key: 'self_delta_pct', label: 'Δ self (pts)', numeric: true, format: pts },
-      { key: 'total_a', label: 'Total before', numeric: true, format: (v) => fmt.num(v) },
-      { key: 'total_b', label: 'Total after', numeric: true, format: (v) => fmt.num(v) },
-      { key: 'total_pct_a', label: 'Total % before', numeric: true, format: (v) => fmt.pct(v) },
-      { key: 'total_pct_b', label: 'Total % after', numeric: true, format: (v) => fmt.pct(v) },
-      { key: 'total_delta_pct', label: 'Δ total (pts)', numeric: true, format: pts },
-    ], rows, { csvName: 'stackprof-compare.csv', pageSize: 100, caption: `${rows.length} frames; largest change of total share first` + (diffFg ? '; click one to find it in the flame graph' : ''),
-      onRowClick: diffFg ? (r) => diffFg.highlightFrame(r.index) : null }));
+    GCSCOPE.flamegraph.comparison(out, c, { labels, unit: unitOf(report), cls: 'stackprof-diff-flame', name: 'stackprof' });
   }
 
   function render(container, report, ctx) {

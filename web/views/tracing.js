@@ -280,16 +280,23 @@
     const box = el('div', { class: 'tracing-stacks' });
     box.appendChild(el('p', { class: 'muted', text: `${fmt.num(s.unique)} distinct stacks, total weight ${fmt.num(s.total_weight)} (${s.weight_unit})` +
       (s.truncated ? `, ${s.truncated} cut by the string limit` : '') }));
-    // The product's one flame graph component (web/lib/flamegraph.js, written on the stackprof
-    // branch): the report's columnar stacks are exactly its fromStacks() input.
+    // The product's one flame graph component (web/lib/flamegraph.js): its first screen is drawn
+    // from the report's columnar stacks (exactly its fromStacks() input); transforms, the sandwich,
+    // search shares and the downloads are the engine's stacks.* answers, as for every stack source
+    // (the engine's frame indices are the report's).
     const FG = GCSCOPE.flamegraph;
     if (FG && typeof FG.create === 'function' && typeof FG.fromStacks === 'function') {
       try {
+        const view = { transforms: [] };
+        box.appendChild(el('div', { class: 'tracing-exports' }, ...FG.downloads(ctx.query, () => view.transforms, 'stacks')));
         const fgBox = el('div', { class: 'tracing-flame' });
         box.appendChild(fgBox);
         const profile = FG.fromStacks(s.frames.map((name) => ({ name })), s.stacks, s.weights.map(Number), s.weight_unit);
         profile.name = (report.inputs || []).join(', ');
-        FG.create(fgBox, profile, { mode: 'left-heavy', stateKey: 'tr.flame', fileName: 'tracing-flamegraph' });
+        FG.create(fgBox, profile, {
+          mode: 'left-heavy', stateKey: 'tr.flame', fileName: 'tracing-flamegraph', query: ctx.query, transforms: true,
+          onTransforms: (list) => { view.transforms = list; },
+        });
       } catch (e) {
         box.appendChild(el('p', { class: 'muted', text: 'flame graph unavailable: ' + e.message }));
       }
@@ -375,6 +382,15 @@
         { key: 'share_delta', label: 'Δ share (pts)', numeric: true, format: (x) => (x > 0 ? '+' : '') + x.toFixed(2) },
         { key: 'stack', label: 'stack (root ; … ; leaf)', format: (x) => (x.length > 400 ? x.slice(0, 200) + ' … ' + x.slice(-160) : x) },
       ], s.rows, { csvName: 'compare-stacks.csv', caption: 'Per-stack weight deltas (B − A)' + (s.rows_omitted ? `, ${s.rows_omitted} smaller ones omitted` : ''), pageSize: 50 }));
+    }
+    // Per frame, when both captures hold stacks of one unit: the profile compare every stack source
+    // gets (the differential flame graph and the delta table), A before, B after.
+    if (c.frames) {
+      const box = el('div', { class: 'tracing-compare-frames' });
+      out.appendChild(box);
+      GCSCOPE.flamegraph.comparison(box, c, { labels: { a: 'A', b: 'B' }, unit: c.unit, cls: 'tracing-diff-flame', name: 'tracing' });
+    } else if (c.frames_omitted) {
+      out.appendChild(el('p', { class: 'muted', text: 'No per-frame deltas: ' + c.frames_omitted }));
     }
     const json = el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
       on: { click: () => ctx.ui.download('tracing-compare.json', 'application/json', JSON.stringify(c, null, 2)) } });
