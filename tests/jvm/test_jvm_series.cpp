@@ -183,14 +183,29 @@ TEST_CASE("jvm series: the heap chart gets the figures of the pools asked for on
   CHECK_THROWS(s.ask("jvm.series", {{"pools", "old"}}));
 }
 
-// 929_def.cms.wd.wt.log: a few records interleaved with CMS concurrent lines come out with times
-// before the rows already emitted (seven places where the events' times go back). Range questions
-// must not assume time order there: each range's pause count equals the pause-kind events whose
-// time lies in it, counted row by row from every event.
-TEST_CASE("jvm ranges: a stream whose times go back is read whole", "[jvm][series][corpus]") {
+// 929_def.cms.wd.wt.log: records interleaved with CMS concurrent lines, and a concurrent mode
+// failure timed 37.568 + 0.0033941 s, off the millisecond grid of the other times. Every time reads
+// back as the log prints it, the streams are in time order, and each range's pause count equals the
+// pause-kind events whose time lies in it, counted row by row from every event.
+TEST_CASE("jvm ranges: times off the grid read back exactly; ranges count them", "[jvm][series][corpus]") {
   JvmSession s({corpus("jvm/gctoolkit/preunified/cms/parnew/details/tenuring/929_def.cms.wd.wt.log")});
-  CHECK(s.ask("jvm.storage")["in_time_order"]["events"] == false);
+  CHECK(s.ask("jvm.storage")["in_time_order"]["events"] == true);
   const json rows = all_events(s);
+  // Lines 10152 and 10160: "37.568: [GC 37.568: [ParNew (promotion failed) ... 0.0033941 secs]" and
+  // "37.676: [GC 37.676: [ParNew".
+  size_t cmf = 0, parnew = 0;
+  for (const auto& r : rows) {
+    if (r["line"] == 10152 && r["type"] == "ConcurrentModeFailure") {
+      CHECK(r["t"] == 37.5713941);
+      ++cmf;
+    }
+    if (r["line"] == 10160) {
+      CHECK(r["t"] == 37.676);
+      ++parnew;
+    }
+  }
+  CHECK(cmf == 1);
+  CHECK(parnew == 1);
   for (const auto& [t0, t1] : std::vector<std::pair<double, double>>{{37.5, 38.5}, {45.0, 50.0}, {36.0, 61.0}}) {
     int64_t pauses = 0;
     for (const auto& r : rows)

@@ -33,7 +33,9 @@ unsigned bit_width(uint64_t v) { return v ? 64 - static_cast<unsigned>(__builtin
 
 // Division by a fixed d of numbers that are multiples of it, without a divide instruction (tens of
 // cycles for 64 bits): with d = odd * 2^shift, x / d = (x >> shift) * inverse(odd) mod 2^64 when d
-// divides x. Whether it did is read back by multiplying the quotient by d.
+// divides x. Multiplying the quotient back by d only checks the 2^shift part (q * odd is x >> shift
+// mod 2^64 for any x); d divides an x <= limit exactly when also q <= limit / d, since then q * odd
+// cannot wrap around.
 class ExactDivisor {
  public:
   explicit ExactDivisor(uint64_t d) : shift_(static_cast<unsigned>(__builtin_ctzll(d))) {
@@ -103,7 +105,7 @@ void IntColumn::seal_tail() {
     const uint64_t max_code = div.quotient(range);
     b.null_code = nulls ? max_code + 1 : UINT64_MAX;
     b.bits = static_cast<uint8_t>(bit_width(nulls ? b.null_code : max_code));
-    if (!b.bits || pack(b, div)) break;
+    if (!b.bits || pack(b, div, max_code)) break;
     step_ = block_gcd(lo);  // the kept step did not divide a difference
   }
   blocks_.push_back(b);
@@ -111,8 +113,9 @@ void IntColumn::seal_tail() {
 
 // Writes the codes of the partial block (LSB first, a word stored once it is full, one spare word
 // at the end so that a reader takes two words for any code without testing whether it crosses into
-// the second). False, with nothing kept, when the step does not divide a difference.
-bool IntColumn::pack(Block& b, const ExactDivisor& div) {
+// the second). False, with nothing kept, when the step does not divide a difference (the largest
+// true code is max_code).
+bool IntColumn::pack(Block& b, const ExactDivisor& div, uint64_t max_code) {
   const unsigned bits = b.bits;
   const size_t words = (kBlock * bits + 63) / 64 + 1;
   const uint64_t save = next_word_;
@@ -126,7 +129,7 @@ bool IntColumn::pack(Block& b, const ExactDivisor& div) {
     const int64_t v = tail_[j];
     const uint64_t d = static_cast<uint64_t>(v) - base;
     uint64_t code = div.quotient(d);
-    exact &= v == kNull || code * b.step == d;
+    exact &= v == kNull || (code * b.step == d && code <= max_code);
     code = v == kNull ? b.null_code : code;
     acc |= code << filled;
     filled += bits;

@@ -64,7 +64,7 @@ class IntColumn {
 
   void seal_tail();
   uint64_t block_gcd(int64_t lo) const;
-  bool pack(Block& b, const ExactDivisor& div);
+  bool pack(Block& b, const ExactDivisor& div, uint64_t max_code);
   int64_t code_value(const Block& b, size_t j) const {
     uint64_t code = read_code(b, j);
     if (code == b.null_code) return kNull;
