@@ -116,7 +116,8 @@ size_t GcColumns::event_bytes() const {
   return n;
 }
 size_t GcColumns::pause_bytes() const {
-  return pauses.t.bytes() + pauses.duration.bytes() + pauses.name.bytes() + pauses.line.bytes();
+  return pauses.t.bytes() + pauses.duration.bytes() + pauses.name.bytes() + pauses.line.bytes() + pauses.gc_id.bytes() +
+         pauses.type.bytes() + pauses.cause.bytes();
 }
 size_t GcColumns::safepoint_bytes() const {
   return safepoints.t.bytes() + safepoints.stopped.bytes() + safepoints.reaching.bytes();
@@ -229,7 +230,8 @@ void GcAggregator::on_event(const GcEvent& e) {
     const int64_t ns = to_ns(d);
     paused += ns;
     pause_order_.next() =
-        PauseRow{to_ns(pt), ns, static_cast<int64_t>(std::min<uint64_t>(line, INT64_MAX)), name, e.member};
+        PauseRow{to_ns(pt), ns,      static_cast<int64_t>(std::min<uint64_t>(line, INT64_MAX)), row.gc_id, cause, name,
+                 e.member,  row.type};
     pause_order_.add([this](const PauseRow& r) { emit_pause(r); });
     if (line && (!min_pause_line_ || line < min_pause_line_)) min_pause_line_ = line;
   };
@@ -306,6 +308,9 @@ void GcAggregator::emit_pause(const PauseRow& r) {
   cols_.pauses.duration.push(r.duration);
   cols_.pauses.name.push(r.name);
   cols_.pauses.line.push(r.line);
+  cols_.pauses.gc_id.push(r.gc_id);
+  cols_.pauses.type.push(r.type);
+  cols_.pauses.cause.push(r.cause);
   whole_totals_.add_pause(r.name, r.duration);
 }
 
@@ -387,8 +392,8 @@ void GcAggregator::sort_late_streams() {
   }
   if (pause_order_.late()) {
     const std::vector<uint32_t> order = time_order(cols_.pauses.t);
-    for (IntColumn* col : {&cols_.pauses.t, &cols_.pauses.duration, &cols_.pauses.name, &cols_.pauses.line})
-      permute(*col, order);
+    GcColumns::Pauses& p = cols_.pauses;
+    for (IntColumn* col : {&p.t, &p.duration, &p.name, &p.line, &p.gc_id, &p.type, &p.cause}) permute(*col, order);
     permute_members(cols_.pause_members, order);
   }
   if (safepoint_order_.late()) {
@@ -483,7 +488,13 @@ void GcAggregator::merge_from(const GcAggregator& o) {
   c.pauses.t.append(oc.pauses.t);
   c.pauses.duration.append(oc.pauses.duration);
   c.pauses.line.append(oc.pauses.line);
-  for (size_t i = 0; i < oc.pauses.size(); ++i) c.pauses.name.push(phase_map[static_cast<size_t>(oc.pauses.name[i])]);
+  c.pauses.gc_id.append(oc.pauses.gc_id);
+  c.pauses.type.append(oc.pauses.type);
+  for (size_t i = 0; i < oc.pauses.size(); ++i) {
+    c.pauses.name.push(phase_map[static_cast<size_t>(oc.pauses.name[i])]);
+    const int64_t cause = oc.pauses.cause[i];
+    c.pauses.cause.push(cause < 0 ? cause : cause_map[static_cast<size_t>(cause)]);
+  }
   c.safepoints.t.append(oc.safepoints.t);
   c.safepoints.stopped.append(oc.safepoints.stopped);
   c.safepoints.reaching.append(oc.safepoints.reaching);

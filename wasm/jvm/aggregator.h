@@ -3,12 +3,13 @@
 //
 // It keeps every event, every pause and every safepoint, exactly, in compact columns (IntColumn:
 // blocks of 256 values coded against their minimum and common step; ~40 B per G1 event with its
-// pools and phases, ~8 B per pause, ~7 B per safepoint), in time order (TimeOrder puts the records,
-// which logs print when they end, back in the order they started). Every question about a time
-// range — the KPIs (summary), the chart series decimated to a pixel width (series), a page of the
-// event table (events_page) — is answered from these columns, and the report's whole-log figures
-// are the answer for the whole range, so the two cannot differ. The findings read running tallies
-// kept as the events arrive.
+// pools and phases, ~15 B per pause with its collection's GC number, type and cause, ~7 B per
+// safepoint), in time order (TimeOrder puts the records, which logs print when they end, back in
+// the order they started). Every question about a time range — the KPIs (summary), the chart
+// series decimated to a pixel width (series), a page of the event table (events_page), the tables
+// (tables.cpp) — is answered from these columns, and the report's whole-log figures are the answer
+// for the whole range, so the two cannot differ. The findings read running tallies kept as the
+// events arrive.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/tables.h"
 #include "jvm/gc_event.h"
 #include "jvm/int_column.h"
 
@@ -132,8 +134,10 @@ struct GcColumns {
     IntColumn phase_end, phase_name, phase_ns;
     size_t size() const { return t.size(); }
   } events;
+  // A pause's gc_id, type and cause are those of the event it belongs to (the collection itself, or
+  // the concurrent cycle it paused in).
   struct Pauses {
-    IntColumn t, duration, name, line;
+    IntColumn t, duration, name, line, gc_id, type, cause;
     size_t size() const { return t.size(); }
   } pauses;
   struct Safepoints {
@@ -210,6 +214,11 @@ class GcAggregator final : public GcEventSink {
   // the last question is kept, so the next page of the same order is a slice of it.
   nlohmann::json events_page(const EventPageQuery& q) const;
 
+  // ---- tables (tables.cpp, docs/TABLES.md), after flush() ----
+  // Rows of table `name` (gc_events, pauses, phases, safepoints or heap_pools), each naming its
+  // member's path (`members[i]`: the path of member i); false for any other name.
+  bool write_table(const std::string& name, const std::vector<std::string>& members, tables::RowSink& sink) const;
+
   // Builds the index range questions read (it is otherwise built by the first of them).
   void prepare() const { range_index(); }
   // What the session holds: rows and bytes of each stream and of the range index (benchmarks, tests).
@@ -240,8 +249,9 @@ class GcAggregator final : public GcEventSink {
     std::vector<std::pair<uint32_t, int64_t>> phases;  // (name, ns or kNull)
   };
   struct PauseRow {
-    int64_t t, duration, line;
+    int64_t t, duration, line, gc_id, cause;
     uint32_t name, member;
+    uint8_t type;
   };
   struct SafepointRow {
     int64_t t, stopped, reaching;
@@ -319,6 +329,11 @@ class GcAggregator final : public GcEventSink {
   PageOrder first_page_rows(EventFilter& keep, const std::string& sort, const IntColumn* column, bool desc,
                             size_t cap) const;
   nlohmann::json event_row(size_t i, const std::vector<int>& pools, bool wall) const;
+  // tables.cpp
+  void write_event_rows(const std::vector<std::string>& members, tables::RowSink& sink) const;
+  void write_pause_rows(const std::vector<std::string>& members, tables::RowSink& sink) const;
+  void write_phase_rows(const std::vector<std::string>& members, tables::RowSink& sink) const;
+  void write_pool_rows(const std::vector<std::string>& members, tables::RowSink& sink) const;
   // findings.cpp
   void write_findings(nlohmann::json& out, const RangeTotals& whole) const;
   void write_trend_and_logging_findings(nlohmann::json& out, const RangeTotals& whole) const;

@@ -27,6 +27,7 @@
 #include "jvm/legacy/legacy_findings.h"
 #include "jvm/log_parser.h"
 #include "jvm/rotation.h"
+#include "jvm/tables.h"
 
 namespace gcscope::jvm {
 
@@ -199,6 +200,7 @@ class JvmAnalyzer final : public Analyzer {
       session_->aggregator.set_with_series(with_series_);
       session_->aggregator.write_report(report);
       keep_compare_side(report);
+      keep_findings(report, "");
       return;
     }
     diaries.resize(sinks.size());
@@ -256,6 +258,7 @@ class JvmAnalyzer final : public Analyzer {
     session_ = std::move(sinks[merge_order.front()]);
     session_->legacy_findings = LegacyFindingsAccumulator();
     keep_compare_side(report);
+    keep_findings(report, heads[merge_order.front()].name);
   }
 
  public:
@@ -300,9 +303,20 @@ class JvmAnalyzer final : public Analyzer {
     return Analyzer::query(method, args);
   }
 
+  // The tables of jvm/tables.h: the session's columns, and the report's findings.
+  std::vector<tables::Schema> tables() const override { return gc_log_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    std::vector<std::string> members;
+    for (const auto& h : heads_) members.push_back(h.name);
+    if (name == "findings") {
+      write_findings_table(findings_, members, findings_input_, sink);
+      return true;
+    }
+    if (!session_) return false;
+    return session_->aggregator.write_table(name, members, sink);
+  }
+
  private:
-  // The legacy findings' diary: flags of the selected legacy members only (a unified member's
-  // "no APPLICATION_STOPPED_TIME" must not raise a legacy logging finding).
   // What `gcscope compare` reads of a JVM report (jvm/compare.h): its KPI groups, as the report has
   // them, without the minimum pause that compare has never listed.
   void keep_compare_side(const nlohmann::json& report) {
@@ -313,6 +327,15 @@ class JvmAnalyzer final : public Analyzer {
     if (report.contains("events")) compare_side_["events"] = {{"total", report["events"]["total"]}};
   }
 
+  // The report's findings, for the findings table; `whole_input` is the input of those about the log
+  // as a whole (its first selected member).
+  void keep_findings(const nlohmann::json& report, const std::string& whole_input) {
+    findings_ = report.contains("findings") ? report["findings"] : nlohmann::json::array();
+    findings_input_ = whole_input;
+  }
+
+  // The legacy findings' diary: flags of the selected legacy members only (a unified member's
+  // "no APPLICATION_STOPPED_TIME" must not raise a legacy logging finding).
   void merge_legacy_diary(Diary& into, const Diary& d) {
     if (!have_legacy_diary_) {
       into = d;
@@ -408,6 +431,8 @@ class JvmAnalyzer final : public Analyzer {
   bool all_runs_ = false;
   std::unique_ptr<MemberSink> session_;  // after finish(): the merged aggregator the questions read
   nlohmann::json compare_side_;
+  nlohmann::json findings_ = nlohmann::json::array();
+  std::string findings_input_;
   bool have_legacy_diary_ = false;
   LogDialect dialect_ = LogDialect::kUnknown;
   uint32_t member_ = 0;

@@ -1,0 +1,318 @@
+#include "jvm/tables.h"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "jvm/aggregator.h"
+#include "jvm/column_scan.h"
+
+namespace gcscope::jvm {
+
+namespace {
+
+using tables::Column;
+using tables::RowWriter;
+using tables::Schema;
+using tables::Type;
+constexpr int64_t kNull = IntColumn::kNull;
+
+// The columns every table of one event's rows starts with.
+std::vector<Column> event_key_columns(const char* input_meaning) {
+  return {
+      {"input", Type::kString, "", input_meaning},
+      {"t_s", Type::kFloat64, "s", "the collection's start in seconds of JVM uptime (null when the log printed none)"},
+      {"ts", Type::kTimestamp, "",
+       "the collection's start as wall-clock time, where the log printed one (time, utctime or timemillis "
+       "decorations, legacy date stamps); null otherwise"},
+      {"gc_id", Type::kInt64, "", "the collection's GC(n) number (unified logs; null in legacy logs)"},
+      {"type", Type::kString, "", "the collection's type, named as GCToolKit's GarbageCollectionTypes"}};
+}
+
+std::vector<Column> with(std::vector<Column> head, std::vector<Column> tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+const std::vector<Schema>& schemas() {
+  static const std::vector<Schema> all = {
+      {"gc_events", "One row per GC event (a collection, a concurrent cycle or phase), in time order.",
+       with(event_key_columns("the log file (or rotated member, or archive member) the event came from"),
+            {{"cause", Type::kString, "", "the cause the log printed (\"G1 Evacuation Pause\"), null when none"},
+             {"kind", Type::kString, "", "pause (the event stopped the application) or concurrent"},
+             {"duration_ms", Type::kFloat64, "ms",
+              "the pause time of a stop-the-world event, the elapsed time of a concurrent one"},
+             {"paused_ms", Type::kFloat64, "ms",
+              "the application's stopped time the event accounts for: its own pause, or the pauses within a "
+              "concurrent cycle (ZGC, Shenandoah)"},
+             {"heap_before_kb", Type::kInt64, "KiB", "heap occupancy before the collection"},
+             {"heap_after_kb", Type::kInt64, "KiB", "heap occupancy after the collection"},
+             {"heap_committed_kb", Type::kInt64, "KiB", "heap size (committed) after the collection"},
+             {"allocated_kb", Type::kInt64, "KiB",
+              "heap growth since the previous collection's heap after (0 when unknown or none)"},
+             {"line", Type::kInt64, "", "1-based line of the member where the event's record starts"}})},
+      {"pauses",
+       "One row per pause: every stop-the-world event and every pause inside a concurrent cycle.",
+       {{"input", Type::kString, "", "the log file (or rotated member, or archive member) the pause came from"},
+        {"t_s", Type::kFloat64, "s", "the pause's start in seconds of JVM uptime (null when the log printed none)"},
+        {"ts", Type::kTimestamp, "",
+         "the pause's start as wall-clock time: the uptime plus the offset between the two clocks at the "
+         "member's latest event printed with both; null when the member printed no wall-clock time"},
+        {"gc_id", Type::kInt64, "", "GC(n) of the collection or cycle the pause belongs to (null in legacy logs)"},
+        {"type", Type::kString, "", "the type of the collection or cycle the pause belongs to (GCToolKit's names)"},
+        {"cause", Type::kString, "", "the cause of that collection or cycle, null when none was printed"},
+        {"kind", Type::kString, "",
+         "the pause's name as the report's pause_kinds lists it: Pause <type> for a stop-the-world collection, the "
+         "printed name for a pause inside a cycle (Pause Mark Start)"},
+        {"duration_ms", Type::kFloat64, "ms", "the pause's duration as the log printed it"},
+        {"line", Type::kInt64, "", "1-based line of the member that printed the pause"}}},
+      {"phases",
+       "One row per phase an event printed (G1's Pre Evacuate Collection Set, a ZGC cycle's Concurrent Mark, ...).",
+       with(event_key_columns("the log file (or rotated member, or archive member) the event came from"),
+            {{"phase", Type::kString, "", "the phase's name as printed"},
+             {"duration_ms", Type::kFloat64, "ms", "the phase's duration (null when the log printed none)"},
+             {"line", Type::kInt64, "", "1-based line of the member where the event's record starts"}})},
+      {"safepoints",
+       "One row per safepoint the log printed (unified safepoint tag, legacy PrintGCApplicationStoppedTime).",
+       {{"input", Type::kString, "", "the log file (or rotated member, or archive member) the safepoint came from"},
+        {"t_s", Type::kFloat64, "s", "the safepoint's time in seconds of JVM uptime (null when the log printed none)"},
+        {"ts", Type::kTimestamp, "",
+         "wall-clock time: the uptime plus the offset between the two clocks at the member's latest event printed "
+         "with both; null when the member printed no wall-clock time"},
+        {"stopped_ms", Type::kFloat64, "ms", "total time the application threads were stopped"},
+        {"reaching_ms", Type::kFloat64, "ms", "time to reach the safepoint (null when not printed)"}}},
+      {"heap_pools", "One row per event and memory pool the log printed figures for.",
+       with(event_key_columns("the log file (or rotated member, or archive member) the event came from"),
+            {{"pool", Type::kString, "", "young, eden, survivor, old, humongous or metaspace"},
+             {"before_kb", Type::kInt64, "KiB", "the pool's occupancy before the collection (null when not printed)"},
+             {"after_kb", Type::kInt64, "KiB", "the pool's occupancy after the collection (null when not printed)"},
+             {"line", Type::kInt64, "", "1-based line of the member where the event's record starts"}})},
+      {"findings",
+       "One row per finding of the report, most serious first.",
+       {{"input", Type::kString, "",
+         "the member the finding names (legacy findings of a rotated set), else the log (its first selected member)"},
+        {"id", Type::kString, "", "the finding's identifier (\"explicit_system_gc\")"},
+        {"severity", Type::kString, "", "error, warning or info"},
+        {"message", Type::kString, "", "what was found and what to do about it"},
+        {"count", Type::kInt64, "", "how many times it occurred (null when the finding does not count)"},
+        {"first_line", Type::kInt64, "", "1-based line of its first occurrence (null when it has none)"}}},
+  };
+  return all;
+}
+
+double ms(int64_t ns) { return ns == kNull ? NAN : static_cast<double>(ns) / 1e6; }
+RowWriter& value(RowWriter& w, int64_t v) { return w.i64_or_null(v, v != kNull); }
+RowWriter& line_cell(RowWriter& w, int64_t line) { return w.i64_or_null(line, line != kNull && line > 0); }
+
+// The member of each row of a stream, read in row order from its (first row, member) runs.
+class MemberRuns {
+ public:
+  MemberRuns(const std::vector<std::pair<size_t, uint32_t>>& runs, const std::vector<std::string>& paths)
+      : runs_(runs), paths_(paths) {}
+  uint32_t member(size_t row) {
+    while (k_ + 1 < runs_.size() && runs_[k_ + 1].first <= row) ++k_;
+    return runs_.empty() ? 0 : runs_[k_].second;
+  }
+  const std::string& path(uint32_t member) const {
+    static const std::string none;
+    return member < paths_.size() ? paths_[member] : paths_.empty() ? none : paths_.front();
+  }
+
+ private:
+  const std::vector<std::pair<size_t, uint32_t>>& runs_;
+  const std::vector<std::string>& paths_;
+  size_t k_ = 0;
+};
+
+// The wall-clock time of an uptime in one member, from the member's events: the latest event
+// starting at or before it that was printed with both clocks (else the member's first such event)
+// gives the offset between the clocks, so a pause inside a concurrent cycle or a safepoint gets the
+// instant its uptime stands for. Questions about one member come in time order (every stream is in
+// time order within a member), so each member's events are read once.
+class WallClock {
+ public:
+  explicit WallClock(const GcColumns& c) : t_(c.events.t), wall_(c.events.wall_ms), any_(c.events.wall_ms.any_value()) {
+    const auto& runs = c.event_members;
+    for (size_t s = 0; s < runs.size(); ++s) {
+      const size_t end = s + 1 < runs.size() ? runs[s + 1].first : c.events.size();
+      members_[runs[s].second].ranges.emplace_back(runs[s].first, end);
+    }
+    for (auto& m : members_) m.second.restart();
+  }
+
+  // Epoch milliseconds of uptime `t` (ns) of `member`; NaN when unknown.
+  double epoch_ms(uint32_t member, int64_t t) {
+    if (!any_ || t == kNull) return NAN;
+    const auto it = members_.find(member);
+    if (it == members_.end()) return NAN;
+    Member& m = it->second;
+    if (m.anchored && !m.first && t < m.t) m.restart();  // an earlier time than the last question's
+    while (m.k < m.ranges.size()) {
+      if (m.row >= m.ranges[m.k].second) {
+        if (++m.k < m.ranges.size()) m.row = m.ranges[m.k].first;
+        continue;
+      }
+      const int64_t te = t_(m.row), wall = wall_(m.row);
+      if (te != kNull && wall != kNull) {
+        if (m.anchored && te > t) break;
+        m.first = !m.anchored;
+        m.anchored = true;
+        m.t = te, m.wall = wall;
+      }
+      ++m.row;
+    }
+    return m.anchored ? static_cast<double>(m.wall) + static_cast<double>(t - m.t) / 1e6 : NAN;
+  }
+
+ private:
+  struct Member {
+    std::vector<std::pair<size_t, size_t>> ranges;  // the member's event rows
+    size_t k = 0, row = 0;                          // the next event row to read
+    bool anchored = false, first = false;           // an anchor is held; it is the member's first
+    int64_t t = 0, wall = 0;                        // the anchor: uptime ns, epoch ms
+    void restart() {
+      k = 0, row = ranges.empty() ? 0 : ranges[0].first;
+      anchored = first = false;
+    }
+  };
+  Reader t_, wall_;
+  bool any_;
+  std::map<uint32_t, Member> members_;
+};
+
+}  // namespace
+
+std::vector<tables::Schema> gc_log_tables() { return schemas(); }
+
+const tables::Schema& gc_log_table(const std::string& name) {
+  for (const auto& s : schemas())
+    if (s.name == name) return s;
+  throw std::logic_error("jvm: no table " + name);
+}
+
+bool GcAggregator::write_table(const std::string& name, const std::vector<std::string>& members,
+                               tables::RowSink& sink) const {
+  if (name == "gc_events") write_event_rows(members, sink);
+  else if (name == "pauses") write_pause_rows(members, sink);
+  else if (name == "phases") write_phase_rows(members, sink);
+  else if (name == "heap_pools") write_pool_rows(members, sink);
+  else if (name == "safepoints") {
+    const GcColumns::Safepoints& s = cols_.safepoints;
+    RowWriter w(gc_log_table(name), sink);
+    MemberRuns runs(cols_.safepoint_members, members);
+    WallClock clock(cols_);
+    Reader t(s.t), stopped(s.stopped), reaching(s.reaching);
+    for (size_t i = 0; i < s.size(); ++i) {
+      const uint32_t member = runs.member(i);
+      w.str(runs.path(member)).f64(seconds(t(i))).ts_ms(clock.epoch_ms(member, t(i)));
+      w.f64(ms(stopped(i))).f64(ms(reaching(i))).end_row();
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void GcAggregator::write_event_rows(const std::vector<std::string>& members, tables::RowSink& sink) const {
+  const GcColumns::Events& e = cols_.events;
+  RowWriter w(gc_log_table("gc_events"), sink);
+  MemberRuns runs(cols_.event_members, members);
+  Reader t(e.t), wall(e.wall_ms), gc_id(e.gc_id), type(e.type), cause(e.cause), flags(e.flags), duration(e.duration),
+      paused(e.paused), before(e.heap_before), after(e.heap_after), committed(e.heap_committed), allocated(e.allocated),
+      line(e.line);
+  for (size_t i = 0; i < e.size(); ++i) {
+    const int64_t c = cause(i), stamp = wall(i);
+    w.str(runs.path(runs.member(i))).f64(seconds(t(i))).ts_ms(stamp == kNull ? NAN : static_cast<double>(stamp));
+    value(w, gc_id(i)).str(gc_type_name(static_cast<GcType>(type(i))));
+    w.str_or_null(c >= 0 ? std::string_view(causes_[static_cast<size_t>(c)]) : std::string_view(), c >= 0);
+    w.str((flags(i) & kStwFlag) ? "pause" : "concurrent").f64(ms(duration(i))).f64(ms(paused(i)));
+    value(w, before(i));
+    value(w, after(i));
+    value(w, committed(i));
+    value(w, allocated(i));
+    line_cell(w, line(i)).end_row();
+  }
+}
+
+void GcAggregator::write_pause_rows(const std::vector<std::string>& members, tables::RowSink& sink) const {
+  const GcColumns::Pauses& p = cols_.pauses;
+  RowWriter w(gc_log_table("pauses"), sink);
+  MemberRuns runs(cols_.pause_members, members);
+  WallClock clock(cols_);
+  Reader t(p.t), gc_id(p.gc_id), type(p.type), cause(p.cause), name(p.name), duration(p.duration), line(p.line);
+  for (size_t i = 0; i < p.size(); ++i) {
+    const uint32_t member = runs.member(i);
+    const int64_t c = cause(i);
+    w.str(runs.path(member)).f64(seconds(t(i))).ts_ms(clock.epoch_ms(member, t(i)));
+    value(w, gc_id(i)).str(gc_type_name(static_cast<GcType>(type(i))));
+    w.str_or_null(c >= 0 ? std::string_view(causes_[static_cast<size_t>(c)]) : std::string_view(), c >= 0);
+    w.str(phases_[static_cast<size_t>(name(i))]).f64(ms(duration(i)));
+    line_cell(w, line(i)).end_row();
+  }
+}
+
+void GcAggregator::write_phase_rows(const std::vector<std::string>& members, tables::RowSink& sink) const {
+  const GcColumns::Events& e = cols_.events;
+  RowWriter w(gc_log_table("phases"), sink);
+  MemberRuns runs(cols_.event_members, members);
+  Reader t(e.t), wall(e.wall_ms), gc_id(e.gc_id), type(e.type), line(e.line), phase_end(e.phase_end),
+      phase_name(e.phase_name), phase_ns(e.phase_ns);
+  size_t row = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const size_t end = static_cast<size_t>(phase_end(i));
+    const std::string& input = runs.path(runs.member(i));
+    for (; row < end; ++row) {
+      const int64_t stamp = wall(i);
+      w.str(input).f64(seconds(t(i))).ts_ms(stamp == kNull ? NAN : static_cast<double>(stamp));
+      value(w, gc_id(i)).str(gc_type_name(static_cast<GcType>(type(i))));
+      w.str(phases_[static_cast<size_t>(phase_name(row))]).f64(ms(phase_ns(row)));
+      line_cell(w, line(i)).end_row();
+    }
+  }
+}
+
+void GcAggregator::write_pool_rows(const std::vector<std::string>& members, tables::RowSink& sink) const {
+  const GcColumns::Events& e = cols_.events;
+  RowWriter w(gc_log_table("heap_pools"), sink);
+  MemberRuns runs(cols_.event_members, members);
+  Reader t(e.t), wall(e.wall_ms), gc_id(e.gc_id), type(e.type), line(e.line);
+  std::vector<int> printed;  // the pools the log printed figures for
+  for (int p = 0; p < kPoolCount; ++p)
+    if (e.pool_before[p].any_value() || e.pool_after[p].any_value()) printed.push_back(p);
+  for (size_t i = 0; i < e.size(); ++i) {
+    const std::string& input = runs.path(runs.member(i));
+    for (int p : printed) {
+      const int64_t before = e.pool_before[p][i], after = e.pool_after[p][i];
+      if (before == kNull && after == kNull) continue;
+      const int64_t stamp = wall(i);
+      w.str(input).f64(seconds(t(i))).ts_ms(stamp == kNull ? NAN : static_cast<double>(stamp));
+      value(w, gc_id(i)).str(gc_type_name(static_cast<GcType>(type(i)))).str(pool_name(p));
+      value(w, before);
+      value(w, after);
+      line_cell(w, line(i)).end_row();
+    }
+  }
+}
+
+void write_findings_table(const nlohmann::json& findings, const std::vector<std::string>& members,
+                          const std::string& whole_input, tables::RowSink& sink) {
+  RowWriter w(gc_log_table("findings"), sink);
+  if (!findings.is_array()) return;
+  auto text = [](const nlohmann::json& f, const char* key) {
+    const auto it = f.find(key);
+    return it != f.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto count = [](const nlohmann::json& f, const char* key) -> int64_t {
+    const auto it = f.find(key);
+    return it != f.end() && it->is_number_integer() ? it->get<int64_t>() : -1;
+  };
+  for (const auto& f : findings) {
+    const int64_t member = count(f, "member"), n = count(f, "count"), line = count(f, "first_line");
+    const bool named = member >= 0 && static_cast<size_t>(member) < members.size();
+    w.str(named ? members[static_cast<size_t>(member)] : whole_input).str(text(f, "id")).str(text(f, "severity"));
+    w.str(text(f, "message")).i64_or_null(n, n >= 0).i64_or_null(line, line > 0).end_row();
+  }
+}
+
+}  // namespace gcscope::jvm
