@@ -19,7 +19,22 @@ FROM gc_samples ORDER BY t_s`],
 JOIN (SELECT input, max(sample) AS sample FROM gc_samples GROUP BY input) USING (input, sample)
 ORDER BY input, key`],
   ];
+  // GCToolKit's sample aggregations (pause time by cause, heap after full GC, allocation rate per
+  // interval) and the pauses' percentiles per kind, over docs/TABLES.md's JVM tables.
+  const JVM = [
+    ['Pause time by cause', `SELECT cause, count(*) AS pauses, sum(duration_ms) AS total_ms, max(duration_ms) AS max_ms
+FROM pauses GROUP BY cause ORDER BY total_ms DESC`],
+    ['Heap after full GCs', `SELECT t_s, type, cause, heap_before_kb / 1024.0 AS before_mib, heap_after_kb / 1024.0 AS after_mib
+FROM gc_events WHERE type IN ('Full', 'FullGC', 'PSFull', 'G1GCFull', 'SystemGC') ORDER BY t_s`],
+    ['Allocation rate per second', `SELECT floor(t_s) AS second, sum(allocated_kb) / 1024.0 AS allocated_mib_per_s
+FROM gc_events WHERE t_s IS NOT NULL GROUP BY 1 ORDER BY 1`],
+    ['Pause percentiles per kind', `SELECT kind, count(*) AS pauses, quantile_disc(duration_ms, 0.5) AS p50_ms,
+  quantile_disc(duration_ms, 0.99) AS p99_ms, max(duration_ms) AS max_ms
+FROM pauses GROUP BY kind ORDER BY pauses DESC`],
+    ['Findings', 'SELECT severity, id, count, first_line, message FROM findings'],
+  ];
   const BY_FORMAT = {
+    'jvm-gc-log': JVM,
     'tunemygc-payload': RUBYGC,
     'bpftrace-text': TRACING,
     'bpftrace-json': TRACING,
