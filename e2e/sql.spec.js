@@ -263,3 +263,32 @@ test('a TuneMyGC payload\'s examples run; its samples are the payload\'s own', a
   expect(await run(panel, 'SELECT count(*) AS n, max(peak_rss_bytes) AS peak FROM gc_samples'))
     .toEqual([[String(samples.length), Math.max(...samples.map((s) => s[1])).toLocaleString('en-US')]]);
 });
+
+// A JVM log's examples (GCToolKit's sample aggregations) run; their figures are the log's own, counted
+// here from its text: the pause lines per cause, the one full collection's heap before and after.
+test('a JVM log\'s examples run; pause time by cause and heap after full GC are the log\'s', async ({ page }) => {
+  const file = fixture('jvm/jdk17-g1.log');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const pausesOf = (cause) => lines.filter((l) => /\bGC\(\d+\) Pause .* [0-9.]+ms$/.test(l) && l.includes(`(${cause}) `)).length;
+  const full = lines.map((l) => /\bGC\(\d+\) Pause Full \(System\.gc\(\)\) (\d+)M->(\d+)M\(\d+M\) [0-9.]+ms$/.exec(l)).filter(Boolean);
+  expect(full.length).toBe(1);
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+  const ran = {};
+  for (const button of await panel.locator('.sql-example').all()) {
+    await button.click();
+    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+    await expect(panel.locator('.sql-error')).toHaveCount(0);
+    ran[await button.textContent()] = await cells(panel);
+  }
+  expect(Object.keys(ran)).toEqual(expect.arrayContaining(['Pause time by cause', 'Heap after full GCs', 'Allocation rate per second']));
+  // cause, pauses, total_ms, max_ms
+  const byCause = Object.fromEntries(ran['Pause time by cause'].map((r) => [r[0], Number(r[1])]));
+  for (const cause of ['G1 Evacuation Pause', 'G1 Humongous Allocation', 'G1 Preventive Collection']) {
+    expect(byCause[cause], cause).toBe(pausesOf(cause));
+  }
+  expect(byCause['G1 Evacuation Pause']).toBeGreaterThan(10);
+  // t_s, type, cause, before_mib, after_mib
+  expect(ran['Heap after full GCs'].map((r) => r.slice(2))).toEqual([['System.gc()', full[0][1], full[0][2]]]);
+});
