@@ -150,43 +150,36 @@ inline constexpr size_t kMaxPendingBytes = 256 * 1024;  // a record longer than 
 inline constexpr int kMaxPendingLines = 400;            // FLS statistics can put ~100 lines inside one record
 inline constexpr int kMaxDepth = 32;
 
+// "->b(c)" at s[p], after a transition's first size `a`: fills `out` (the committed size when
+// printed). False when no "->b" follows.
+inline bool parse_transition_after(std::string_view s, size_t p, int64_t a, PoolSizes& out) {
+  int64_t b, c;
+  if (!(p + 1 < s.size() && s[p] == '-' && s[p + 1] == '>')) return false;
+  p += 2;
+  if (!parse_size_kb(s, p, b)) return false;
+  out.before_kb = a;
+  out.after_kb = b;
+  if (p < s.size() && s[p] == '(') {
+    size_t q = p + 1;
+    if (parse_size_kb(s, q, c)) out.committed_kb = c;
+  }
+  return true;
+}
+
 // "a->b(c)" or "a(c)->b(d)" (G1) or "a(c)" at s[p].
 inline bool parse_transition(std::string_view s, size_t p, PoolSizes& out) {
-  int64_t a, b, c;
+  int64_t a, c;
   if (!parse_size_kb(s, p, a)) return false;
   if (p < s.size() && s[p] == '(') {  // G1 "24.0M(24.0M)->0.0B(20.0M)" or CMS "454489K(786432K)"
     size_t q = p + 1;
-    if (parse_size_kb(s, q, c) && q < s.size() && s[q] == ')') {
-      p = q + 1;
-      if (p + 1 < s.size() && s[p] == '-' && s[p + 1] == '>') {
-        p += 2;
-        if (!parse_size_kb(s, p, b)) return false;
-        out.before_kb = a;
-        out.after_kb = b;
-        if (p < s.size() && s[p] == '(') {
-          q = p + 1;
-          if (parse_size_kb(s, q, c)) out.committed_kb = c;
-        }
-        return true;
-      }
-      out.after_kb = a;  // a bare occupancy (CMS initial mark / remark)
-      out.committed_kb = c;
-      return true;
-    }
-    return false;
-  }
-  if (p + 1 < s.size() && s[p] == '-' && s[p + 1] == '>') {
-    p += 2;
-    if (!parse_size_kb(s, p, b)) return false;
-    out.before_kb = a;
-    out.after_kb = b;
-    if (p < s.size() && s[p] == '(') {
-      size_t q = p + 1;
-      if (parse_size_kb(s, q, c)) out.committed_kb = c;
-    }
+    if (!parse_size_kb(s, q, c) || q >= s.size() || s[q] != ')') return false;
+    p = q + 1;
+    if (p + 1 < s.size() && s[p] == '-' && s[p + 1] == '>') return parse_transition_after(s, p, a, out);
+    out.after_kb = a;  // a bare occupancy (CMS initial mark / remark)
+    out.committed_kb = c;
     return true;
   }
-  return false;
+  return parse_transition_after(s, p, a, out);
 }
 
 // The first size transition in s (from the number before the first "->" that has sizes on both sides, else
