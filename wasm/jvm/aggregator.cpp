@@ -6,7 +6,6 @@
 
 #include "core/text_scan.h"
 #include "jvm/aggregator_internal.h"
-#include "jvm/column_scan.h"
 #include "jvm/range_index.h"
 
 namespace gcscope::jvm {
@@ -54,19 +53,6 @@ void append_members(std::vector<std::pair<size_t, uint32_t>>& into,
 
 void note_member_row(std::vector<std::pair<size_t, uint32_t>>& segments, size_t row, uint32_t member) {
   if (segments.empty() || segments.back().second != member) segments.emplace_back(row, member);
-}
-
-// Whether a stream's times never go back (rows without a time are passed over).
-bool in_time_order(const IntColumn& t) {
-  Reader r(t);
-  int64_t last = kNull;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const int64_t v = r(i);
-    if (v == kNull) continue;
-    if (v < last) return false;
-    last = v;
-  }
-  return true;
 }
 
 // The order that puts a stream's rows in time order (rows without a time keep the place after the
@@ -364,11 +350,6 @@ void GcAggregator::flush() {
   pause_order_.flush([this](const PauseRow& r) { emit_pause(r); });
   safepoint_order_.flush([this](const SafepointRow& r) { emit_safepoint(r); });
   sort_late_streams();
-  // Questions (binary searches by time, the range index) rely on time order: it is checked on the
-  // columns themselves, and a stream whose times go back is read whole.
-  cols_.events_sorted = cols_.events_sorted && in_time_order(cols_.events.t);
-  cols_.pauses_sorted = cols_.pauses_sorted && in_time_order(cols_.pauses.t);
-  cols_.safepoints_sorted = cols_.safepoints_sorted && in_time_order(cols_.safepoints.t);
 }
 
 // A record later than the window left its stream out of order: sort that stream's columns (rare:
