@@ -181,6 +181,7 @@ TEST_CASE("jvm series: the heap chart gets the figures of the pools asked for on
   CHECK(old["events"]["heap_after_kb"] == all["events"]["heap_after_kb"]);
   CHECK(s.ask("jvm.series", {{"pools", json::array()}})["pools"].empty());
   CHECK_THROWS(s.ask("jvm.series", {{"pools", "old"}}));
+  CHECK_THROWS_WITH(s.ask("jvm.series", {{"pools", {"eedn"}}}), Catch::Contains("no pool named 'eedn'"));
 }
 
 // 929_def.cms.wd.wt.log: records interleaved with CMS concurrent lines, and a concurrent mode

@@ -277,6 +277,11 @@ class JvmAnalyzer final : public Analyzer {
         if (v.is_string()) pools.push_back(v.get<std::string>());
     if (!list.is_array() || pools.size() != list.size())
       throw QueryError("argument 'pools' must be a list of pool names (eden, survivor, old, ...)");
+    for (const std::string& name : pools) {
+      int k = 0;
+      while (k < kPoolCount && name != pool_name(k)) ++k;
+      if (k == kPoolCount) throw QueryError("argument 'pools': no pool named '" + name + "'");
+    }
     return pools;
   }
 
