@@ -16,7 +16,7 @@ const { chromium } = require('@playwright/test');
 
 const [siteDir, repsArg, ...files] = process.argv.slice(2);
 const reps = Number(repsArg) || 3;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
 // Served as a host whose max-age has run out: every request is revalidated (no-cache, answered 304
 // when unchanged). That is what a returning visit meets after a while, and it is what dropped V8's

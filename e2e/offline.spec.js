@@ -233,7 +233,7 @@ test('once visited, the site works offline; a new build replaces the cached one'
   await expect(online.locator('.job-status')).toHaveText('Done');
   await expect(online).toHaveAttribute('data-wasm-module', 'shared');
   fs.renameSync(path.join(site, 'gcscope.wasm.away'), path.join(site, 'gcscope.wasm'));
-  expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|reader\.js|gcscope\.(js|wasm)|favicon\.svg|report-template\.html|vendor\/.*|samples\/.*|gcscope-install-complete)?$/.test(p))).toEqual([]);
+  expect(cached.filter((p) => !/^\/(index\.html|style\.css|app\.bundle\.js|worker\.js|reader\.js|gcscope\.(js|wasm)|favicon\.png|report-template\.html|vendor\/.*|samples\/.*|gcscope-install-complete)?$/.test(p))).toEqual([]);
 
   // Offline: the server is gone and the browser is offline.
   await stop();

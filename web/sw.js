@@ -24,7 +24,7 @@ const VERSIONED_SHA1 = {/*__VERSIONED_SHA1__*/};
 // The page's own files under their plain names (index.html loads them so). Online they come from the
 // network; offline from the copies installed with the build (never from what the network gave
 // later: that may be a newer build's, with which this build's cached files do not work).
-const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.svg', 'vendor/uPlot.iife.min.js',
+const CORE = ['./', 'index.html', 'style.css', 'app.bundle.js', 'favicon.png', 'vendor/uPlot.iife.min.js',
   'vendor/uPlot.min.css', 'report-template.html', 'samples/samples.json'];
 const CORE_URLS = new Set(CORE.map((p) => new URL(p, scope).href));
 const versionedUrl = (name, build) => new URL(name + '?v=' + build, scope).href;
