@@ -97,6 +97,57 @@
     return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
   }
 
+  // A cell's text longer than this is cut with an ellipsis (its title has it whole). Only such cells
+  // clip: a clipping cell is a paint property of its own, and a page of short cells draws far faster
+  // without them.
+  const LONG_TEXT = 60;
+  const cellClass = (c, text) => (c.numeric ? 'num' : '') + (text.length > LONG_TEXT ? ' gs-long' : '');
+
+  // Draws rows into a tbody, reusing the rows already drawn: a redraw rewrites only the cells whose
+  // content changed, and adds or removes rows only when the count changes — far less work for the
+  // browser than new rows. content(row, column, columnIndex) is a cell's text or a Node.
+  // onRowClick(row): rows are clickable, and reachable by keyboard (Enter or Space does what a click
+  // does); the handler gets the row drawn there now.
+  function rowWriter(tbody, columns, content, onRowClick) {
+    const drawn = [];  // per drawn row: {tr, row, cells: [td]}
+    const newRow = () => {
+      const line = { tr: el('tr'), row: null, cells: columns.map(() => el('td')) };
+      line.tr.append(...line.cells);
+      if (onRowClick) {
+        line.tr.classList.add('clickable');
+        line.tr.tabIndex = 0;
+        line.tr.addEventListener('click', () => onRowClick(line.row));
+        line.tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onRowClick(line.row); } });
+      }
+      tbody.appendChild(line.tr);
+      return line;
+    };
+    const setCell = (td, c, v) => {
+      if (v instanceof Node) {
+        td.replaceChildren(v);
+        td.gsText = null;
+        td.className = c.numeric ? 'num' : '';
+        return;
+      }
+      const text = v === undefined || v === null ? '' : String(v);
+      if (td.gsText === text) return;
+      if (td.firstChild && td.firstChild === td.lastChild && td.firstChild.nodeType === Node.TEXT_NODE) td.firstChild.data = text;
+      else td.textContent = text;
+      td.gsText = text;
+      const cls = cellClass(c, text);
+      if (td.className !== cls) td.className = cls;
+      if (text.length > LONG_TEXT || td.title) td.title = text.length > LONG_TEXT ? text : '';
+    };
+    return (rows) => {
+      while (drawn.length > rows.length) drawn.pop().tr.remove();
+      rows.forEach((r, i) => {
+        const line = drawn[i] || (drawn[i] = newRow());
+        line.row = r;
+        columns.forEach((c, k) => setCell(line.cells[k], c, content(r, c, k)));
+      });
+    };
+  }
+
   // A sortable, filterable table with CSV export.
   //   columns: [{key, label, numeric?, format?(value,row), title?}]
   //   rows: objects (by key) or arrays (by column index)
@@ -174,32 +225,16 @@
       for (const r of visibleRows()) lines.push(columns.map((c, i) => csvCell(get(r, c, i))).join(','));
       return lines.join('\n') + '\n';
     }
-    function cell(c, v, r) {
-      const shownValue = c.format ? c.format(v, r) : (c.numeric ? fmt.num(v) : v);
-      if (shownValue instanceof Node) return el('td', { class: c.numeric ? 'num' : '' }, shownValue);
-      const text = shownValue === undefined || shownValue === null ? '' : String(shownValue);
-      // Long text is cut with an ellipsis in the cell (words never wrap into letters); the title has it whole.
-      return el('td', { class: c.numeric ? 'num' : '', title: text.length > 60 ? text : undefined }, text);
-    }
-    function rowOf(r) {
-      const tr = el('tr');
-      columns.forEach((c, i) => tr.appendChild(cell(c, get(r, c, i), r)));
-      if (opts.onRowClick) {
-        // A clickable row is reachable by keyboard too: Enter or Space on it does what a click does.
-        tr.classList.add('clickable');
-        tr.tabIndex = 0;
-        tr.addEventListener('click', () => opts.onRowClick(r));
-        tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); opts.onRowClick(r); } });
-      }
-      return tr;
-    }
+    const draw = rowWriter(tbody, columns, (r, c, i) => {
+      const v = get(r, c, i);
+      return c.format ? c.format(v, r) : (c.numeric ? fmt.num(v) : v);
+    }, opts.onRowClick);
     function render() {
       const list = visibleRows();
       const pages = Math.max(1, Math.ceil(list.length / pageSize));
       page = Math.min(Math.max(page, 0), pages - 1);
-      tbody.textContent = '';
       const end = Math.min(list.length, (page + 1) * pageSize);
-      for (let k = page * pageSize; k < end; k++) tbody.appendChild(rowOf(list[k]));
+      draw(list.slice(page * pageSize, end));
       headRow.querySelectorAll('th').forEach((th, i) => {
         th.classList.toggle('sorted', i === sortIndex);
         th.dataset.dir = i === sortIndex ? (sortDesc ? 'desc' : 'asc') : '';
@@ -394,33 +429,10 @@
       el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.csvName || noun },
         el('table', {}, el('thead', {}, headRow), tbody)));
 
-    const cellText = (r, c) => {
+    const fill = rowWriter(tbody, columns, (r, c) => {
       const v = r[c.key];
-      const shown = c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
-      return shown === undefined || shown === null ? '' : String(shown);
-    };
-    // A new page rewrites the texts of the rows already drawn (rows are added or removed only when
-    // the count changes): far less work for the browser than a new tbody each page. `texts` holds
-    // each drawn row's text nodes, one per column.
-    const texts = [];
-    function fill(rows) {
-      while (texts.length > rows.length) {
-        texts.pop();
-        tbody.lastChild.remove();
-      }
-      rows.forEach((r, i) => {
-        if (i === texts.length) {
-          const cells = columns.map((c) => document.createTextNode(cellText(r, c)));
-          texts.push(cells);
-          tbody.appendChild(el('tr', {}, columns.map((c, k) => el('td', { class: c.numeric ? 'num' : '' }, cells[k]))));
-          return;
-        }
-        columns.forEach((c, k) => {
-          const text = cellText(r, c), node = texts[i][k];
-          if (node.data !== text) node.data = text;
-        });
-      });
-    }
+      return c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
+    });
 
     function show(answer) {
       current = answer;
