@@ -44,6 +44,7 @@ test('zooming the heap chart recomputes the numbers for the range', async ({ pag
   const job = await lastJob(page);
   const report = job.locator('section.report[data-format="jvm-gc-log"]');
   await expect(kpi(report, 'Pauses')).toHaveText('27');
+  const wholeHist = await report.locator('.jvm-pause-hist figure').elementHandle();
   const over = report.locator('.jvm-heap-chart .u-over').first();
   await over.scrollIntoViewIfNeeded();
   await over.scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
@@ -57,11 +58,18 @@ test('zooming the heap chart recomputes the numbers for the range', async ({ pag
   const zoomed = Number(await kpi(report, 'Pauses').innerText());
   expect(zoomed).toBeGreaterThan(0);
   expect(zoomed).toBeLessThan(27);
+  // The pause histogram is the same chart redrawn with the range's buckets: its bars hold the range's pauses.
+  const hist = report.locator('.jvm-pause-hist figure');
+  const histTotal = () => hist.evaluate((f) => f.gcscopePlot.data[1].reduce((a, b) => a + (b || 0), 0));
+  expect(await wholeHist.evaluate((f) => f.isConnected)).toBe(true);
+  expect(await histTotal()).toBe(zoomed);
   const rows = await report.locator('.jvm-events .gs-table-caption').innerText();
   expect(Number(rows.split(' ')[0])).toBeLessThan(37);
   await report.getByRole('button', { name: 'Reset zoom' }).click();
   await expect(kpi(report, 'Pauses')).toHaveText('27');
   await expect(report.locator('.jvm-range')).toHaveText('Whole log');
+  await expect(hist).toHaveCount(1);
+  expect(await histTotal()).toBe(27);
 });
 
 test('ZGC: concurrent cycles with their pauses and the allocation-stall finding', async ({ page }) => {

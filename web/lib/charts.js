@@ -368,19 +368,19 @@
   // bucket under the drag (the caller asks for finer buckets of that range).
   function histogram(container, opts) {
     const f = frame(container, opts.title, opts.describedBy);
-    const b = opts.buckets || [];
+    const b = (opts.buckets || []).slice();
     const xs = b.map((_, i) => i);
     const counts = b.map((x) => x.count);
     const label = opts.bucketLabel || ((x) => (x.lo === null || x.lo === undefined ? '…' : String(x.lo)) + '–' + (x.hi === null || x.hi === undefined ? '…' : String(x.hi)));
     const bars = uPlot.paths && uPlot.paths.bars ? uPlot.paths.bars({ size: [0.8, 60] }) : undefined;
-    const markers = opts.markers || [];
+    const markers = (opts.markers || []).slice();
     const plot = new uPlot({
       ...sizeOf(f.body, opts.height || 220),
       series: [{ label: 'bucket', value: (u, v) => (v === null || b[v] === undefined ? '' : label(b[v])) },
         { label: opts.countLabel || 'count', fill: 'rgba(37,99,235,0.35)', stroke: PALETTE[0], paths: bars, points: { show: false } }],
       axes: [{ label: opts.xLabel, values: (u, vals) => vals.map((v) => (b[v] ? label(b[v]) : '')), rotate: -30, size: 60 },
         { label: opts.yLabel || 'count', size: 60 }].map(themedAxis),
-      scales: { x: { time: false, range: [-0.6, Math.max(0.6, b.length - 0.4)] } },
+      scales: { x: { time: false, range: () => [-0.6, Math.max(0.6, b.length - 0.4)] } },
       cursor: opts.onZoom ? { drag: { x: true, y: false, setScale: false } } : undefined,
       hooks: {
         setSelect: opts.onZoom ? [(u) => {
@@ -408,6 +408,7 @@
       },
     }, [xs, counts], f.body);
     track(plot, f.box);
+    f.box.gcscopePlot = plot;  // what is drawn, for tests and tools
     keepWidth(f.body, plot, opts.height || 220);
     const base = (opts.title || 'histogram').replace(/[^a-z0-9]+/gi, '-');
     addPngButton(f, plot, base + '.png');
@@ -415,6 +416,13 @@
       kind: 'histogram', title: opts.title, xLabel: opts.xLabel, yLabel: opts.yLabel || 'count', markers,
       series: [{ label: opts.countLabel || 'count', color: PALETTE[0] }],
     });
+    // Other buckets and markers on the same chart (a range of the same data): no new canvas, DOM or
+    // observer, so a view that redraws its histogram often stays cheap.
+    plot.setBuckets = (buckets, newMarkers) => {
+      b.splice(0, b.length, ...buckets);
+      markers.splice(0, markers.length, ...(newMarkers || []));
+      plot.setData([b.map((_, i) => i), b.map((x) => x.count)]);
+    };
     return plot;
   }
 

@@ -118,14 +118,18 @@
     const pauseKindsBox = el('div', { class: 'jvm-pause-kinds' });
     const phasesBox = el('div', { class: 'jvm-phases' });
     const phasesSection = GCSCOPE.ui.section('Phases', phasesBox);
-    const timesTable = (box, nameLabel, rows, csvName) => {
-      box.replaceChildren(GCSCOPE.ui.table([
-        { key: 'name', label: nameLabel },
-        { key: 'count', label: 'Count', numeric: true },
-        { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
-        { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
-      ], rows, { csvName, sort: { key: 'total', desc: true } }));
+    // A box's table is made once and refilled for each range: its filter, order and page stay.
+    const tableIn = (box, columns, rows, opts) => {
+      if (box.firstChild && box.firstChild.refresh) box.firstChild.refresh(rows);
+      else box.replaceChildren(GCSCOPE.ui.table(columns, rows, opts));
     };
+    const timesTable = (box, nameLabel, rows, csvName) => tableIn(box, [
+      { key: 'name', label: nameLabel },
+      { key: 'count', label: 'Count', numeric: true },
+      { key: 'total', label: 'Total', numeric: true, format: fmt.seconds },
+      { key: 'max', label: 'Max', numeric: true, format: fmt.seconds },
+    ], rows, { csvName, sort: { key: 'total', desc: true } });
+    let hist = null;
     return {
       kpiBox, histBox,
       sections: [GCSCOPE.ui.section('Causes', causesBox), GCSCOPE.ui.section('Pauses by kind', pauseKindsBox), phasesSection],
@@ -133,20 +137,21 @@
         const p = s.pauses;
         kpiBox.replaceChildren(GCSCOPE.ui.kpis(kpiItems(s)), el('p', { class: 'muted jvm-percentiles', text:
           `p50 ${fmt.seconds(p.p50_s)} · p90 ${fmt.seconds(p.p90_s)} · p99 ${fmt.seconds(p.p99_s)} · p99.9 ${fmt.seconds(p.p999_s)} · mean ${fmt.seconds(p.mean_s)}` }));
-        histBox.replaceChildren();
         const buckets = (s.pause_histogram || []).map((b) => ({ lo: b.lo_ms, hi: b.hi_ms, count: b.count }));
         if (charts && p.count && buckets.length) {
           const at = (v) => { const k = buckets.findIndex((b) => v * 1e3 <= b.hi); return k < 0 ? buckets.length - 1 : k; };
-          charts.histogram(histBox, {
-            title: 'Pause duration histogram (ms)', buckets, xLabel: 'ms', yLabel: 'pauses',
-            markers: [{ label: 'p50', value: at(p.p50_s) }, { label: 'p99', value: at(p.p99_s) }],
-          });
+          const markers = [{ label: 'p50', value: at(p.p50_s) }, { label: 'p99', value: at(p.p99_s) }];
+          if (hist) hist.setBuckets(buckets, markers);
+          else hist = charts.histogram(histBox, { title: 'Pause duration histogram (ms)', buckets, xLabel: 'ms', yLabel: 'pauses', markers });
+        } else if (hist) {
+          histBox.replaceChildren();
+          hist = null;
         }
-        causesBox.replaceChildren(GCSCOPE.ui.table([
+        tableIn(causesBox, [
           { key: 'name', label: 'Cause' },
           { key: 'count', label: 'Pauses', numeric: true },
           { key: 'total', label: 'Paused', numeric: true, format: fmt.seconds },
-        ], rowsOf(s.causes), { csvName: 'jvm-causes.csv', sort: { key: 'count', desc: true } }));
+        ], rowsOf(s.causes), { csvName: 'jvm-causes.csv', sort: { key: 'count', desc: true } });
         timesTable(pauseKindsBox, 'Pause', rowsOf(s.pause_kinds), 'jvm-pauses.csv');
         phasesSection.querySelector('summary').textContent = whole ? 'Phases (whole log)' : 'Phases (range)';
         timesTable(phasesBox, 'Phase', rowsOf(s.phases), 'jvm-phases.csv');
