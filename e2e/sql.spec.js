@@ -218,7 +218,7 @@ function freePort() {
   });
 }
 
-test('once opened, the SQL panel works offline', async ({ browser }) => {
+test('once opened, the SQL panel works offline, its Parquet export too', async ({ browser }) => {
   const port = await freePort();
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--root', path.join(ROOT, 'build/wasm/site'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => server.stdout.on('data', (d) => { if (String(d).includes('serving')) resolve(); }));
@@ -239,6 +239,12 @@ test('once opened, the SQL panel works offline', async ({ browser }) => {
     await chooseFiles(page, [fixture('tracing/bpftrace-hist.txt')]);
     const panel = await openPanel(page, await lastJob(page));
     expect(await run(panel, 'SELECT sum(count) AS values_counted FROM histogram_bins')).toEqual([['2']]);
+    const download = page.waitForEvent('download');
+    await panel.locator('.sql-parquet').click();
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sql-')), 'offline.parquet');
+    await (await download).saveAs(saved);
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    expect((await conn.runAndReadAll(`SELECT values_counted FROM read_parquet('${saved}')`)).getRowObjectsJS()).toEqual([{ values_counted: 2n }]);
   } finally {
     await context.close();
     if (server.exitCode === null) server.kill();
@@ -291,4 +297,35 @@ test('a JVM log\'s examples run; pause time by cause and heap after full GC are 
   expect(byCause['G1 Evacuation Pause']).toBeGreaterThan(10);
   // t_s, type, cause, before_mib, after_mib
   expect(ran['Heap after full GCs'].map((r) => r.slice(2))).toEqual([['System.gc()', full[0][1], full[0][2]]]);
+});
+
+test('the Parquet export reads back in DuckDB: every row, typed, with the log\'s pause counts', async ({ page }) => {
+  const file = fixture('jvm/jdk17-g1.log');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const pausesOf = (cause) => lines.filter((l) => /\bGC\(\d+\) Pause .* [0-9.]+ms$/.test(l) && l.includes(`(${cause}) `)).length;
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+  // One column of each kind the export types: text, integer, float, boolean, timestamp.
+  const sql = 'SELECT cause, count(*) AS pauses, sum(duration_ms) AS total_ms, max(gc_id) AS last_gc, bool_or(duration_ms > 5) AS over_5ms, ' +
+    "TIMESTAMP '2026-01-01' + to_milliseconds(CAST(min(t_s) * 1000 AS BIGINT)) AS first_at FROM pauses GROUP BY cause ORDER BY cause";
+  await run(panel, sql);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sql-'));
+  const parquet = path.join(dir, 'result.parquet');
+  const download = page.waitForEvent('download');
+  await panel.locator('.sql-parquet').click();
+  await (await download).saveAs(parquet);
+  expect(fs.readFileSync(parquet).subarray(0, 4).toString()).toBe('PAR1');
+  const csv = await exportCsv(page, panel, sql, path.join(dir, 'result.csv'));
+  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+  const types = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${parquet}')`)).getRowObjectsJS();
+  expect(types.map((t) => [t.column_name, t.column_type])).toEqual([['cause', 'VARCHAR'], ['pauses', 'BIGINT'], ['total_ms', 'DOUBLE'],
+    ['last_gc', 'BIGINT'], ['over_5ms', 'BOOLEAN'], ['first_at', 'TIMESTAMP']]);
+  // The same rows as the CSV export of the same answer, value for value.
+  const read = async (from) => (await conn.runAndReadAll(`SELECT cause, pauses, total_ms, last_gc, over_5ms, CAST(first_at AS TIMESTAMP) AS first_at FROM ${from} ORDER BY cause`))
+    .getRowObjectsJS().map((r) => JSON.stringify(r, (k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+  const rows = await read(`read_parquet('${parquet}')`);
+  expect(rows).toEqual(await read(`read_csv('${csv}')`));
+  const byCause = Object.fromEntries(rows.map((r) => JSON.parse(r)).map((r) => [r.cause, r.pauses]));
+  for (const cause of ['G1 Evacuation Pause', 'G1 Humongous Allocation', 'G1 Preventive Collection']) expect(byCause[cause], cause).toBe(pausesOf(cause));
 });

@@ -37,6 +37,28 @@ if(arrow_vars STREQUAL "" OR duckdb_mjs MATCHES "from\"apache-arrow\"")
   message(FATAL_ERROR "duckdb-browser.mjs: its apache-arrow imports are not of the expected form")
 endif()
 file(WRITE "${SITE}/sql/vendor/duckdb-browser.mjs" "${arrow_vars}\n${duckdb_mjs}")
+# The Parquet export of a query's answer: DuckDB-wasm's npm build has no parquet extension built in
+# (and the page fetches none), so hyparquet-writer writes the file. Its ES modules and those of
+# hyparquet it imports go under sql/vendor/<package>/; imports of 'hyparquet' by package name become
+# relative paths. node.js (each package's file-system entry point) is left out.
+foreach(pkg hyparquet hyparquet-writer)
+  file(GLOB pkg_js "${SRC}/node_modules/${pkg}/src/*.js")
+  if(NOT pkg_js)
+    message(FATAL_ERROR "node_modules/${pkg} missing: run scripts/setup.sh (npm ci)")
+  endif()
+  file(MAKE_DIRECTORY "${SITE}/sql/vendor/${pkg}")
+  foreach(f ${pkg_js})
+    get_filename_component(name "${f}" NAME)
+    if(name STREQUAL "node.js")
+      continue()
+    endif()
+    file(READ "${f}" js)
+    string(REPLACE "from 'hyparquet/src/" "from '../hyparquet/" js "${js}")
+    string(REPLACE "from 'hyparquet'" "from '../hyparquet/index.js'" js "${js}")
+    file(WRITE "${SITE}/sql/vendor/${pkg}/${name}" "${js}")
+  endforeach()
+  file(COPY_FILE "${SRC}/node_modules/${pkg}/LICENSE" "${SITE}/sql/vendor/${pkg}/LICENSE")
+endforeach()
 
 # Samples: the list in fixtures/samples.json (path, title), copied flat into samples/.
 file(READ "${SRC}/fixtures/samples.json" samples_json)

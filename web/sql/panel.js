@@ -36,6 +36,8 @@
         const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), new Worker(GCSCOPE.scriptURL ? GCSCOPE.scriptURL(vendor('duckdb-browser-eh.worker.js')) : vendor('duckdb-browser-eh.worker.js')));
         await db.instantiate(vendor('duckdb-eh.wasm'));
         await closeDoors(db);
+        // The Parquet writer comes with the engine, so that a panel that opened offline exports too.
+        await loadParquetWriter().catch(() => {});
         stats.loadMs = performance.now() - t0;
         return db;
       })();
@@ -208,6 +210,38 @@
     return lines.join('\r\n') + '\r\n';
   }
 
+  // Every row of a query's answer as a Parquet file (hyparquet-writer, loaded on the first export;
+  // snappy pages, nullable columns), each column typed from its Arrow type: integers as INT32 or
+  // INT64 (DuckDB's HUGEINT sums, decimals of scale 0, as INT64), floats and other decimals as
+  // DOUBLE, booleans, timestamps as TIMESTAMP (milliseconds); anything else as its text, as the
+  // table shows it (dates ISO 8601, lists and structs JSON).
+  function parquetColumn(name, vector, type) {
+    const n = vector.length, data = new Array(n);
+    const each = (f) => { for (let r = 0; r < n; r++) { const v = vector.get(r); data[r] = v === null || v === undefined ? null : f(v); } };
+    let kind;
+    if (Arrow.DataType.isInt(type) && (type.bitWidth < 32 || (type.bitWidth === 32 && type.isSigned))) { kind = 'INT32'; each(Number); }
+    else if (Arrow.DataType.isInt(type)) { kind = 'INT64'; each((v) => BigInt.asIntN(64, BigInt(v))); }
+    else if (Arrow.DataType.isDecimal(type) && type.scale === 0) { kind = 'INT64'; each((v) => BigInt.asIntN(64, BigInt(Arrow.util.bigNumToString(v)))); }
+    else if (Arrow.DataType.isFloat(type) || Arrow.DataType.isDecimal(type)) { kind = 'DOUBLE'; each((v) => Number(plain(v, type))); }
+    else if (Arrow.DataType.isBool(type)) { kind = 'BOOLEAN'; each(Boolean); }
+    else if (Arrow.DataType.isTimestamp(type)) { kind = 'TIMESTAMP'; each((v) => new Date(Number(v))); }
+    else { kind = 'STRING'; each((v) => String(plain(v, type))); }
+    return { name, data, type: kind, nullable: true };
+  }
+  let parquetWriter = null;
+  function loadParquetWriter() {
+    if (!parquetWriter) {
+      parquetWriter = import(vendor('hyparquet-writer/index.js'));
+      parquetWriter.catch(() => { parquetWriter = null; });
+    }
+    return parquetWriter;
+  }
+  async function parquetOf(table) {
+    const { parquetWriteBuffer } = await loadParquetWriter();
+    const columnData = table.schema.fields.map((f, i) => parquetColumn(f.name, table.getChildAt(i), f.type));
+    return new Uint8Array(parquetWriteBuffer({ columnData }));
+  }
+
   // ---- The panel ----------------------------------------------------------------------------------
 
   // A chart of a result, chosen by its columns' types: the first column numeric or a timestamp → a
@@ -258,12 +292,13 @@
     const result = el('div', { class: 'sql-result' });
     const run = el('button', { type: 'button', class: 'gs-small sql-run', text: 'Run', disabled: true });
     const csv = el('button', { type: 'button', class: 'gs-small sql-csv', text: 'Export CSV', disabled: true });
+    const parquet = el('button', { type: 'button', class: 'gs-small sql-parquet', text: 'Export Parquet', disabled: true });
     const close = el('button', { type: 'button', class: 'gs-small sql-close', text: 'Close' });
     const title = card ? `SQL over job ${scope} (schema j${scope})` : 'SQL across all open jobs (schemas j1, j2, …)';
     box.append(el('header', { class: 'sql-head' }, el('h3', { text: title }), close), tablesLine, examples, text,
-      el('div', { class: 'sql-actions' }, run, csv, status), result);
+      el('div', { class: 'sql-actions' }, run, csv, parquet, status), result);
     close.addEventListener('click', () => { box.remove(); GCSCOPE.state.set('sql', null, { push: true }); GCSCOPE.state.set('sqljob', null); });
-    return { box, text, status, tablesLine, examples, result, run, csv, scope };
+    return { box, text, status, tablesLine, examples, result, run, csv, parquet, scope };
   }
 
   async function connectPanel(p, card) {
@@ -282,7 +317,7 @@
   }
 
   function wire(p, conn) {
-    const busy = (on) => { [p.run, p.csv].forEach((b) => { b.disabled = on; }); };
+    const busy = (on) => { [p.run, p.csv, p.parquet].forEach((b) => { b.disabled = on; }); };
     p.run.addEventListener('click', async () => {
       const sql = p.text.value.trim();
       if (!sql) return;
@@ -301,16 +336,19 @@
         p.result.appendChild(el('p', { class: 'error sql-error', role: 'alert', text: String((err && err.message) || err) }));
       } finally { busy(false); }
     });
-    p.csv.addEventListener('click', async () => {
+    // An export runs the query again and writes every row of its answer.
+    const exporter = (name, mime, write) => async () => {
       const sql = p.text.value.trim();
       if (!sql) return;
       busy(true);
       try {
-        GCSCOPE.ui.download('gcscope-result.csv', 'text/csv', csvOf(await conn.query(sql)));
+        GCSCOPE.ui.download(name, mime, await write(await conn.query(sql)));
       } catch (err) {
         p.status.textContent = 'Export failed: ' + String((err && err.message) || err);
       } finally { busy(false); }
-    });
+    };
+    p.csv.addEventListener('click', exporter('gcscope-result.csv', 'text/csv', csvOf));
+    p.parquet.addEventListener('click', exporter('gcscope-result.parquet', 'application/vnd.apache.parquet', parquetOf));
     p.text.addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) p.run.click(); });
   }
 
@@ -328,7 +366,7 @@
         const { conn } = await connectPanel(p, card);
         wire(p, conn);
         p.status.textContent = `DuckDB ready (${Math.round(stats.loadMs)} ms to load)`;
-        [p.run, p.csv].forEach((b) => { b.disabled = false; });
+        [p.run, p.csv, p.parquet].forEach((b) => { b.disabled = false; });
         existing.dataset.ready = 'true';
       } catch (err) {
         p.status.textContent = 'The SQL engine could not start: ' + String((err && err.message) || err);
@@ -365,5 +403,5 @@
     }
   }
 
-  GCSCOPE.sql = { loadDuckDB, registerJob, runQuery, csvOf, liveCards, schemaOf, stats, open, openFromState, query };
+  GCSCOPE.sql = { loadDuckDB, registerJob, runQuery, csvOf, parquetOf, liveCards, schemaOf, stats, open, openFromState, query };
 })();
