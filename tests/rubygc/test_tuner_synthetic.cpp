@@ -131,3 +131,72 @@ TEST_CASE("rubygc synthetic: a non-default GC library and GC.config(rgengc_allow
   for (const auto& f : r["findings"]) CHECK(f["id"] != "non_default_gc");
   CHECK(r["lint"][0]["message"].get<std::string>().find("no modular GC") != std::string::npos);
 }
+
+namespace {
+// A Ruby 3.3 run: BOOTED after 12 GCs (so the heap-size rule fires), then one unit per duration with
+// GC.stat_heap at each unit's end: heap 0 of eden0[k] slots, heap 1 of eden1[k].
+json run33(const std::vector<double>& ms, const std::vector<int64_t>& eden0, const std::vector<int64_t>& eden1) {
+  json header =
+      json::array({nullptr,
+                   "3.3.0",
+                   "0.0",
+                   json::object(),
+                   "1.0.71",
+                   json::array(),
+                   {{"HEAP_PAGE_OBJ_LIMIT", 1638}, {"BASE_SLOT_SIZE", 40}},
+                   json::array({"count", "heap_available_slots", "heap_live_slots", "total_allocated_objects"}),
+                   "manual",
+                   "host",
+                   1,
+                   2});
+  json p = json::array({header, sample(0, "BOOTED", 12, 100, nullptr)});
+  double t = 1;
+  for (size_t k = 0; k < ms.size(); ++k) {
+    json heaps = {{"0", {{"slot_size", 40}, {"heap_eden_slots", eden0[k]}}},
+                  {"1", {{"slot_size", 80}, {"heap_eden_slots", eden1[k]}}}};
+    p.push_back(sample(t, "PROCESSING_STARTED", 12 + static_cast<int64_t>(k), 100, nullptr));
+    p.push_back(sample(t + ms[k] / 1000, "PROCESSING_ENDED", 13 + static_cast<int64_t>(k), 100, nullptr,
+                       {{"stat_heap", heaps}}));
+    t += 1;
+  }
+  p.push_back(sample(t, "TERMINATED", 12 + static_cast<int64_t>(ms.size()), 100, nullptr));
+  return p;
+}
+}  // namespace
+
+TEST_CASE("rubygc synthetic: per-heap init slots from the units after unit time plateaued", "[rubygc]") {
+  // 16 units: 100, 90, 80, 70, 60, 50 ms, then ten of 20 ms. Tails tried from unit 0, 2, 4 (n/8 steps);
+  // medians of their halves: from 0, 65 then 20; from 2, 50 then 20; from 4, 20 and 20 (within 10 %).
+  std::vector<double> ms = {100, 90, 80, 70, 60, 50};
+  ms.resize(16, 20);
+  std::vector<int64_t> eden0, eden1;
+  for (int k = 0; k < 16; ++k) {
+    eden0.push_back(k < 8 ? 1000 + 100 * k : (k == 10 ? 1700 : 1800));  // grows to 1800, one dip
+    eden1.push_back(k == 2 ? 900 : 500);                                // large only while cold (unit 2)
+  }
+  json r = tuner(run33(ms, eden0, eden1));
+  CHECK(r["verdict"]["status"] == 200);
+  CHECK(r["plateau"]["plateaued"] == true);
+  CHECK(r["plateau"]["from_unit"] == 4);
+  CHECK(r["plateau"]["stat_heap_snapshots"] == 12);
+  CHECK(r["plateau"]["heap_eden_slots_total_first_last"] == json::array({1400 + 500, 1800 + 500}));
+  // Largest size from unit 4 on: heap 0 reaches 1800; heap 1's 900 (unit 2) is before the plateau.
+  CHECK(r["strategies"]["speed"]["RUBY_GC_HEAP_0_INIT_SLOTS"] == "1800");
+  CHECK(r["strategies"]["speed"]["RUBY_GC_HEAP_1_INIT_SLOTS"] == "500");
+
+  // Unit time rising all along (10, 20 .. 160 ms; from unit 8 the halves' medians are 105 and 145): no
+  // plateau, so no per-heap sizes.
+  std::vector<double> rising;
+  for (int k = 1; k <= 16; ++k) rising.push_back(10.0 * k);
+  json r2 = tuner(run33(rising, eden0, eden1));
+  CHECK(r2["plateau"]["plateaued"] == false);
+  CHECK_FALSE(r2["strategies"]["speed"].contains("RUBY_GC_HEAP_0_INIT_SLOTS"));
+  bool no_plateau = false;
+  for (const auto& f : r2["findings"]) no_plateau = no_plateau || f["id"] == "no_plateau";
+  CHECK(no_plateau);
+
+  // Fewer than 8 units: too short to tell a trend.
+  json r3 = tuner(run33({20, 20, 20}, {1000, 1000, 1000}, {500, 500, 500}));
+  CHECK(r3["plateau"]["plateaued"] == false);
+  CHECK(r3["plateau"]["reason"] == "fewer than 8 units of work");
+}

@@ -427,6 +427,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   Run run(p, version, options);
   count_events(run, report);
   measure_units(run, report);
+  find_plateau(run, report);
   write_timeline(run, report);
   classify_gc_cycles(run, report);
   measure_heap(run, report);
@@ -436,6 +437,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
                                                           : json(nullptr);
   write_metrics(run, report);
   read_heaps(run, report);
+  size_heaps_at_plateau(run, report);
 
   Verdict verdict;
   if (run.units.empty()) {

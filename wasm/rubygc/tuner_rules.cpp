@@ -66,15 +66,23 @@ void rule_heap_init(const Run& run, Advice& a) {
     a.add("memory", "RUBY_GC_HEAP_INIT_SLOTS", static_cast<double>(memory_init_slots(run)),
           why_boot + ": start with what is live after boot plus 5 %, let the heap grow slowly from there",
           init_evidence);
+  } else if (!run.heaps.empty() && !run.plateaued) {
+    // As autotuner: per-heap sizes taken before the app is warm would be sizes of a cold heap.
+    a.finding("no_plateau", "info",
+              "unit-of-work time has not plateaued (it still changes by more than 10% over the last half of the "
+              "run): per-heap init sizes are not advised; record a longer run",
+              init_evidence);
   } else if (!run.heaps.empty()) {
     json ev = init_evidence;
     json eden = json::array();
     for (auto& h : run.heaps) eden.push_back(h.first);
-    ev["heap_eden_slots_at_end"] = eden;
+    ev["heap_eden_slots_max_at_plateau"] = eden;
+    ev["plateau_from_unit"] = run.plateau_from;
     for (size_t h = 0; h < run.heaps.size(); ++h) {
       std::string var = "RUBY_GC_HEAP_" + std::to_string(h) + "_INIT_SLOTS";
       std::string why = why_boot + ": start heap " + std::to_string(h) + " (" + num(run.heaps[h].second) +
-                        "-byte slots) at its warm size";
+                        "-byte slots) at the largest size it reached once unit time had plateaued (from unit " +
+                        num(static_cast<int64_t>(run.plateau_from) + 1) + ")";
       if (!run.leak) a.add("speed", var, static_cast<double>(run.heaps[h].first), why, ev);
       // Memory uses the same warm sizes: per-heap live data is not in GC.stat_heap before 4.0.
       a.add("memory", var, static_cast<double>(run.heaps[h].first), why, ev);

@@ -48,6 +48,9 @@ struct Run {
   int64_t page = 0, max_avail_proc = 0, max_live_proc = 0, max_growth_step = 0, retained = 0, peak_rss = 0, max_rss = 0;
   nlohmann::json boot_gc, live_boot, avail_boot;
   std::vector<std::pair<int64_t, int64_t>> heaps;  // (eden slots, slot size) per heap, warm
+  // Unit time has plateaued from units[plateau_from] on (tuner_plateau.cpp).
+  bool plateaued = false;
+  size_t plateau_from = 0;
   bool leak = false;
   nlohmann::json leak_evidence, gc_share;
   std::string confidence;
@@ -104,6 +107,11 @@ void detect_leak(Run& run, nlohmann::json& report);
 void rate_confidence(Run& run, nlohmann::json& report);
 void write_metrics(const Run& run, nlohmann::json& report);
 void read_heaps(Run& run, nlohmann::json& report);
+// Whether unit time has plateaued, and from which unit (report "plateau").
+void find_plateau(Run& run, nlohmann::json& report);
+// Per heap, the largest GC.stat_heap heap_eden_slots at the end of a unit once unit time has
+// plateaued (replaces run.heaps when there are such snapshots).
+void size_heaps_at_plateau(Run& run, nlohmann::json& report);
 void state_facts(const Run& run, Advice& advice);
 // Validates every recommendation with Ruby's parsing rules and writes recommendations, strategies
 // and exports.
