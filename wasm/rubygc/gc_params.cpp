@@ -186,6 +186,13 @@ ParamCheck check_param(std::string_view name, std::string_view value_sv, const R
         r.message = std::string(o.note) + "; Ruby ignores it silently";
         return r;
       }
+    // The per-heap names of Ruby 3.3's previews (PR #7235), renamed before the release (PR #8335).
+    if (name.rfind("RUBY_GC_HEAP_INIT_SIZE_", 0) == 0) {
+      r.message =
+          "a Ruby 3.3 preview name; released Rubies (3.3 .. 4.0) read RUBY_GC_HEAP_%d_INIT_SLOTS instead "
+          "and ignore it silently";
+      return r;
+    }
     if (any) {
       int c = version_code(version);
       if (any->until && c >= any->until)
