@@ -7,6 +7,7 @@
 #include "report_json.h"
 #include "reports.h"
 #include "stack_source.h"
+#include "tables.h"
 
 namespace gcscope::stackprof {
 
@@ -92,9 +93,16 @@ class StackprofAnalyzer final : public Analyzer {
     stacks_.reset(stack_model(sum_));
     info.name = part_paths_.size() == 1 ? part_paths_[0] : std::to_string(n) + " stackprof dumps";
     if (n == 1) info.parts.clear();
+    table_paths_.assign(part_paths_.begin(), part_paths_.begin() + static_cast<std::ptrdiff_t>(n));
+    table_parts_ = info.parts;
     set_pprof_types(info);
     stacks_.set_export_info(std::move(info));
     write_report(sum_, n, stacks_.base(), report);
+  }
+
+  std::vector<tables::Schema> tables() const override { return profile_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return write_profile_table({&sum_, &stacks_.base(), table_paths_, table_parts_}, name, sink);
   }
 
   // Every dump of the set was refused (empty, truncated before its frames, not a profile...).
@@ -163,6 +171,8 @@ class StackprofAnalyzer final : public Analyzer {
   std::unique_ptr<DumpLoader> loader_;
   std::vector<Profile> parts_;
   std::vector<std::string> part_paths_;
+  std::vector<std::string> table_paths_;                // the dumps the tables' rows come from
+  std::vector<profile::ExportInfo::Part> table_parts_;  // their raw records, for a sum
   Profile sum_;
   bool has_profile_ = false;
   profile::StackQueries stacks_;

@@ -19,6 +19,14 @@ FROM gc_samples ORDER BY t_s`],
 JOIN (SELECT input, max(sample) AS sample FROM gc_samples GROUP BY input) USING (input, sample)
 ORDER BY input, key`],
   ];
+  // stackprof: its --text table from the frame table, and the raw records over time and by leaf.
+  const STACKPROF = [
+    ['Frames by self samples', `SELECT name, file, line, self_samples, total_samples
+FROM frames WHERE total_samples > 0 ORDER BY self_samples DESC, total_samples DESC`],
+    ['Samples per 100 ms', `SELECT floor(t_s * 10) / 10 AS t_s, sum(weight) AS samples
+FROM samples WHERE t_s IS NOT NULL GROUP BY 1 ORDER BY 1`],
+    ['Heaviest leaf frames', 'SELECT leaf, sum(weight) AS weight, count(*) AS stacks FROM stacks GROUP BY leaf ORDER BY weight DESC LIMIT 20'],
+  ];
   // GCToolKit's sample aggregations (pause time by cause, heap after full GC, allocation rate per
   // interval) and the pauses' percentiles per kind, over docs/TABLES.md's JVM tables.
   const JVM = [
@@ -36,6 +44,7 @@ FROM pauses GROUP BY kind ORDER BY pauses DESC`],
   const BY_FORMAT = {
     'jvm-gc-log': JVM,
     'tunemygc-payload': RUBYGC,
+    'stackprof': STACKPROF,
     'bpftrace-text': TRACING,
     'bpftrace-json': TRACING,
     'bcc-output': TRACING,
