@@ -19,6 +19,7 @@
 #include "heap/heap_diff.h"
 #include "heap/heap_query.h"
 #include "heap/probe.h"
+#include "heap/tables.h"
 
 namespace gcscope {
 
@@ -132,6 +133,12 @@ class HeapDumpAnalyzer : public Analyzer {
     report["notes"] = notes;
     report["model_bytes"] = model_->memory_bytes();
     finished_ = true;
+  }
+
+  std::vector<tables::Schema> tables() const override { return heap::heap_tables(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    if (model_ && finished_) return heap::write_heap_table(*model_, /*class_edges=*/true, path_, name, sink);
+    return heap::write_heap_table(heap::HeapModel(), false, path_, name, sink);  // no dump read: no rows
   }
 
   json query(const std::string& method, const json& args) override {

@@ -27,6 +27,17 @@ FROM frames WHERE total_samples > 0 ORDER BY self_samples DESC, total_samples DE
 FROM samples WHERE t_s IS NOT NULL GROUP BY 1 ORDER BY 1`],
     ['Heaviest leaf frames', 'SELECT leaf, sum(weight) AS weight, count(*) AS stacks FROM stacks GROUP BY leaf ORDER BY weight DESC LIMIT 20'],
   ];
+  // Ruby heap dumps: where the memory is by type and by allocation site, and what is referenced most.
+  const HEAP = [
+    ['Objects and bytes per type', `SELECT type, count(*) AS objects, sum(memsize) AS bytes
+FROM objects GROUP BY type ORDER BY bytes DESC`],
+    ['Allocation sites', `SELECT file, line, count(*) AS objects, sum(memsize) AS bytes
+FROM objects WHERE file IS NOT NULL GROUP BY ALL ORDER BY bytes DESC LIMIT 50`],
+    ['Most referenced objects', `SELECT to_address AS address, type, class, count(*) AS referrers
+FROM object_references JOIN objects ON objects.address = to_address
+GROUP BY ALL ORDER BY referrers DESC LIMIT 20`],
+    ['Roots per category', 'SELECT category, count(*) AS roots FROM roots GROUP BY category ORDER BY roots DESC'],
+  ];
   // GCToolKit's sample aggregations (pause time by cause, heap after full GC, allocation rate per
   // interval) and the pauses' percentiles per kind, over docs/TABLES.md's JVM tables.
   const JVM = [
@@ -45,6 +56,7 @@ FROM pauses GROUP BY kind ORDER BY pauses DESC`],
     'jvm-gc-log': JVM,
     'tunemygc-payload': RUBYGC,
     'stackprof': STACKPROF,
+    'ruby-heap-dump': HEAP,
     'bpftrace-text': TRACING,
     'bpftrace-json': TRACING,
     'bcc-output': TRACING,
