@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/tables.h"
 #include "rbkit/id_map.h"
 #include "rbkit/msgpack_stream.h"
 #include "rbkit/snapshot.h"
@@ -104,6 +105,11 @@ class CaptureDecoder {
   //  live_max}, by_class: [{class, created, destroyed}] (most active first, ≤ 50), gc: {cycles,
   //  total_ms, mean_ms, max_ms}, cpu_samples, timeline: {t, created, destroyed, live} (≤ 4000 bins)}.
   nlohmann::json range(double t0_s, double t1_s) const;
+
+  // After write_report(): the capture's tables (rbkit/tables.cpp, docs/TABLES.md), the rows of one
+  // of them with `input` in their input column; false when rbkit has no table of that name.
+  static std::vector<tables::Schema> table_schemas();
+  bool write_table(const std::string& input, const std::string& name, tables::RowSink& sink) const;
 
  private:
   enum class Role : uint8_t { Message, Event, Events, Payload, Dump, DumpObject, Refs, Frames, Frame, Skip };

@@ -36,6 +36,11 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
     return decoder_.range(t0, t1);
   }
 
+  std::vector<tables::Schema> tables() const override { return rbkit::CaptureDecoder::table_schemas(); }
+  bool write_table(const std::string& name, tables::RowSink& sink) override {
+    return decoder_.write_table(current_path(), name, sink);
+  }
+
   void finish(nlohmann::json& report) override {
     decoder_.write_report(report);
     for (const auto& [kind, n] : suppressed_)

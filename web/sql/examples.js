@@ -38,6 +38,15 @@ FROM object_references JOIN objects ON objects.address = to_address
 GROUP BY ALL ORDER BY referrers DESC LIMIT 20`],
     ['Roots per category', 'SELECT category, count(*) AS roots FROM roots GROUP BY category ORDER BY roots DESC'],
   ];
+  // rbkit captures: the object churn over time and per class, the GC cycles, the CPU samples' leaves.
+  const RBKIT = [
+    ['Objects created and destroyed per second', `SELECT ts, sum(created) AS created, sum(destroyed) AS destroyed
+FROM object_rates GROUP BY ts ORDER BY ts`],
+    ['Classes by objects created', `SELECT class, sum(created) AS created, sum(destroyed) AS destroyed
+FROM object_rates GROUP BY class ORDER BY created DESC, class`],
+    ['GC cycles', 'SELECT ts, duration_ms, mark_ms, sweep_ms FROM gc_cycles ORDER BY ts'],
+    ['CPU samples per leaf', 'SELECT leaf, count(*) AS samples FROM cpu_samples GROUP BY leaf ORDER BY samples DESC LIMIT 20'],
+  ];
   // GCToolKit's sample aggregations (pause time by cause, heap after full GC, allocation rate per
   // interval) and the pauses' percentiles per kind, over docs/TABLES.md's JVM tables.
   const JVM = [
@@ -57,6 +66,7 @@ FROM pauses GROUP BY kind ORDER BY pauses DESC`],
     'tunemygc-payload': RUBYGC,
     'stackprof': STACKPROF,
     'ruby-heap-dump': HEAP,
+    'rbkit-capture': RBKIT,
     'bpftrace-text': TRACING,
     'bpftrace-json': TRACING,
     'bcc-output': TRACING,
