@@ -4,13 +4,8 @@
 #   cli_contract.sh corpus   the checks on the shared corpus (GCSCOPE_CORPUS_DIR, else ../shared/corpus
 #                            beside the checkout; CTest: cli_contract_corpus, label corpus)
 set -u
-G=${GCSCOPE:?path to the gcscope binary}
 part=${1:?repo or corpus}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-C=${GCSCOPE_CORPUS_DIR:-$ROOT/../shared/corpus}
-fail=0; pass=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 if [ "$part" = repo ]; then
 "$G" analyze "$ROOT/fixtures/jvm/jdk17-g1.log" "$ROOT/fixtures/stackprof/fib-cpu-raw.dump" > "$tmp/ok.json"; rc=$?
@@ -135,5 +130,4 @@ import json,sys; d=json.load(open(sys.argv[1])); assert d[\"profiles\"][0][\"end
 check "export of a dump without raw samples: exit 3 with stackprof's reason" '[ $rc -eq 3 ] && grep -q "raw samples" "$tmp/agg.err"'
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "cli_contract $part"

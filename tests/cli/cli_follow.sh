@@ -8,11 +8,7 @@
 #                                                                                        → 7141.241 ms
 #   those lines before GC(70)'s (where the file is truncated)                            → 70 pauses
 set -u
-G=${GCSCOPE:?path to the gcscope binary}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-fail=0; pass=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 log="$tmp/gc.log"; : > "$log"
 
 "$G" analyze --follow "$log" --interval 0.1 --follow-for 120 > "$tmp/out.ndjson" &
@@ -61,5 +57,4 @@ check "--follow takes one FILE only (2)" '[ $rc -eq 2 ]'
 "$G" analyze --follow "$log" --interval 0 > /dev/null 2>&1; rc=$?
 check "--interval needs seconds > 0 (2)" '[ $rc -eq 2 ]'
 
-echo "cli_follow: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "cli_follow"

@@ -6,13 +6,8 @@
 #   cli_stacks.sh repo     the repository's fixtures (fixtures/tracing/)
 #   cli_stacks.sh corpus   the shared corpus (GCSCOPE_CORPUS_DIR, else ../shared/corpus)
 set -u
-G=${GCSCOPE:?path to the gcscope binary}
 part=${1:?repo or corpus}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-C=${GCSCOPE_CORPUS_DIR:-$ROOT/../shared/corpus}
-fail=0; pass=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 # One transform over folded text: T = focus | merge | drop | hide, A = the frame name (hide: an
 # extended regular expression). One output line per input line, lines left without frames dropped.
@@ -187,5 +182,4 @@ import json, sys; c = json.load(open(sys.argv[1]))[\"compare\"]
 assert \"frames\" not in c and \"samples\" in c[\"frames_omitted\"] and \"period\" in c[\"frames_omitted\"], c.get(\"frames_omitted\")" "$tmp/units.json"'
 fi
 
-echo "cli_stacks $part: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "cli_stacks $part"
