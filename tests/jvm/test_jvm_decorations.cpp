@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "core/identify.h"
 #include "jvm/decorations.h"
 #include "jvm/log_parser.h"
 
 using namespace gcscope::jvm;
+using gcscope::identify;
+using gcscope::Identification;
 
 namespace {
 struct Sink : GcEventSink {
@@ -182,9 +185,28 @@ TEST_CASE("jvm decorations: legacy_start_before finds the stamps of a record pri
   CHECK(decorations::legacy_start_before(plain, 5) == 5);
 }
 
-TEST_CASE("jvm decorations: is_stamp_token tells time stamps from the other decorations") {
-  for (const char* stamp : {"0.012s", "1,500s", "173690ms", "5000000ns", "2020-06-24T18:13:47.695-0700"})
-    CHECK(decorations::is_stamp_token(stamp));
-  for (const char* other : {"info", "gc,start    ", "4242", "4243t", "GC pause", "app-1.example", ""})
-    CHECK_FALSE(decorations::is_stamp_token(other));
+TEST_CASE("jvm decorations: identification tells the dialects apart by the decorations split reads") {
+  // The dialect of a one-line head, by the probe's rule (probe.cpp): a unified line has decorations
+  // (split) holding a time stamp, or a known -Xlog message after them, or two or more decorations
+  // ending in gc/safepoint tags, or no decoration and a "GC(n)" message; else a legacy record start
+  // after its stamps (read_legacy) makes it legacy.
+  auto dialect = [](const std::string& head) {
+    Identification id = identify(head, true);
+    INFO(head);
+    if (id.format != "jvm-gc-log") return std::string("not jvm");
+    return std::string(id.details.value("unified", false) ? "unified" : "legacy");
+  };
+  for (const char* stamp : {"[0.012s] x", "[1,500s] x", "[173690ms] x", "[5000000ns] x",
+                            "[2020-06-24T18:13:47.695-0700] x", "[2020-06-24T18:13:47.695-0700][4242][4243t] x"})
+    CHECK(dialect(std::string(stamp) + "\n") == "unified");
+  CHECK(dialect("[info][gc,heap] Expanding heap\n") == "unified");  // two decorations, gc tags
+  CHECK(dialect("[4242][safepoint   ] Application stopped\n") == "unified");
+  CHECK(dialect("[gc] Expanding heap\n") == "not jvm");         // one decoration, no stamp
+  CHECK(dialect("[info][app] Expanding heap\n") == "not jvm");  // tags not gc/safepoint
+  CHECK(dialect("[gc] Using G1\n") == "unified");               // a known -Xlog message
+  CHECK(dialect("GC(3) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 3.204ms\n") == "unified");
+  // Legacy records in brackets are not decorations: "GC pause" and "Times: user" hold spaces.
+  CHECK(dialect("12.5: [GC pause (young) 24M->4M(256M), 0.0032 secs]\n") == "legacy");
+  CHECK(dialect("[GC (Allocation Failure) [PSYoungGen: 24M->4M(256M)] 0.0032 secs]\n") == "legacy");
+  CHECK(dialect("2014-06-25T12:34:56.789+0200: #3: [CMS-concurrent-mark-start]\n") == "legacy");
 }

@@ -4,9 +4,9 @@
 //  - legacy (-XX:+PrintGCDateStamps / PrintGCTimeStamps / PrintGCID, JDK <= 8):
 //    "<datestamp>: <uptime>: #<gcid>: [GC …", each part optional.
 // The one reader of these stamps: the unified and legacy parsers read every line's stamps here,
-// identification's JVM probe (probe.cpp) tells the dialects apart with the same token rules, and the
-// rotation planner (rotation.cpp) reads each member's first stamps with them. Allocation-free and
-// inline: the parsers call these once per line.
+// identification's JVM probe (probe.cpp) tells the dialects apart by what split() and read_legacy()
+// find in a line, and the rotation planner (rotation.cpp) reads each member's first stamps here.
+// Allocation-free and inline: the parsers call these once per line.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -192,14 +192,6 @@ inline bool read_token(std::string_view tok, Unified& out, NanosOrigin& nanos) {
   if (!line.empty() && line[0] == '[') return false;
   message = line;
   return true;
-}
-
-// Whether a unified decoration token is a time stamp (uptime, uptimemillis/nanos, time, utctime,
-// timemillis/nanos): what -Xlog prints first by default and no legacy record prints in brackets.
-inline bool is_stamp_token(std::string_view tok) {
-  Unified u;
-  NanosOrigin nanos;
-  return read_token(tok, u, nanos) && (!std::isnan(u.uptime_s) || !std::isnan(u.wall_ms));
 }
 
 // ---- legacy -------------------------------------------------------------------------------------

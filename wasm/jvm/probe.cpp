@@ -1,6 +1,8 @@
 #include "jvm/probe.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -14,29 +16,29 @@ namespace {
 using text::contains;
 using text::starts_with;
 
-// Strips unified-logging decorations ("[0.012s][info][gc,init] ") and returns the message body
-// (timed: the first one is a time stamp, by the token rules of jvm/decorations.h); false when the
-// line does not start with decorations (a legacy "[GC (Allocation Failure) ..." or
-// "[Full GC ..." record is not a decoration).
-bool strip_decorations(std::string_view line, std::string_view* body, int* groups, bool* timed) {
-  size_t p = 0;
-  int n = 0;
-  *timed = false;
-  while (p < line.size() && line[p] == '[') {
-    size_t close = line.find(']', p);
-    if (close == std::string_view::npos || close - p > 64) break;
-    std::string_view inner = line.substr(p + 1, close - p - 1);
-    if (inner.empty() || inner.find(": ") != std::string_view::npos || starts_with(inner, "GC ") ||
-        starts_with(inner, "Full GC") || inner == "GC")
-      break;
-    if (n == 0 && decorations::is_stamp_token(inner)) *timed = true;
-    ++n;
-    p = close + 1;
-  }
-  if (n == 0) return false;
-  *body = text::trim_left(line.substr(p));
-  *groups = n;
-  return true;
+// What a line's unified-logging decorations ("[0.012s][info][gc,init] ") say, read by the
+// parsers' reader (decorations::split). A legacy "[GC (Allocation Failure) ..." or "[Full GC ..."
+// record has no decoration, and neither has an undecorated line (-Xlog:...::none).
+struct Decorated {
+  bool any = false;       // the line starts with at least one decoration
+  bool timed = false;     // one of them is a time stamp (uptime, time, ...)
+  bool gc_tags = false;   // the tags decoration starts with gc or safepoint
+  int count = 0;          // how many decorations
+  std::string_view body;  // the message after them, leading blanks skipped
+};
+
+Decorated read_decorations(std::string_view line) {
+  Decorated out;
+  decorations::Unified deco;
+  decorations::NanosOrigin nanos;
+  std::string_view message;
+  if (!decorations::split(line, deco, nanos, message) || message.data() == line.data()) return out;
+  out.any = true;
+  out.timed = !std::isnan(deco.uptime_s) || !std::isnan(deco.wall_ms);
+  out.gc_tags = starts_with(deco.tags, "gc") || starts_with(deco.tags, "safepoint");
+  out.count = static_cast<int>(std::count(line.data(), message.data(), '['));
+  out.body = text::trim_left(message);
+  return out;
 }
 
 bool unified_message(std::string_view m) {
@@ -160,13 +162,11 @@ bool probe_gc_log(const Head& head, Identification& out) {
   std::string collector, version;
   bool generational_zgc = false;
   for (auto line : head.lines()) {
-    std::string_view body;
-    int groups = 0;
-    bool timed = false;
-    if (strip_decorations(line, &body, &groups, &timed)) {
-      // A leading uptime/time decoration is what -Xlog prints and nothing else does.
-      if (timed || unified_message(body) ||
-          (groups >= 2 && (contains(line, "][gc") || contains(line, "][safepoint")))) {
+    const Decorated deco = read_decorations(line);
+    if (deco.any) {
+      // A time stamp decoration is what -Xlog prints first and no legacy record prints in brackets.
+      if (deco.timed || unified_message(deco.body) || (deco.count >= 2 && deco.gc_tags)) {
+        std::string_view body = deco.body;
         ++unified;
         if (collector.empty()) collector = unified_collector(body);
         if (version.empty() && starts_with(body, "Version: ")) version = std::string(text::trim(body.substr(9)));
