@@ -185,6 +185,18 @@ TEST_CASE("jvm decorations: legacy_start_before finds the stamps of a record pri
   CHECK(decorations::legacy_start_before(plain, 5) == 5);
 }
 
+TEST_CASE("jvm decorations: a clock in front of an application's line is no legacy stamp") {
+  decorations::Legacy st;
+  const std::string clock = "07:19:42,943 INFO  [Server] Starting JBoss (MX MicroKernel)...";
+  CHECK(decorations::read_legacy(clock, 0, st) == 0);
+  CHECK(std::isnan(st.uptime_s));
+  CHECK(std::isnan(st.wall_ms));
+  // An uptime stamp is followed by a space or the record, never a digit.
+  const std::string stamped = "30.000:[GC (Allocation Failure)";
+  CHECK(decorations::read_legacy(stamped, 0, st) == 7);
+  CHECK(st.uptime_s == Approx(30.0));
+}
+
 TEST_CASE("jvm decorations: identification tells the dialects apart by the decorations split reads") {
   // The dialect of a one-line head, by the probe's rule (probe.cpp): a unified line has decorations
   // (split) holding a time stamp, or a known -Xlog message after them, or two or more decorations

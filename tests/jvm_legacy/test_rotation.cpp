@@ -161,3 +161,44 @@ TEST_CASE("rotation: unified heads are read with the parsers' decoration rules",
   CHECK(legacy_id.first_wall_ms == -1);
   CHECK(legacy_id.first_uptime_s == Approx(2.25));
 }
+
+// An application's clock in front of its own lines ("07:19:42,943 INFO", a JBoss log with GC lines
+// among them) is no uptime: a member's first uptime is its first GC record's. By hand: a.log's first
+// record is at 20.000 s, b.log's at 30.000 s after a line stamped 07:19:42; read as an uptime of 7 s
+// (hours) or 19 s (minutes), that clock would put b.log first.
+TEST_CASE("rotation: an application's clock is no uptime", "[jvm-legacy][rotation]") {
+  std::vector<SegmentHead> heads(2);
+  heads[0].name = "a.log";
+  scan_segment_head("20.000: [GC (Allocation Failure) [PSYoungGen: 24M->4M(256M)] 0.0032 secs]\n", heads[0]);
+  heads[1].name = "b.log";
+  scan_segment_head(
+      "07:19:42,943 INFO  [Server] Starting JBoss (MX MicroKernel)...\n"
+      "30.000: [GC (Allocation Failure) [PSYoungGen: 24M->4M(256M)] 0.0032 secs]\n",
+      heads[1]);
+  CHECK(heads[0].first_uptime_s == Approx(20.0));
+  CHECK(heads[1].first_uptime_s == Approx(30.0));
+  CHECK(plan_rotation(heads, false).order == std::vector<size_t>{0, 1});
+}
+
+// dataset114 is a JBoss console log: "07:19:42,943 INFO" lines, then one ParNew record stamped by date
+// alone (2017-02-27T07:23:39.571+0100 = 1488176619571 ms, Python's datetime). No line of it gives an
+// uptime, so the record has none and the log no time range, as dataset113 (the same JVM settings,
+// without the console lines) has none.
+TEST_CASE("jvm legacy: an application's clock gives no record an uptime", "[jvm-legacy][rotation][corpus]") {
+  const auto doc = analyze_paths({corpus("jvm/garbagecat/dataset114.txt")});
+  const auto& r = report_of(doc, "jvm-gc-log");
+  const auto& rows = r["events_page"]["rows"];
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0]["t"].is_null());
+  CHECK(rows[0]["wall_ms"] == 1488176619571);
+  CHECK(rows[0]["line"] == 32);
+  CHECK(r["time_range_s"]["first"].is_null());
+  const auto twin = analyze_paths({corpus("jvm/garbagecat/dataset113.txt")});
+  auto ids = [](const nlohmann::json& report) {
+    std::vector<std::string> out;
+    for (const auto& f : report["findings"]) out.push_back(f["id"]);
+    return out;
+  };
+  CHECK(ids(r) == ids(report_of(twin, "jvm-gc-log")));
+  CHECK(report_of(twin, "jvm-gc-log")["time_range_s"]["first"].is_null());
+}

@@ -210,6 +210,7 @@ inline bool read_datestamp(std::string_view s, size_t& p, double& epoch_ms) {
 
 // Reads the "<datestamp>: <uptime>: #<gcid>: " stamps at s[p] (each optional, in this order or not,
 // the space after each colon optional) into out; returns where the line's text after them starts.
+// A clock "HH:MM:SS" is not read as stamps: its numbers are no uptime.
 inline size_t read_legacy(std::string_view s, size_t p, Legacy& out) {
   for (int round = 0; round < 3; ++round) {
     size_t q = p;
@@ -230,7 +231,10 @@ inline size_t read_legacy(std::string_view s, size_t p, Legacy& out) {
     }
     q = p;
     double up;
-    if (q < s.size() && text::is_digit(s[q]) && log_text::log_decimal(s, q, up) && q < s.size() && s[q] == ':') {
+    // A number whose colon a digit follows starts a clock ("07:19:42,943 INFO", an application's
+    // line), whose hours are no JVM uptime.
+    if (q < s.size() && text::is_digit(s[q]) && log_text::log_decimal(s, q, up) && q < s.size() && s[q] == ':' &&
+        !(q + 1 < s.size() && text::is_digit(s[q + 1]))) {
       out.uptime_s = up;
       p = q + 1;
       if (p < s.size() && s[p] == ' ') ++p;
