@@ -45,7 +45,7 @@ if diff <(sort "$out/ours-text.txt") <(sort "$out/theirs-text.txt") > /dev/null;
 else
   echo "text reports DIFFER"; diff "$out/ours-text.txt" "$out/theirs-text.txt" | head
 fi
-# stackprof --stackcollapse is quadratic (309 s on a 25.6 MB dump, see ../shared/notes/stackprof.md);
+# stackprof --stackcollapse is quadratic in the dump size (minutes on a 25 MB dump);
 # STACKCOLLAPSE_BASELINE=1 runs it once.
 if [ "${STACKCOLLAPSE_BASELINE:-0}" = 1 ]; then
   RUNS=1 runs=1 measure "stackprof --stackcollapse" stackprof "$dump" --stackcollapse

@@ -1,6 +1,5 @@
 // The capture-recipe builder (web/lib/recipes.js): pure text generation, checked against the
-// commands written out by hand here (bpftrace one-liner syntax as in the ruby-static-tracing docs
-// and notes/static-tracing.md).
+// commands written out by hand here (bpftrace one-liner syntax as in the ruby-static-tracing docs).
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('path');

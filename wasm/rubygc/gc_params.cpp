@@ -22,7 +22,7 @@ namespace {
 //  [NEWS]   Ruby NEWS: 2.4 (FREE_SLOTS_{MIN,GOAL,MAX}_RATIO, Feature #12500 era), 3.3 (Feature #19785:
 //           RUBY_GC_HEAP_INIT_SLOTS removed, RUBY_GC_HEAP_%d_INIT_SLOTS added), and the shady-limit
 //           ratio RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO (3.3).
-//  [notes]  /shared/notes/ruby-gc-tuning.md §2 (defaults checked against 3.1.2 / 3.3.8 / current default.c).
+//  [defaults] each default checked against Ruby 3.1.2, 3.3.8 and the current gc/default/default.c.
 constexpr int kNow = 0;
 constexpr double kMiB = 1024.0 * 1024.0;
 

@@ -14,7 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-// ---- policy numbers (ours unless a source is named; see /shared/notes/ruby-gc-tuning.md §3) ----
+// ---- policy numbers (ours unless a source is named; H-ids as in README.md, Policy numbers) ----
 constexpr int kLeakMinUnits = 8;  // H12: too few points to call a trend otherwise
 constexpr double kLeakEndGrowth = 1.15, kLeakQ3Growth = 1.05;
 constexpr size_t kRepresentativeUnits = 200;  // agent README: "a good minimum ballpark sample set would be 200"

@@ -1,4 +1,4 @@
-// The tuning rules, one function per rule of /shared/notes/ruby-gc-tuning.md §3, driven by the
+// The tuning rules, one function per rule (H1 ... H8, H15; see README.md), driven by the
 // table at the end of this file (its order is the order of the advice). Each reads the run's
 // figures (tuner_run.h) and adds findings and recommendations; none writes the report itself.
 #include <algorithm>
@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-// ---- policy numbers (ours unless a source is named; see /shared/notes/ruby-gc-tuning.md §3) ----
+// ---- policy numbers (ours unless a source is named; H-ids as in README.md, Policy numbers) ----
 constexpr int kBootGcsForInit = 10;             // H1: boot needed many GCs
 constexpr double kHeapGrowthAfterBoot = 1.05;   // H1: heap grew > 5 % after BOOTED
 constexpr double kMemoryInitHeadroom = 1.05;    // H1 memory: live slots at BOOTED x 1.05 (EnvMem-like)

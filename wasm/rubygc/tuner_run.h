@@ -88,7 +88,7 @@ struct Advice {
   }
 };
 
-// One tuning rule (ids of /shared/notes/ruby-gc-tuning.md §3): reads the run, adds to the advice.
+// One tuning rule (its H-id, see README.md): reads the run, adds to the advice.
 struct Rule {
   const char* id;
   const char* what;

@@ -1,6 +1,6 @@
 // bpftrace's text output (0.14 .. 0.26), and DTrace aggregations that read the same way.
 //
-// Grammar (checked against real output, see notes/static-tracing.md §2.1):
+// Grammar (checked against real output of bpftrace 0.17 and of its output code up to 0.26):
 //   Attaching N probes...            (stdout <= 0.23; "Attached N probes" on stderr from 0.24)
 //   @name: V   @name[k1, k2]: V       keys unquoted: split at the LAST "]: "
 //   @name[line1                       a key with newlines spans lines (ustack, caller strings)

@@ -244,7 +244,8 @@ uint64_t exact_percentile(std::vector<uint64_t>& sorted_values, int percent);
 // p50/p90/p99 (nearest rank) at once; reorders `values`.
 void select_percentiles(std::vector<uint64_t>& values, uint64_t& p50, uint64_t& p90, uint64_t& p99);
 
-// Measured cost of one fire of a ruby-static-tracing tracepoint (notes/static-tracing.md, §0):
+// Cost in µs of one fire of a ruby-static-tracing tracepoint, from the gem's overhead benchmark under
+// bpftrace 0.17: its output never reports this cost, so overhead is estimated as fires/s x cost.
 inline constexpr double kUntracedCallUs = 0.1;
 inline constexpr double kTracedNothingAttachedUs = 6.0;
 inline constexpr double kTracedBpftraceAttachedUs = 9.0;

@@ -1,7 +1,7 @@
 // GCSCOPE.recipes: capture commands for Ruby static tracing, generated from a provider/tracepoint
 // list the user types. Pure text generation (no DOM, no page state), so node can test it.
 //
-// Facts behind the commands (notes/static-tracing.md):
+// Facts behind the commands (checked on real runs of the gem under bpftrace 0.17, BCC and perf):
 // - ruby-static-tracing providers (and their USDT probes) exist only after the first SIGPROF;
 // - Tracer::Latency fires (method_name, duration_ns): arg0 = string, arg1 = nanoseconds;
 // - Tracer::Stack fires (method_name, caller.join("\n")): arg1 is a string cut by bpftrace's string
