@@ -44,8 +44,8 @@ const Schema& stat_schema() {
   return s;
 }
 
-// 2001-01-01T00:00:00Z: a timestamp past it is wall-clock time (no monotonic clock of a machine
-// counts 31 years), as the tracing tables read bpftrace's.
+// The start of 2001 (UTC) in epoch seconds: a timestamp past it is wall-clock time (no monotonic
+// clock of a machine counts 31 years), as the tracing tables read bpftrace's.
 constexpr double kEpoch2001 = 978307200.0;
 
 // Samples every column holds (a payload whose samples stopped at a problem keeps those before it).
