@@ -8,9 +8,9 @@
 #include "core/civil_date.h"
 #include "core/text_scan.h"
 
-// The scanners below inline into every caller in wasm: clang left log_decimal out of line there, which
-// passed p and the result through linear memory (17 % of the legacy parser's time in V8; inlined, the
-// parser ran ~13 % faster). Natively g++ decides (forcing it measured slower for the unified parser).
+// The scanners below inline into every caller in wasm: out of line, clang passes p and the result
+// through linear memory, a cost on every number the parsers read. Natively g++ decides, as forcing
+// it does not pay there.
 #if defined(__wasm__)
 #define GCSCOPE_SCAN_INLINE [[gnu::always_inline]] inline
 #else
@@ -20,9 +20,8 @@
 namespace gcscope::jvm::log_text {
 
 // The run of decimal digits at [d, end): accumulates them into v (v = v * 10^k + digits), adds their
-// number to count and returns the first byte after them. (8-bytes-at-a-time SWAR versions measured
-// slower natively and no faster in V8 on the 1-9 digit numbers of GC logs; two digits per step measured
-// ~7 % faster natively for the whole legacy parser.)
+// number to count and returns the first byte after them. Two digits per step: the numbers of GC logs
+// have 1-9 digits, too few for 8-bytes-at-a-time (SWAR) steps to pay.
 GCSCOPE_SCAN_INLINE const char* read_digits(const char* d, const char* end, uint64_t& v, int& count) {
   const char* const start = d;
   uint64_t x = v;
