@@ -34,8 +34,8 @@ bool read_file_chunks(const std::string& path, Sink&& sink, std::string& error);
 
 namespace gcscope::cli {
 
-// A regular file is mapped window by window and each window is handed to the sink as it is: the
-// kernel's copy into a read buffer was ~8% of a JVM log's analysis. Windows are unmapped as soon as
+// A regular file is mapped window by window and each window is handed to the sink as it is, with no
+// copy into a read buffer. Windows are unmapped as soon as
 // the sink returns (analyzers keep no pointer into a chunk past feed), so resident memory stays one
 // window whatever the file size. Anything else (a pipe, a device) or a failed mapping is read.
 template <typename Sink>

@@ -2,8 +2,8 @@
 // four bytes (find_any) in [p, end).
 //
 // Why not just memchr: natively glibc's memchr is vectorized and find_byte uses it, but in WebAssembly
-// musl's memchr is a loop over 4-byte words (size_t is 32 bits in wasm32), which cost ~21 % of the legacy
-// parser's time in V8. With -msimd128 these scan 16 bytes per step (compare, then bitmask to find the
+// musl's memchr is a loop over 4-byte words (size_t is 32 bits in wasm32), slow on the parsers' every
+// line. With -msimd128 these scan 16 bytes per step (compare, then bitmask to find the
 // first hit, which V8 compiles to pcmpeqb/pmovmskb); without SIMD, wasm scans 8 bytes per step with the
 // SWAR zero-byte test. find_any replaces several memchr cursors over the same text (one per byte) by one
 // pass; natively it uses SSE2 (the x86-64 baseline) and a plain loop elsewhere.

@@ -75,9 +75,8 @@ json ArrayWriter::take() {
 
 namespace {
 // Whether text has a byte that JSON escapes or that is not ASCII ('"', '\\', < 0x20, >= 0x80). Eight
-// bytes per step (the texts are MBs of packed columns; the byte loop was ~5 % of the native analysis
-// of a legacy JVM log): a byte b of a word w is flagged by the high bit of (b - k) & ~b, which is set
-// only when b < k (for b < 0x80); '"' and '\\' are the bytes that XOR to zero.
+// bytes per step (the texts are MBs of packed columns): a byte b of a word w is flagged by the high bit of (b - k) &
+// ~b, which is set only when b < k (for b < 0x80); '"' and '\\' are the bytes that XOR to zero.
 bool needs_escaping(std::string_view text) {
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   const auto below = [](uint64_t w, uint8_t k) { return (w - kOnes * k) & ~w & kHigh; };

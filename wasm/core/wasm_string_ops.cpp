@@ -1,13 +1,12 @@
 // memchr and memcmp for the WebAssembly build with SIMD (-msimd128).
 //
 // Why: emscripten links musl's versions: memchr is a loop over 4-byte words (size_t is 32 bits in
-// wasm32), ~21 % of the legacy JVM parser's time in V8; memcmp is a loop over single bytes, and LLVM's
+// wasm32), and the JVM parsers search every line with it; memcmp is a loop over single bytes, and LLVM's
 // wasm backend never expands a memcmp inline, not even memcmp(p, "[info]", 6): every string_view ==,
-// starts_with and std::string comparison of the scanners is a call into that byte loop (~6 % of the
-// unified JVM parser's time in V8). A definition in the program takes precedence over the libc archive
-// member (the linker only pulls memchr.o/memcmp.o from libc.a for a symbol nobody else defines), so
-// all of the core's finds and compares use these. Natively, and in a wasm build without SIMD, nothing
-// is defined here and the C library's functions are used.
+// starts_with and std::string comparison of the scanners is a call into that byte loop. A definition in the program
+// takes precedence over the libc archive member (the linker only pulls memchr.o/memcmp.o from libc.a for a symbol
+// nobody else defines), so all of the core's finds and compares use these. Natively, and in a wasm build without SIMD,
+// nothing is defined here and the C library's functions are used.
 #if defined(__wasm_simd128__)
 #include <stddef.h>
 #include <stdint.h>
