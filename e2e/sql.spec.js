@@ -329,3 +329,34 @@ test('the Parquet export reads back in DuckDB: every row, typed, with the log\'s
   const byCause = Object.fromEntries(rows.map((r) => JSON.parse(r)).map((r) => [r.cause, r.pauses]));
   for (const cause of ['G1 Evacuation Pause', 'G1 Humongous Allocation', 'G1 Preventive Collection']) expect(byCause[cause], cause).toBe(pausesOf(cause));
 });
+
+// A stackprof profile's and a heap dump's examples run in the page; their figures are the real
+// stackprof CLI's (`stackprof --text`, kept beside the fixture) and the dump's own lines.
+test('a stackprof profile\'s and a heap dump\'s examples run; their figures are stackprof\'s and the dump\'s', async ({ page }) => {
+  const text = fs.readFileSync(fixture('stackprof/fib-cpu-raw.text.txt'), 'utf8');
+  const want = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s+(\d+)\s+\(.*?\)\s+(\d+)\s+\(.*?\)\s{5}(.*)$/.exec(line);
+    if (m) want.push([m[3], m[2], m[1]]);
+  }
+  const dump = require('zlib').gunzipSync(fs.readFileSync(fixture('heap/points.heap.json.gz'))).toString('utf8')
+    .split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.address && !['ROOT', 'SHAPE', 'NONE'].includes(r.type));
+  const perType = {};
+  for (const o of dump) perType[o.type] = (perType[o.type] || 0) + 1;
+  await page.goto('/?warmup=0');
+  const ran = {};
+  for (const file of ['stackprof/fib-cpu-raw.dump', 'heap/points.heap.json.gz']) {
+    await chooseFiles(page, [fixture(file)]);
+    const panel = await openPanel(page, await lastJob(page));
+    for (const button of await panel.locator('.sql-example').all()) {
+      await button.click();
+      await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+      await expect(panel.locator('.sql-error')).toHaveCount(0);
+      ran[await button.textContent()] = await cells(panel);
+    }
+  }
+  // name, file, line, self_samples, total_samples
+  expect(ran['Frames by self samples'].map((r) => [r[0], r[3], r[4]]).sort()).toEqual(want.sort());
+  // type, objects, bytes
+  expect(Object.fromEntries(ran['Objects and bytes per type'].map((r) => [r[0], Number(r[1].replace(/,/g, ''))]))).toEqual(perType);
+});
