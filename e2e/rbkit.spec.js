@@ -1,5 +1,6 @@
 // rbkit captures in the page: timeline charts, tables, warnings for counter gaps and incomplete
 // snapshots, and hostile strings staying inert text.
+const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
@@ -159,4 +160,27 @@ test('zooming the timeline shows the range figures the engine computes (as gcsco
   expect(cli.objects.created).toBeGreaterThan(0);
   await expect(range.locator('.gs-kpi', { hasText: 'created' }).first().locator('.gs-kpi-value')).toHaveText(cli.objects.created.toLocaleString('en-US'));
   await expect(range.locator('.gs-kpi', { hasText: 'destroyed' }).first().locator('.gs-kpi-value')).toHaveText(cli.objects.destroyed.toLocaleString('en-US'));
+});
+
+test('cpu samples: the shared flame graph with the engine\'s transforms; downloads follow them', async ({ page }) => {
+  // fixtures/rbkit/cpu-workload.rbkit carries a real stackprof profile's samples: its collapsed stacks
+  // are stackprof's own --stackcollapse of that profile (fixtures/rbkit/generate_cpu.rb).
+  const folded = fs.readFileSync(fixture('rbkit/cpu-workload.folded.txt'), 'utf8');
+  const dropped = folded.split('\n').filter((l) => l && !l.replace(/ \d+$/, '').split(';').includes('Report#fib')).map((l) => l + '\n').join('');
+  await page.goto('/#rbkit.flame.tf=' + encodeURIComponent(JSON.stringify([{ drop_function: 'Report#fib' }])));
+  await chooseFiles(page, [fixture('rbkit/cpu-workload.rbkit')]);
+  const r = report(await lastJob(page));
+  const fg = r.locator('.rbkit-flamegraph .flamegraph');
+  await expect(fg.locator('.fg-crumb[data-index="0"]')).toContainText('Report#fib');
+  await expect(fg).toHaveAttribute('data-transforms', '1');
+  const collapsed = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), r.locator('.rbkit-flamegraph button[data-export="collapsed"]').click()]);
+    return fs.readFileSync(await download.path(), 'utf8');
+  };
+  expect(await collapsed()).toBe(dropped);
+  // Removing the breadcrumb gives every sample back.
+  await fg.locator('.fg-crumb-remove').click();
+  await expect(fg).toHaveAttribute('data-transforms', '0');
+  expect(await collapsed()).toBe(folded);
+  await expect(r.locator('.rbkit-flamegraph .error')).toHaveCount(0);
 });

@@ -76,13 +76,40 @@ print(max(100 * b.get(k, (0, 0))[1] / tb - 100 * a.get(k, (0, 0))[1] / ta for k 
 PY
 }
 
-# stacks.folded with transforms = the awk transform of the same folded file (line for line).
-transforms_match() {  # FILE, then T A JSON triples
+# A gzipped pprof profile decoded by npm pprof-format: each function's flat/cum equals self/total of
+# a frame_sums file.
+pprof_agrees() {
+  node -e '
+const fs = require("fs"), zlib = require("zlib");
+const { Profile } = require(process.argv[1] + "/node_modules/pprof-format");
+const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[2])));
+const str = (i) => p.stringTable.strings[Number(i)];
+const fn = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
+const loc = new Map(p.location.map((l) => [Number(l.id), fn.get(Number(l.line[0].functionId))]));
+const flat = new Map(), cum = new Map();
+for (const s of p.sample) {
+  const v = Number(s.value[0]), names = s.locationId.map((id) => loc.get(Number(id)));
+  flat.set(names[0], (flat.get(names[0]) || 0) + v);
+  for (const n of new Set(names)) cum.set(n, (cum.get(n) || 0) + v);
+}
+const lines = fs.readFileSync(process.argv[3], "utf8").trim().split("\n");
+if (lines.length !== cum.size) throw new Error(lines.length + " frames, " + cum.size + " functions");
+for (const l of lines) {
+  const [name, self, total] = l.split("\t");
+  if ((flat.get(name) || 0) !== Number(self) || cum.get(name) !== Number(total)) throw new Error(l);
+}' "$ROOT" "$1" "$2"
+}
+
+# stacks.folded with transforms = the awk transform of the same folded file (line for line), or,
+# with --input CAPTURE first, the engine's answers for CAPTURE = the awk transforms of its folding.
+transforms_match() {  # [--input CAPTURE] FILE, then T A JSON triples
+  local input=
+  if [ "$1" = --input ]; then input=$2; shift 2; fi
   local file=$1; shift
   while [ $# -ge 3 ]; do
     transform "$1" "$2" "$file" > "$tmp/want.txt"
-    engine_folded "$file" "{\"transforms\": [$3]}" > "$tmp/got.txt"
-    check "$(basename "$file"): $3 = awk's $1 (${2})" '[ -s "$tmp/want.txt" ] && cmp -s "$tmp/want.txt" "$tmp/got.txt"'
+    engine_folded "${input:-$file}" "{\"transforms\": [$3]}" > "$tmp/got.txt"
+    check "$(basename "${input:-$file}"): $3 = awk's $1 (${2})" '[ -s "$tmp/want.txt" ] && cmp -s "$tmp/want.txt" "$tmp/got.txt"'
     shift 3
   done
 }
@@ -114,25 +141,7 @@ assert d[\"\$schema\"] == \"https://www.speedscope.app/file-format-schema.json\"
 print(sum(sum(p[\"weights\"]) for p in d[\"profiles\"]))" "$tmp/s.json")" = "$(weight_sum "$F")" ]'
 "$G" export "$P" --to pprof -o "$tmp/p.pb.gz"; rc=$?
 frame_sums "$F" > "$tmp/sums-f.tsv"
-check "export --to pprof of a perf script: flat/cum per function = self/total of its folding" '[ $rc -eq 0 ] && node -e "
-const fs = require(\"fs\"), zlib = require(\"zlib\");
-const { Profile } = require(process.argv[1] + \"/node_modules/pprof-format\");
-const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[2])));
-const str = (i) => p.stringTable.strings[Number(i)];
-const fn = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
-const loc = new Map(p.location.map((l) => [Number(l.id), fn.get(Number(l.line[0].functionId))]));
-const flat = new Map(), cum = new Map();
-for (const s of p.sample) {
-  const v = Number(s.value[0]), names = s.locationId.map((id) => loc.get(Number(id)));
-  flat.set(names[0], (flat.get(names[0]) || 0) + v);
-  for (const n of new Set(names)) cum.set(n, (cum.get(n) || 0) + v);
-}
-const lines = fs.readFileSync(process.argv[3], \"utf8\").trim().split(\"\n\");
-if (lines.length !== cum.size) throw new Error(lines.length + \" frames, \" + cum.size + \" functions\");
-for (const l of lines) {
-  const [name, self, total] = l.split(\"\t\");
-  if ((flat.get(name) || 0) !== Number(self) || cum.get(name) !== Number(total)) throw new Error(l);
-}" "$ROOT" "$tmp/p.pb.gz" "$tmp/sums-f.tsv"'
+check "export --to pprof of a perf script: flat/cum per function = self/total of its folding" '[ $rc -eq 0 ] && pprof_agrees "$tmp/p.pb.gz" "$tmp/sums-f.tsv"'
 
 # compare: two folded files (B: the samples holding ppoll twice as heavy), two perf scripts (B: the
 # samples holding ppoll removed), a perf script against its folding (no frame moves).
@@ -155,6 +164,26 @@ frame_sums "$tmp/b-perf.folded" > "$tmp/sums-bp.tsv"
 check "compare of two perf scripts: per-frame self/total = awk's sums of their foldings" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-perf.json" "$tmp/sums-f.tsv" "$tmp/sums-bp.tsv"'
 "$G" compare "$P" "$F" > "$tmp/cmp-same.json"; rc=$?
 check "compare of a perf script with its folding: every frame the same on both sides" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-same.json" "$tmp/sums-f.tsv" "$tmp/sums-f.tsv"'
+
+# rbkit cpu_samples: the capture (fixtures/rbkit/generate_cpu.rb) carries the raw samples of a real
+# stackprof profile, so its folding is stackprof's own --stackcollapse of that profile, and each
+# transform is awk's transform of that text.
+R=$ROOT/fixtures/rbkit/cpu-workload.rbkit
+RF=$ROOT/fixtures/rbkit/cpu-workload.folded.txt
+engine_folded "$R" '{}' > "$tmp/rbkit.txt"
+check "rbkit: stacks.folded = stackprof --stackcollapse of the sampled profile" 'cmp -s "$RF" "$tmp/rbkit.txt"'
+transforms_match --input "$R" "$RF" \
+  focus 'Report#histogram' '{"focus_function": "Report#histogram"}' \
+  merge 'Array#each' '{"merge_function": "Array#each"}' \
+  drop 'Report#fib' '{"drop_function": "Report#fib"}' \
+  hide '^(<main>|block in <main>)$' '{"hide": "^(<main>|block in <main>)$"}'
+"$G" export "$R" --to speedscope -o "$tmp/rbkit.speedscope.json"; rc=$?
+check "rbkit: export --to speedscope holds every sample" '[ $rc -eq 0 ] && [ "$(python3 -c "
+import json, sys; d = json.load(open(sys.argv[1]))
+print(sum(sum(p[\"weights\"]) for p in d[\"profiles\"]))" "$tmp/rbkit.speedscope.json")" = "$(weight_sum "$RF")" ]'
+"$G" export "$R" --to pprof -o "$tmp/rbkit.pb.gz"; rc=$?
+frame_sums "$RF" > "$tmp/sums-rbkit.tsv"
+check "rbkit: export --to pprof, flat/cum per function = self/total of stackprof's folding" '[ $rc -eq 0 ] && pprof_agrees "$tmp/rbkit.pb.gz" "$tmp/sums-rbkit.tsv"'
 
 "$G" query "$ROOT/fixtures/tracing/bpftrace-hist.txt" --method stacks.folded > "$tmp/none.json"; rc=$?
 check "a capture without stacks says so (exit 3)" '[ $rc -eq 3 ] && grep -q "holds no stacks" "$tmp/none.json"'
@@ -180,6 +209,15 @@ check "compare of a DTrace aggregation with its folding: frames agree with awk's
 check "compare of counts with perf periods: no per-frame deltas, and why" '[ $rc -eq 0 ] && python3 -c "
 import json, sys; c = json.load(open(sys.argv[1]))[\"compare\"]
 assert \"frames\" not in c and \"samples\" in c[\"frames_omitted\"] and \"period\" in c[\"frames_omitted\"], c.get(\"frames_omitted\")" "$tmp/units.json"'
+fi
+
+if [ "$part" = corpus ]; then
+# A real rbkit server's cpu_sample (rbkit-client's test capture): the engine's folding is the one of
+# fixtures/rbkit/rbkit_frames.py, a msgpack reader of its own.
+L=$C/heap/rbkit/legacy_rbkit_client_fixtures/cpusample.rbkit
+python3 "$ROOT/fixtures/rbkit/rbkit_frames.py" folded "$L" > "$tmp/legacy-want.txt"
+engine_folded "$L" '{}' > "$tmp/legacy-got.txt"
+check "rbkit (real server): stacks.folded = rbkit_frames.py's folding" '[ -s "$tmp/legacy-want.txt" ] && cmp -s "$tmp/legacy-want.txt" "$tmp/legacy-got.txt"'
 fi
 
 finish "cli_stacks $part"

@@ -486,6 +486,7 @@ void CaptureDecoder::close(const Frame& f) {
         idx = static_cast<uint32_t>(frames_.size());
         frames_.push_back(key);
         frame_index_.emplace(key, idx);
+        add_cpu_frame(key);
       } else {
         idx = it->second;
       }
@@ -758,11 +759,30 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
       cpu_t_.push_back(e.ts);
       cpu_leaf_.push_back(cpu_stack_.empty() ? -1 : static_cast<int64_t>(cpu_stack_.front()));
       if (!cpu_stack_.empty()) ++cpu_stacks_[cpu_stack_];
+      add_cpu_sample();
       cpu_stack_.clear();
       break;
     }
     default: break;
   }
+}
+
+void CaptureDecoder::add_cpu_frame(const CpuFrameKey& key) {
+  profile::Frame f;
+  f.name = labels_.shown(key.label);
+  if (f.name.empty()) f.name = labels_.shown(key.method);
+  f.file = files_.shown(key.file);
+  // A C function's first line is 0: rb_profile_frame_first_lineno has none to give.
+  f.line = key.line > 0 && key.line <= INT64_MAX ? static_cast<int64_t>(key.line) : profile::kNoLine;
+  cpu_model_.add_frame(std::move(f));
+}
+
+void CaptureDecoder::add_cpu_sample() {
+  if (cpu_stack_.empty()) return;
+  cpu_path_.assign(cpu_stack_.rbegin(), cpu_stack_.rend());
+  int32_t node = cpu_model_.node_of(cpu_path_.data(), cpu_path_.size());
+  if (!cpu_model_.sample_node.empty() && cpu_model_.sample_node.back() == node) cpu_model_.sample_weight.back() += 1;
+  else cpu_model_.add_sample(node, 1);
 }
 
 void CaptureDecoder::commit_dump(const EventScratch& e, bool cut_short) {

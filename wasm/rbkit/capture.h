@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/tables.h"
+#include "profile/stack_model.h"
 #include "rbkit/id_map.h"
 #include "rbkit/msgpack_stream.h"
 #include "rbkit/snapshot.h"
@@ -98,6 +99,11 @@ class CaptureDecoder {
 
   // Read access for tests and the report.
   uint64_t messages() const { return messages_; }
+  // The cpu_sample stacks as the shared stack model (wasm/profile/): frames 1:1 with the report's
+  // cpu_samples.frames (name = the frame's label, else its method name), stacks root first (rbkit
+  // sends them leaf first), one model sample per run of consecutive samples of one stack, weighing
+  // the run's length; samples without frames are left out, as from cpu_samples.stacks.
+  const profile::StackModel& cpu_model() const { return cpu_model_; }
 
   // After write_report(): the figures of one time range [t0_s, t1_s] (seconds since the epoch, the
   // timeline's x), exact from the per-second bins (timeline_queries.cpp; method "rbkit.range"):
@@ -280,6 +286,10 @@ class CaptureDecoder {
   std::vector<double> cpu_t_;
   std::vector<int64_t> cpu_leaf_;
   std::map<std::vector<uint32_t>, uint64_t> cpu_stacks_;
+  profile::StackModel cpu_model_;
+  std::vector<uint32_t> cpu_path_;  // scratch: cpu_stack_ root first
+  void add_cpu_frame(const CpuFrameKey& key);
+  void add_cpu_sample();
 
   // Snapshots
   std::vector<Snapshot> snapshots_;

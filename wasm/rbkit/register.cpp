@@ -3,6 +3,7 @@
 #include "core/analyzer.h"
 #include "core/identify.h"
 #include "core/query.h"
+#include "profile/stack_queries.h"
 #include "rbkit/capture.h"
 #include "rbkit/probe.h"
 
@@ -11,10 +12,6 @@ namespace {
 
 class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
  public:
-  void begin_member(const std::string& path) override {
-    Analyzer::begin_member(path);
-    bytes_ = 0;
-  }
   void feed(const char* data, size_t len) override {
     bytes_ += len;
     decoder_.feed(data, len);
@@ -27,13 +24,25 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
     decoder_.end_of_input();
   }
   // rbkit.range {t0, t1} (seconds since the epoch, the timeline's x): the range's figures.
+  // stacks.* (profile/stack_queries.h): the shared stack questions over the cpu_sample stacks.
   nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
+    if (method.rfind("stacks.", 0) == 0) {
+      if (stacks_.base().empty())
+        throw QueryError("this capture has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
+      return stacks_.answer(method, args);
+    }
     if (method != "rbkit.range") return Analyzer::query(method, args);
     query_args::required(args, "t0");
     query_args::required(args, "t1");
     double t0 = query_args::number(args, "t0", 0), t1 = query_args::number(args, "t1", 0);
     if (!(t1 >= t0)) throw QueryError("argument 't1' must not be before 't0'");
     return decoder_.range(t0, t1);
+  }
+
+  void begin_member(const std::string& path) override {
+    Analyzer::begin_member(path);
+    if (paths_.size() < 3) paths_.push_back(path);
+    bytes_ = 0;
   }
 
   std::vector<tables::Schema> tables() const override { return rbkit::CaptureDecoder::table_schemas(); }
@@ -43,6 +52,11 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
 
   void finish(nlohmann::json& report) override {
     decoder_.write_report(report);
+    stacks_.reset(decoder_.cpu_model());
+    profile::ExportInfo info;
+    info.name = paths_.size() == 1 ? paths_[0] : "rbkit capture";
+    info.pprof_types = {{"samples", "count", 1}};
+    stacks_.set_export_info(std::move(info));
     for (const auto& [kind, n] : suppressed_)
       warning(-1, -1, std::to_string(n) + " more '" + kind + "' diagnostic(s) not listed");
   }
@@ -70,6 +84,8 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
   }
 
   rbkit::CaptureDecoder decoder_{*this};
+  profile::StackQueries stacks_;
+  std::vector<std::string> paths_;  // the first members' paths: the exports' profile name
   uint64_t bytes_ = 0;
   // std::less<>: looked up by the kind's literal without making a string per complaint.
   std::map<std::string, uint64_t, std::less<>> counts_, suppressed_;
@@ -82,6 +98,7 @@ void register_rbkit(FormatRegistry& registry) {
   h.id = "rbkit-capture";
   h.title = "rbkit capture";
   h.methods = {"rbkit.range"};
+  for (const auto& m : profile::stack_methods()) h.methods.push_back(m);
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
   h.memory_per_input_byte = 0.3;
   h.probes = {{probe_rank::kBinary + 10, rbkit::probe_capture}};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "profile/stack_queries.h"
 #include "rbkit/capture.h"
 
 namespace gcscope::rbkit {
@@ -253,7 +254,7 @@ void CaptureDecoder::write_cpu_samples(nlohmann::json& r) {
   }
   nlohmann::json st = nlohmann::json::array(), sn = nlohmann::json::array();
   for (const auto& [stack, n] : cpu_stacks_) {
-    st.push_back(stack);  // frame indexes, leaf first
+    st.push_back(std::vector<uint32_t>(stack.rbegin(), stack.rend()));  // frame indexes, root first
     sn.push_back(n);
   }
   r["cpu_samples"] = {{"count", cpu_t_.size()},
@@ -261,7 +262,8 @@ void CaptureDecoder::write_cpu_samples(nlohmann::json& r) {
                       {"leaf", cpu_leaf_},
                       {"frames", {{"label", fl}, {"file", ff}, {"line", fline}, {"method", fm}}},
                       {"top_leaf_labels", {{"label", ll}, {"count", lc}}},
-                      {"stacks", {{"frames", st}, {"count", sn}}}};
+                      {"stacks", {{"frames", st}, {"count", sn}}},
+                      {"tree", profile::tree_json(cpu_model_)}};
 }
 
 // Snapshots: a summary of each object_space_dump.

@@ -219,19 +219,27 @@
     ], leaves.label.map((l, i) => [l, leaves.count[i]]), { csvName: 'rbkit-cpu-leaves.csv', caption: `${cpu.count} CPU sample(s): where they were taken` }));
     const f = cpu.frames || { label: [] };
     const stacks = (cpu.stacks && cpu.stacks.frames) || [];
-    // The product's flame graph: the report's stacks are leaf first, fromStacks wants root → leaf.
-    if (stacks.length && GCSCOPE.flamegraph) {
+    // The product's flame graph over the engine's stack model of the samples (cpu_samples.tree, root
+    // first): transforms, the sandwich, search shares and the downloads are the engine's stacks.*
+    // answers, as for every stack source.
+    const FG = GCSCOPE.flamegraph;
+    if (cpu.tree && cpu.tree.stacks.parent.length && FG) {
       const wrap = el('div', { class: 'rbkit-flamegraph' });
       container.appendChild(wrap);
       try {
-        const frames = f.label.map((name, i) => ({ name, file: f.file[i], line: f.line[i] }));
-        const profile = GCSCOPE.flamegraph.fromStacks(frames, stacks.map((st) => st.slice().reverse()), cpu.stacks.count, 'samples');
-        GCSCOPE.flamegraph.create(wrap, profile, { height: 300, stateKey: 'rbkit.flame', fileName: 'rbkit-flamegraph' });
+        const view = { transforms: [] };
+        wrap.appendChild(el('div', { class: 'rbkit-exports' }, ...FG.downloads(ctx.query, () => view.transforms, 'rbkit-cpu')));
+        const box = el('div', { class: 'rbkit-flame' });
+        wrap.appendChild(box);
+        FG.create(box, FG.fromTree(cpu.tree, (report.inputs || []).join(', ')), {
+          height: 300, mode: 'left-heavy', stateKey: 'rbkit.flame', fileName: 'rbkit-flamegraph', query: ctx.query, transforms: true,
+          onTransforms: (list) => { view.transforms = list; },
+        });
       } catch (err) {
         wrap.appendChild(el('p', { class: 'error', text: 'The flame graph failed: ' + err.message }));
       }
     }
-    const rows = stacks.map((st, i) => [st.slice().reverse().map((k) => f.label[k]).join(' → '), cpu.stacks.count[i]]);
+    const rows = stacks.map((st, i) => [st.map((k) => f.label[k]).join(' → '), cpu.stacks.count[i]]);
     container.appendChild(table([
       { key: 0, label: 'Stack (root → leaf)' }, { key: 1, label: 'Samples', numeric: true },
     ], rows, { csvName: 'rbkit-cpu-stacks.csv', caption: 'Sampled stacks', sort: { key: 1, desc: true } }));
