@@ -32,17 +32,18 @@ test('a dump shows its summaries, icicle and path to a root', async ({ page }) =
   await expect(byClass.locator('tbody tr').first().locator('td').first()).toHaveText('String');
   await expect(byClass.locator('tbody tr').first().locator('td').nth(1)).toHaveText('3,404');
   // The icicle is drawn; clicking the top retainer row shows its path from a GC root.
-  await expect(report.locator('canvas.heap-icicle')).toBeVisible();
+  const icicle = report.locator('.heap-icicle-wrap canvas.fg-canvas');
+  await expect(icicle).toBeVisible();
   const top = report.locator('details.gs-section').filter({ has: page.locator('summary', { hasText: 'Top retainers' }) });
   await top.locator('tbody tr').first().click();
   await expect(report.locator('.heap-detail ol.heap-path li').first()).toContainText('GC root:');
   // Clicking into the icicle selects a node and shows its details.
-  await report.locator('canvas.heap-icicle').scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
-  const box = await report.locator('canvas.heap-icicle').boundingBox();
-  await page.mouse.click(box.x + 5, box.y + 18 + 9);
+  await icicle.scrollIntoViewIfNeeded();  // mouse coordinates are viewport coordinates
+  const box = await icicle.boundingBox();
+  await page.mouse.click(box.x + 5, box.y + 16 + 8);  // row 2: the biggest object below the GC roots
   await expect(report.locator('.heap-detail h4')).not.toBeEmpty();
-  // zoomed in: the row below the focus is now the selected node's children; pick one deeper down
-  await page.mouse.click(box.x + 5, box.y + 18 + 9);
+  // zoomed in: the second row is the selected object across the width; one row down, its children
+  await page.mouse.click(box.x + 5, box.y + 2 * 16 + 8);
   await expect(report.locator('.heap-detail ol.heap-path li').first()).toContainText('GC root:');
 });
 
@@ -53,7 +54,7 @@ test('a partial (since:) dump says why there is no dominator tree', async ({ pag
   const report = job.locator('section.report[data-format="ruby-heap-dump"]');
   await expect(report.locator('.gs-kpi').first()).toContainText('2,015');
   await expect(report).toContainText('No dominator tree: no ROOT records');
-  await expect(report.locator('canvas.heap-icicle')).toHaveCount(0);
+  await expect(report.locator('.heap-icicle-wrap')).toHaveCount(0);
 });
 
 test('three dumps open on the diff: the 2000 leaked strings are listed at their line', async ({ page }) => {
@@ -98,7 +99,7 @@ test('three leak dumps show the diff first with the three leak sites on top; the
   const files = ['sites_1', 'sites_2', 'sites_3'].map((n) => fixture(`heap/${n}.heap.json.gz`));
   const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['analyze', ...files], { maxBuffer: 1 << 28 }).toString());
   await expect(last.locator('.gs-kpi').first()).toContainText(cli.reports[0].objects.toLocaleString('en-US'));
-  await expect(last.locator('canvas.heap-icicle')).toBeVisible();
+  await expect(last.locator('.heap-icicle-wrap canvas.fg-canvas')).toBeVisible();
 });
 
 test('any object, looked up or clicked, shows its path to a root and its dominator subtree (as gcscope query says)', async ({ page }) => {
@@ -182,4 +183,44 @@ test('HTML in class names, files and roots stays text', async ({ page }) => {
   await expect(report.locator('td', { hasText: '<script>alert(2)</script>.rb' }).first()).toBeVisible();
   expect(await page.locator('img[src=x], iframe, svg[onload]').count()).toBe(0);
   expect(dialogs).toBe(0);
+});
+
+test('the icicle is the shared flame graph over retained bytes: its transforms and downloads', async ({ page }) => {
+  // Every reachable byte, walked here over the dump's own records (from the ROOT records along
+  // "references" and "class", summing "memsize").
+  const objs = new Map(), todo = [];
+  for (const line of require('zlib').gunzipSync(fs.readFileSync(fixture('heap/points.heap.json.gz'))).toString().split('\n')) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    if (r.type === 'ROOT') todo.push(...(r.references || []));
+    else if (r.address) objs.set(r.address, r);
+  }
+  const seen = new Set();
+  while (todo.length) {
+    const a = todo.pop();
+    if (seen.has(a) || !objs.has(a)) continue;
+    seen.add(a);
+    const o = objs.get(a);
+    todo.push(...(o.references || []), ...(o.class ? [o.class] : []));
+  }
+  const reachable = [...seen].reduce((s, a) => s + (objs.get(a).memsize || 0), 0);
+  const weight = (text) => text.split('\n').filter(Boolean).reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+
+  await page.goto('/#heap.flame.tf=' + encodeURIComponent(JSON.stringify([{ drop_function: 'String' }])));
+  await chooseFiles(page, [fixture('heap/points.heap.json.gz')]);
+  const report = (await lastJob(page)).locator('section.report[data-format="ruby-heap-dump"]');
+  const fg = report.locator('.heap-icicle-wrap .flamegraph');
+  await expect(fg).toHaveAttribute('data-transforms', '1');
+  const collapsed = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), report.locator('.heap-icicle-wrap button[data-export="collapsed"]').click()]);
+    return fs.readFileSync(await download.path(), 'utf8');
+  };
+  const dropped = await collapsed();
+  await fg.locator('.fg-crumb-remove').click();
+  await expect(fg).toHaveAttribute('data-transforms', '0');
+  const whole = await collapsed();
+  expect(weight(whole)).toBe(reachable);
+  // drop_function: the lines holding a String frame go, the others stay as they were.
+  expect(dropped).toBe(whole.split('\n').filter((l) => l && !l.slice(0, l.lastIndexOf(' ')).split(';').includes('String')).map((l) => l + '\n').join(''));
+  await expect(fg.locator('.fg-caption')).toContainText('Icicle: retained size along the dominator tree');
 });

@@ -185,6 +185,45 @@ print(sum(sum(p[\"weights\"]) for p in d[\"profiles\"]))" "$tmp/rbkit.speedscope
 frame_sums "$RF" > "$tmp/sums-rbkit.tsv"
 check "rbkit: export --to pprof, flat/cum per function = self/total of stackprof's folding" '[ $rc -eq 0 ] && pprof_agrees "$tmp/rbkit.pb.gz" "$tmp/sums-rbkit.tsv"'
 
+# A heap dump's dominator tree as stacks, weights in retained bytes: every reachable byte is in the
+# folding once, as a walk over the dump's own records counts them (from the ROOT records along
+# "references" and "class", summing "memsize"); pprof names the sample type after bytes.
+H=$ROOT/fixtures/heap/points.heap.json.gz
+engine_folded "$H" '{}' > "$tmp/heap.txt"
+reach=$(python3 - "$H" <<'PY'
+import gzip, json, sys
+objs, todo = {}, []
+for line in gzip.open(sys.argv[1], "rt"):
+    r = json.loads(line)
+    if r.get("type") == "ROOT":
+        todo += r.get("references", [])
+    elif "address" in r:
+        objs[r["address"]] = r
+seen = set()
+while todo:
+    a = todo.pop()
+    if a in seen or a not in objs:
+        continue
+    seen.add(a)
+    todo += objs[a].get("references", []) + ([objs[a]["class"]] if "class" in objs[a] else [])
+print(sum(objs[a].get("memsize", 0) for a in seen))
+PY
+)
+check "heap: stacks.folded weighs every reachable byte once ($reach, walked in Python)" '[ -n "$reach" ] && [ "$(weight_sum "$tmp/heap.txt")" = "$reach" ]'
+transforms_match --input "$H" "$tmp/heap.txt" \
+  drop 'String' '{"drop_function": "String"}' \
+  merge 'Array' '{"merge_function": "Array"}'
+"$G" export "$H" --to pprof -o "$tmp/heap.pb.gz"; rc=$?
+check "heap: export --to pprof, sample type retained_space/bytes summing to the reachable bytes" '[ $rc -eq 0 ] && node -e "
+const fs = require(\"fs\"), zlib = require(\"zlib\");
+const { Profile } = require(process.argv[1] + \"/node_modules/pprof-format\");
+const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[2])));
+const str = (i) => p.stringTable.strings[Number(i)];
+const t = p.sampleType.map((v) => str(v.type) + \"/\" + str(v.unit)).join();
+if (t !== \"retained_space/bytes\") throw new Error(t);
+const sum = p.sample.reduce((s, x) => s + Number(x.value[0]), 0);
+if (sum !== Number(process.argv[3])) throw new Error(sum + \" bytes\");" "$ROOT" "$tmp/heap.pb.gz" "$reach"'
+
 "$G" query "$ROOT/fixtures/tracing/bpftrace-hist.txt" --method stacks.folded > "$tmp/none.json"; rc=$?
 check "a capture without stacks says so (exit 3)" '[ $rc -eq 3 ] && grep -q "holds no stacks" "$tmp/none.json"'
 fi

@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "core/query.h"
+#include "heap/stack_source.h"
+#include "profile/stack_queries.h"
 
 namespace gcscope::heap {
 
@@ -229,6 +231,7 @@ json HeapQueries::subtree(uint32_t node, size_t max_nodes) {
         {{"address", format_address(m_.address[up[k]])}, {"label", labels_(up[k])}, {"retained", d_.retained[up[k]]}});
   out["ancestors"] = std::move(ancestors);
   out["ancestors_omitted"] = first;
+  out["stacks"] = profile::tree_json(dominator_stack_model(out));  // the icicle of this subtree
   return out;
 }
 

@@ -22,7 +22,8 @@
 //                                               dominator_tree {nodes, address, label, class,
 //                                               retained, self, parent, location, children, hidden}
 //                                               in preorder, node 0 the object; plus `ancestors`
-//                                               (its dominators, GC roots first)
+//                                               (its dominators, GC roots first) and `stacks`
+//                                               (the subtree as a stacks.tree answer, stack_source.h)
 //
 // A row is object_brief (heap_analysis.h) plus retained_bytes. Addresses are "0x…" strings; an
 // address that is not in the dump is a QueryError naming it.

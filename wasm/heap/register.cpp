@@ -20,6 +20,8 @@
 #include "heap/heap_query.h"
 #include "heap/probe.h"
 #include "heap/tables.h"
+#include "heap/stack_source.h"
+#include "profile/stack_queries.h"
 
 namespace gcscope {
 
@@ -109,6 +111,7 @@ class HeapDumpAnalyzer : public Analyzer {
     if (retention_) {
       heap::write_report(*model_, limits_, report, &dominators_);
       if (focus_address_) report["focus"] = queries().focus(focus_address_);
+      write_dominator_stacks(report);
     } else {
       heap::write_summaries(*model_, limits_, report);
       report["dominators"] = {{"available", false}, {"reason", "not computed (option heap_retention=false)"}};
@@ -141,7 +144,14 @@ class HeapDumpAnalyzer : public Analyzer {
     return heap::write_heap_table(heap::HeapModel(), false, path_, name, sink);  // no dump read: no rows
   }
 
+  // heap.* (heap_query.h) and stacks.* (profile/stack_queries.h) over the dominator tree, whose
+  // weights are retained bytes (stack_source.h).
   json query(const std::string& method, const json& args) override {
+    if (method.rfind("stacks.", 0) == 0) {
+      if (stacks_.base().empty())
+        throw QueryError("this heap has no dominator tree (no GC roots in the dump, or retention was not computed)");
+      return stacks_.answer(method, args);
+    }
     if (method.rfind("heap.", 0) != 0) return Analyzer::query(method, args);
     if (!model_ || !finished_) throw QueryError("no heap dump was read, so there is no object to ask about");
     return queries().answer(method, args);
@@ -240,6 +250,15 @@ class HeapDumpAnalyzer : public Analyzer {
     return nullptr;
   }
 
+  // The report's bounded dominator tree as a stack model: the flame graph's first screen
+  // (dominator_stacks, a stacks.tree answer) and the model the stacks.* questions read.
+  void write_dominator_stacks(json& report) {
+    auto t = report.find("dominator_tree");
+    stacks_.reset(t == report.end() ? profile::StackModel() : heap::dominator_stack_model(*t));
+    stacks_.set_export_info(heap::dominator_export_info(path_));
+    if (!stacks_.base().empty()) report["dominator_stacks"] = profile::tree_json(stacks_.base());
+  }
+
   heap::HeapQueries& queries() {
     if (!queries_) queries_ = std::make_unique<heap::HeapQueries>(*model_, dominators_);
     return *queries_;
@@ -252,6 +271,7 @@ class HeapDumpAnalyzer : public Analyzer {
   heap::ReportLimits limits_;
   heap::Dominators dominators_;
   std::unique_ptr<heap::HeapQueries> queries_;
+  profile::StackQueries stacks_;
   std::unique_ptr<heap::HeapModel> model_;
   std::unique_ptr<heap::DumpParser> parser_;
   LineSplitter splitter_;
@@ -278,6 +298,7 @@ void register_heap(FormatRegistry& registry) {
       {"memory_per_input_byte", 0.5},
       {"what", "the summaries (objects and bytes by class, location and generation) without the dominator tree"}};
   h.methods = heap::HeapQueries::methods();
+  for (const auto& m : profile::stack_methods()) h.methods.push_back(m);
   h.probes = {{probe_rank::kJson + 20, heap::probe_dump}};
   registry.add(std::move(h));
 }

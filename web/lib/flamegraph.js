@@ -33,6 +33,8 @@
 //            totals: {a, b}, labels: {a, b}},   // the engine's profile compare: a differential graph
 //     frame: index,           // sandwich: the function whose callers/callees are shown
 //     defaultFrame: index,    // the sandwich's function when none is selected
+//     modes: ['left-heavy', 'sandwich'],   // the mode buttons shown (default all three)
+//     treeLabel, treeCaption, // the left-heavy button's name and caption (e.g. a heap's icicle)
 //     height: 420,            // visible px (the graph scrolls vertically inside)
 //     onSelect(frameIndex),   // a cell was clicked or chosen with Enter (after zooming to it)
 //     stateKey: 'sp.flame',   // deep link: mode, sandwich frame and zoom kept in the URL fragment
@@ -40,7 +42,7 @@
 //                             //   transforms under KEY.tf (JSON)
 //   fg.setMode(mode), fg.search(regex) (matching cells stay coloured; with the engine, the matched
 //   share is shown), fg.sandwich(frameIndex), fg.resetZoom(), fg.setTransforms(list), fg.transforms,
-//   fg.highlightFrame(index), fg.destroy(); fg.element is the root; fg.ready is a Promise of the
+//   fg.highlightFrame(index), fg.zoomToFrame(index) (false when no cell of it is drawn), fg.destroy(); fg.element is the root; fg.ready is a Promise of the
 //   latest engine answer drawn; fg.toSvg() is the current view as a standalone SVG document.
 //   Mouse: click a cell = zoom to it (and select it), hover = name, file:line, total/self and share.
 //   Keyboard (focus on a graph): arrows move the selection (up/down = parent/first child,
@@ -369,7 +371,8 @@
       const o = this.opts;
       this.modeButtons = {};
       const bar = el('div', { class: 'fg-bar' });
-      const modes = o.diff ? [['diff', 'Differential']] : [['left-heavy', 'Left heavy'], ['time-order', 'Time order'], ['sandwich', 'Sandwich']];
+      const all = [['left-heavy', o.treeLabel || 'Left heavy'], ['time-order', 'Time order'], ['sandwich', 'Sandwich']];
+      const modes = o.diff ? [['diff', 'Differential']] : all.filter(([m]) => !o.modes || o.modes.includes(m));
       for (const [m, label] of modes) {
         const b = el('button', { type: 'button', class: 'gs-small fg-mode', text: label, dataset: { mode: m }, on: { click: () => { this.setMode(m); this.record(); } } });
         this.modeButtons[m] = b;
@@ -543,7 +546,7 @@
       const p = this.profile;
       this.caption.textContent = mode === 'time-order'
         ? `Time order: samples left to right as recorded${p.durations ? ' (widths = time between samples)' : ' (widths = sample weights)'}; total ${fmtW(g.layout.total)} ${p.durations ? (this.opts.durationUnit || 'µs') : this.unit}.`
-        : `Left heavy: identical stacks merged, heaviest first; total ${fmtW(g.layout.total)} ${this.unit}.`;
+        : `${this.opts.treeCaption || 'Left heavy: identical stacks merged, heaviest first'}; total ${fmtW(g.layout.total)} ${this.unit}.`;
     }
     layoutFor(mode) {
       if (!this.layouts[mode]) {
@@ -858,6 +861,15 @@
         if (asked === this.st.search) this.matchInfo.textContent = `matches: ${pctOf(m.weight, m.total)} of ${this.unit}`;
       }, (err) => { if (asked === this.st.search) this.matchInfo.textContent = err.message; });
     }
+    // Zooms to the first cell of frame f in the first pane (selecting it); false when none is drawn.
+    zoomToFrame(f) {
+      const g = this.graphs[0];
+      const i = g && g.layout && g.frames === this.profile.frames ? g.layout.frame.indexOf(f) : -1;
+      if (i < 0) return false;
+      this.select(g, i, false);
+      this.zoomTo(g, i);
+      return true;
+    }
     highlightFrame(i) {
       this.search('');
       this.st.highlight = i;
@@ -899,6 +911,7 @@
       sandwich(frameIndex) { fg.st.sandwichFrame = frameIndex; const r = fg.setMode('sandwich'); fg.record(); return r; },
       setTransforms: (list) => fg.setTransforms(list, true),
       highlightFrame: (i) => fg.highlightFrame(i),
+      zoomToFrame: (f) => fg.zoomToFrame(f),
       get transforms() { return fg.st.transforms.slice(); },
       get mode() { return fg.st.mode; },
       get zoom() { return [fg.st.x0, fg.st.x1]; },

@@ -1,6 +1,6 @@
 // Ruby heap dump view (ObjectSpace.dump_all). With 2-3 dumps it opens on the diff (new objects still
 // alive, by allocation site and class) and the last dump's summary is one click away. The summary:
-// tables, an icicle of retained size along the dominator tree (canvas) and, for any object clicked
+// tables, an icicle of retained size along the dominator tree (the shared flame graph) and, for any object clicked
 // (table row, icicle box, path step, referrer) or looked up by address, its path to a GC root, its
 // dominator subtree, its dominators and referrers, asked from the engine (heap.* queries). Every
 // figure comes from the report or the engine; every string from the dump is put in the page as text.
@@ -8,8 +8,6 @@
 (function () {
   const { el, fmt, table, kpis, section } = GCSCOPE.ui;
 
-  const ROW_H = 18;
-  const MAX_ROWS = 40;
   const ICICLE_NODES = 2000;   // nodes of the dominator subtree drawn when zoomed into an object
   const DETAIL_NODES = 60;     // nodes of the subtree table under a selected object
   const PAGE = 50;             // referrers / references per page
@@ -30,139 +28,71 @@
       on: { click: (e) => { e.preventDefault(); select(o.address); } } });
   }
 
-  // The icicle's tree: columnar {address, label, retained, self, parent, location}, node 0 the top.
-  function treeOf(t, ancestors) {
-    return { nodes: t.nodes, address: t.address, label: t.label || t.class, retained: t.retained, self: t.self,
-      parent: t.parent, location: t.location, hidden: t.hidden || null, ancestors: ancestors || null };
-  }
-
-  // Icicle of the dominator tree. It starts on the report's bounded tree (node 0 = the GC roots);
-  // zooming into an object asks the engine for that object's subtree (heap.subtree), so any object
-  // can be explored however deep it is. Without an engine (a saved report) it zooms within the
-  // report's tree. onSelect(address) is called for a clicked box (null for the GC roots).
+  // Icicle of the dominator tree: the product's flame graph (web/lib/flamegraph.js) over the engine's
+  // stack model of the report's bounded tree (dominator_stacks: frame i is dominator_tree node i,
+  // node 0 the GC roots, weights retained bytes), so search, keyboard, the engine's transforms and
+  // the exports are those of every stack source. Selecting an object outside the bounded tree draws
+  // its own dominator subtree (heap.subtree's stacks) until the whole heap is asked for again.
+  // onSelect(address) is called for a clicked box (null for the GC roots).
   function icicle(report, ctx, onSelect) {
-    const base = treeOf(report.dominator_tree);
-    let tree = base, focus = 0, boxes = [], asked = 0;
-    const canvas = el('canvas', { class: 'heap-icicle', height: ROW_H * 12, style: { display: 'block', maxWidth: '100%', cursor: 'pointer' }, attrs: { 'aria-label': 'Icicle of retained size by dominator' } });
-    const tip = el('div', { class: 'heap-tip muted', text: 'Hover a box for details; click it to zoom in and show its path to a root.' });
+    const FG = GCSCOPE.flamegraph;
+    const base = { address: report.dominator_tree.address, label: report.dominator_tree.label || report.dominator_tree.class,
+      parent: report.dominator_tree.parent, ancestors: null };
     const crumbs = el('div', { class: 'heap-crumbs' });
-    const reset = el('button', { type: 'button', class: 'gs-small', text: 'Reset zoom', on: { click: () => onSelect(null) } });
+    const box = el('div', { class: 'heap-flame' });
+    const view = { transforms: [] };
+    const exportsBar = el('div', { class: 'heap-exports' }, ...FG.downloads(ctx.query, () => view.transforms, 'heap-retained'));
+    const wrap = el('div', { class: 'heap-icicle-wrap' }, exportsBar, crumbs, box);
+    let fg = null, tree = null, fromGraph = false, asked = 0;
 
-    const label = (i) => (tree === base && i === 0 ? '(GC roots)' : tree.label[i] + ' ' + tree.address[i]);
-    const hue = (i) => Array.from(String(tree.label[i])).reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7);
-    const fill = (i) => (tree === base && i === 0 ? '#bbb' : `hsl(${hue(i)}, 55%, 72%)`);
-    function layout(width) {
-      const children = Array.from({ length: tree.nodes }, () => []);
-      for (let i = 1; i < tree.nodes; i++) if (tree.parent[i] >= 0) children[tree.parent[i]].push(i);
-      const out = [];
-      const stack = [[focus, 0, width, 0]];
-      while (stack.length) {
-        const [i, x, w, d] = stack.pop();
-        if (w < 0.5 || d >= MAX_ROWS) continue;
-        out.push({ i, x, w, d });
-        let cx = x;
-        const total = tree.retained[i] || 1;
-        for (const c of children[i]) {
-          const cw = (w * tree.retained[c]) / total;
-          stack.push([c, cx, cw, d + 1]);
-          cx += cw;
-        }
-      }
-      return out;
-    }
-    function crumbChain() {
-      if (tree !== base) {
-        const up = tree.ancestors.map((a) => ({ address: a.address, text: a.address ? a.label + ' ' + a.address : '(GC roots)' }));
-        return up.concat([{ address: tree.address[0], text: label(0) }]);
-      }
+    // The dominator chain of node i of the drawn tree, GC roots first.
+    function renderCrumbs(i) {
       const chain = [];
-      for (let i = focus; i >= 0; i = tree.parent[i]) { chain.unshift({ address: i ? tree.address[i] : null, text: label(i) }); if (i === 0) break; }
-      return chain;
+      for (let k = i; k >= 0; k = tree.parent[k]) chain.unshift({ address: tree.address[k], text: tree.address[k] ? tree.label[k] + ' ' + tree.address[k] : '(GC roots)' });
+      const up = (tree.ancestors || []).map((a) => ({ address: a.address, text: a.address ? a.label + ' ' + a.address : '(GC roots)' }));
+      crumbs.replaceChildren(...up.concat(chain).flatMap((c, k) => [k ? ' › ' : '',
+        el('a', { href: '#', text: c.text, on: { click: (e) => { e.preventDefault(); onSelect(c.address); } } })]));
     }
-    function draw() {
-      const width = Math.max(300, (canvas.parentNode && canvas.parentNode.clientWidth) || 900);
-      boxes = layout(width);
-      const depth = boxes.reduce((m, b) => Math.max(m, b.d + 1), 1);
-      canvas.width = width;
-      canvas.height = depth * ROW_H;
-      const g = canvas.getContext('2d');
-      g.font = '11px sans-serif';
-      g.textBaseline = 'middle';
-      for (const b of boxes) {
-        g.fillStyle = fill(b.i);
-        g.fillRect(b.x, b.d * ROW_H, Math.max(b.w - 1, 0.5), ROW_H - 1);
-        if (b.w > 40) {
-          g.fillStyle = '#111';
-          const text = `${label(b.i)} (${fmt.bytes(tree.retained[b.i])})`;
-          let s = text;
-          while (s.length > 3 && g.measureText(s).width > b.w - 6) s = s.slice(0, Math.max(3, Math.floor(s.length * 0.8)));
-          g.fillText(s === text ? s : s + '…', b.x + 3, b.d * ROW_H + ROW_H / 2);
-        }
-      }
-      crumbs.textContent = '';
-      crumbChain().forEach((c, k) => {
-        if (k) crumbs.appendChild(document.createTextNode(' › '));
-        crumbs.appendChild(el('a', { href: '#', text: c.text, on: { click: (e) => { e.preventDefault(); onSelect(c.address); } } }));
+    function draw(t, profile, engine) {
+      if (fg) fg.destroy();
+      tree = t;
+      fg = FG.create(box, profile, {
+        mode: 'left-heavy', modes: ['left-heavy', 'sandwich'], treeLabel: 'Icicle', treeCaption: 'Icicle: retained size along the dominator tree, biggest first',
+        height: 360, fileName: 'heap-icicle', stateKey: engine ? 'heap.flame' : undefined, query: engine ? ctx.query : undefined, transforms: engine,
+        onTransforms: (list) => { view.transforms = list; },
+        onSelect: (f) => {
+          if (f < 0 || f >= tree.address.length) return;
+          fromGraph = true;
+          onSelect(tree.address[f]);
+          fromGraph = false;
+        },
       });
+      exportsBar.hidden = !engine;
+      renderCrumbs(0);
     }
-    function hit(ev) {
-      const r = canvas.getBoundingClientRect();
-      const x = (ev.clientX - r.left) * (canvas.width / r.width), y = (ev.clientY - r.top) * (canvas.height / r.height);
-      const d = Math.floor(y / ROW_H);
-      return boxes.find((b) => b.d === d && x >= b.x && x < b.x + b.w);
-    }
-    canvas.addEventListener('mousemove', (ev) => {
-      const b = hit(ev);
-      if (!b) return;
-      const i = b.i;
-      const hidden = tree.hidden && tree.hidden[i] ? `, ${fmt.num(tree.hidden[i])} smaller dominated object(s) not drawn` : '';
-      tip.textContent = `${label(i)} — retained ${fmt.bytes(tree.retained[i])}, self ${fmt.bytes(tree.self[i])}` + (tree.location[i] ? ' — ' + tree.location[i] : '') + hidden;
-    });
-    canvas.addEventListener('click', (ev) => {
-      const b = hit(ev);
-      if (b) onSelect(tree === base && b.i === 0 ? null : tree.address[b.i]);
-    });
-    // Exports of the current zoom: the canvas as PNG, and the same boxes again as SVG (text as XML text).
-    function toSvg() {
-      const svg = GCSCOPE.ui.svg;
-      const doc = svg.create(canvas.width, canvas.height);
-      for (const b of boxes) {
-        const cell = svg.el(doc, 'g', { class: 'heap-box' });
-        cell.appendChild(svg.el(doc, 'title', {}, `${label(b.i)} — retained ${fmt.bytes(tree.retained[b.i])}, self ${fmt.bytes(tree.self[b.i])}`));
-        cell.appendChild(svg.el(doc, 'rect', { x: +b.x.toFixed(2), y: b.d * ROW_H, width: +Math.max(b.w - 1, 0.5).toFixed(2), height: ROW_H - 1, fill: fill(b.i) }));
-        const room = Math.floor((b.w - 6) / 6.2);
-        if (b.w > 40 && room > 2) {
-          const text = `${label(b.i)} (${fmt.bytes(tree.retained[b.i])})`;
-          cell.appendChild(svg.el(doc, 'text', { x: +(b.x + 3).toFixed(2), y: b.d * ROW_H + ROW_H / 2 + 4 }, text.length <= room ? text : text.slice(0, room - 1) + '…'));
-        }
-        doc.documentElement.appendChild(cell);
-      }
-      return svg.text(doc);
-    }
-    const png = el('button', { type: 'button', class: 'gs-small heap-png', text: 'PNG', title: 'Download this view of the icicle as PNG',
-      on: { click: () => canvas.toBlob((b) => GCSCOPE.ui.download('heap-icicle.png', 'image/png', b)) } });
-    const svgButton = el('button', { type: 'button', class: 'gs-small heap-svg', text: 'SVG', title: 'Download this view of the icicle as SVG',
-      on: { click: () => GCSCOPE.ui.download('heap-icicle.svg', 'image/svg+xml', toSvg()) } });
-    const wrap = el('div', { class: 'heap-icicle-wrap' }, el('div', {}, reset, ' ', png, ' ', svgButton, ' ', crumbs), canvas, tip);
-    wrap.toSvg = toSvg;
-    wrap.redraw = draw;
-    requestAnimationFrame(draw);
-    // Zoom to an object (null: the whole tree): its subtree from the engine, else the report's tree.
+    draw(base, FG.fromTree(report.dominator_stacks, 'heap'), true);
+    wrap.toSvg = () => fg.toSvg();
+    wrap.redraw = () => {};  // the flame graph redraws itself when its box is resized (shown)
+    // Zoom to an object (null: the whole heap): within the drawn tree when it is there, else its
+    // subtree from the engine.
     wrap.focusAddress = (address) => {
       const token = ++asked;
-      const local = () => {
-        const i = address ? base.address.indexOf(address) : 0;
-        tree = base;
-        focus = i > 0 ? i : 0;
-        if (canvas.isConnected) draw();
-      };
-      if (!address) { local(); return; }
+      if (!address) {
+        if (tree !== base) draw(base, FG.fromTree(report.dominator_stacks, 'heap'), true);
+        else fg.resetZoom();
+        renderCrumbs(0);
+        return;
+      }
+      const i = tree.address.indexOf(address);
+      if (i >= 0) {
+        if (!fromGraph) fg.zoomToFrame(i);
+        renderCrumbs(i);
+        return;
+      }
       ctx.query('heap.subtree', { address, max_nodes: ICICLE_NODES }).then((a) => {
         if (token !== asked) return;
-        tree = treeOf(a, a.ancestors);
-        focus = 0;
-        if (canvas.isConnected) draw();
-      }, () => { if (token === asked) local(); });
+        draw({ address: a.address, label: a.label, parent: a.parent, ancestors: a.ancestors }, FG.fromTree(a.stacks, address), false);
+      }, () => {});
     };
     return wrap;
   }
