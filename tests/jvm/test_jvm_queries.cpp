@@ -325,7 +325,8 @@ static std::map<size_t, std::pair<int64_t, int64_t>> pixel_extremes(const std::v
   return out;
 }
 
-TEST_CASE("jvm.summary and jvm.series of 93,320 pauses: exact over any range, block edges included", "[jvm][query]") {
+TEST_CASE("jvm.summary and jvm.series of 93,320 pauses: exact over any range, block edges included",
+          "[jvm][query][corpus]") {
   // The ×20 log of the test above: copy c holds the single log's pauses 22·c s later. The session
   // answers ranges from per-block totals and a rank structure over the pauses (jvm/range_index.h);
   // every range is checked against the pauses of the text in it.
@@ -361,7 +362,7 @@ TEST_CASE("jvm.summary and jvm.series of 93,320 pauses: exact over any range, bl
   CHECK(many.ask("jvm.storage")["range_index_bytes"].get<size_t>() > 0);
 }
 
-TEST_CASE("session.prepare builds the range index before any question", "[jvm][query]") {
+TEST_CASE("session.prepare builds the range index before any question", "[jvm][query][corpus]") {
   JvmSession s({corpus(kG1)});
   CHECK(s.ask("jvm.storage")["range_index_bytes"].is_null());
   CHECK(s.ask("session.prepare") == json::object());
