@@ -249,3 +249,45 @@ test("a capture opens with its slowest probes; a probe's values are binned by th
   expect(bins.width).toBe(2000);
   await expect(detail.locator('.gs-chart-title').last()).toContainText('bins of 2.00 µs');
 });
+
+// speedscope's sandwich table ("Total (pct)", "Self (pct)", name per row, heaviest self first), read
+// from the real speedscope 1.25 (npm release build, opened from disk in the same chromium).
+async function speedscopeSandwich(context, file) {
+  const ss = await context.newPage();
+  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
+  await ss.locator('input[type=file]').setInputFiles(file);
+  await ss.getByText('Sandwich').click();
+  await expect(ss.locator('body')).toContainText('Symbol Name');
+  const text = await ss.evaluate(() => document.body.innerText);
+  const lines = text.slice(text.indexOf('Symbol Name') + 11).split('\n').map((l) => l.trim()).filter(Boolean);
+  const rows = [];
+  for (let i = 0; i + 2 < lines.length && /^\d/.test(lines[i]); i += 3) rows.push({ total: lines[i], self: lines[i + 1], name: lines[i + 2] });
+  return rows;
+}
+
+test('speedscope round trip: the real speedscope opens a perf capture\'s export with the folding\'s figures', async ({ page, context }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
+  const stacks = (await lastJob(page)).locator('.tracing-stacks');
+  const [download] = await Promise.all([page.waitForEvent('download'), stacks.locator('button[data-export="speedscope"]').click()]);
+  const file = tempFile('perf-script-ruby.speedscope.json', fs.readFileSync(await download.path()));
+  // The expectation from FlameGraph's stackcollapse-perf.pl folding of the same capture: each
+  // frame's self (leaf) and total (stacks holding it) weight, as shares of the whole.
+  const folded = fs.readFileSync(fixture('tracing/perf-script-ruby.folded.txt'), 'utf8').split('\n').filter(Boolean).map((l) => {
+    const at = l.lastIndexOf(' ');
+    return { frames: l.slice(0, at).split(';'), weight: Number(l.slice(at + 1)) };
+  });
+  const all = folded.reduce((a, s) => a + s.weight, 0);
+  const self = {}, total = {};
+  for (const s of folded) {
+    self[s.frames[s.frames.length - 1]] = (self[s.frames[s.frames.length - 1]] || 0) + s.weight;
+    for (const f of new Set(s.frames)) total[f] = (total[f] || 0) + s.weight;
+  }
+  const heaviest = Object.keys(self).sort((a, b) => self[b] - self[a] || (a < b ? -1 : 1))[0];
+  const share = (w) => Math.round((100 * w) / all) + '%';
+  const rows = await speedscopeSandwich(context, file);
+  expect(rows[0].name).toBe(heaviest);
+  expect(rows[0].self).toContain('(' + share(self[heaviest]) + ')');
+  expect(rows[0].total).toContain('(' + share(total[heaviest]) + ')');
+  expect(rows.find((r) => r.name === 'ruby').total).toContain('(100%)');
+});
