@@ -65,4 +65,20 @@ function textPauses(file) {
   return out;
 }
 
-module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile, textPauses };
+// speedscope's sandwich table ("Total (pct)", "Self (pct)", name per row, heaviest self first), read
+// from the real speedscope 1.25 (npm release build, opened from disk in the same chromium) after it
+// opened `file`. `expect` is the caller's (Playwright's test module).
+async function speedscopeSandwich(context, file, expect) {
+  const ss = await context.newPage();
+  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
+  await ss.locator('input[type=file]').setInputFiles(file);
+  await ss.getByText('Sandwich').click();
+  await expect(ss.locator('body')).toContainText('Symbol Name');
+  const text = await ss.evaluate(() => document.body.innerText);
+  const lines = text.slice(text.indexOf('Symbol Name') + 11).split('\n').map((l) => l.trim()).filter(Boolean);
+  const rows = [];
+  for (let i = 0; i + 2 < lines.length && /^\d/.test(lines[i]); i += 3) rows.push({ total: lines[i], self: lines[i + 1], name: lines[i + 2] });
+  return rows;
+}
+
+module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile, textPauses, speedscopeSandwich };

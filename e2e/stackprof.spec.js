@@ -5,7 +5,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, corpus, fixture, chooseFiles, lastJob, tempFile } = require('./helpers');
+const { ROOT, corpus, fixture, chooseFiles, lastJob, tempFile, speedscopeSandwich } = require('./helpers');
 
 const dump = (name) => corpus(`prof/${name}/${name}.dump`);
 const golden = (name, report) => fs.readFileSync(corpus(`prof/${name}/golden/${report}`), 'utf8');
@@ -152,17 +152,7 @@ test('speedscope round trip: the real speedscope opens the export with stackprof
   const report = await open(page, 'blocks-cpu-raw');
   const [download] = await Promise.all([page.waitForEvent('download'), report.locator('button[data-export="speedscope"]').click()]);
   const file = tempFile('blocks-cpu-raw.speedscope.json', fs.readFileSync(await download.path()));
-  // speedscope 1.25 (npm), its release build opened from disk in the same chromium.
-  const ss = await context.newPage();
-  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
-  await ss.locator('input[type=file]').setInputFiles(file);
-  await ss.getByText('Sandwich').click();
-  await expect(ss.locator('body')).toContainText('Symbol Name');
-  // Its sandwich table: "Total (pct)", "Self (pct)", name per row, heaviest self first.
-  const text = await ss.evaluate(() => document.body.innerText);
-  const lines = text.slice(text.indexOf('Symbol Name') + 11).split('\n').map((l) => l.trim()).filter(Boolean);
-  const rows = [];
-  for (let i = 0; i + 2 < lines.length && /^\d/.test(lines[i]); i += 3) rows.push({ total: lines[i], self: lines[i + 1], name: lines[i + 2] });
+  const rows = await speedscopeSandwich(context, file, expect);
   // stackprof --text: Array#map 102 total / 61 self of 486 samples; <main> 437. speedscope prints
   // shares of 10 % and more as whole percents (21 %, 13 %, 90 %): the same total of 486.
   expect(rows[0]).toEqual({ total: '102 (21%)', self: '61 (13%)', name: 'Array#map' });

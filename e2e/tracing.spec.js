@@ -4,7 +4,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob, tempFile, speedscopeSandwich } = require('./helpers');
 
 const gcscope = (...args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), args, { maxBuffer: 1 << 28 }).toString());
 // A figure as the page prints it (en-US grouping; '—' for none).
@@ -250,21 +250,6 @@ test("a capture opens with its slowest probes; a probe's values are binned by th
   await expect(detail.locator('.gs-chart-title').last()).toContainText('bins of 2.00 µs');
 });
 
-// speedscope's sandwich table ("Total (pct)", "Self (pct)", name per row, heaviest self first), read
-// from the real speedscope 1.25 (npm release build, opened from disk in the same chromium).
-async function speedscopeSandwich(context, file) {
-  const ss = await context.newPage();
-  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
-  await ss.locator('input[type=file]').setInputFiles(file);
-  await ss.getByText('Sandwich').click();
-  await expect(ss.locator('body')).toContainText('Symbol Name');
-  const text = await ss.evaluate(() => document.body.innerText);
-  const lines = text.slice(text.indexOf('Symbol Name') + 11).split('\n').map((l) => l.trim()).filter(Boolean);
-  const rows = [];
-  for (let i = 0; i + 2 < lines.length && /^\d/.test(lines[i]); i += 3) rows.push({ total: lines[i], self: lines[i + 1], name: lines[i + 2] });
-  return rows;
-}
-
 test('speedscope round trip: the real speedscope opens a perf capture\'s export with the folding\'s figures', async ({ page, context }) => {
   await page.goto('/');
   await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
@@ -285,7 +270,7 @@ test('speedscope round trip: the real speedscope opens a perf capture\'s export 
   }
   const heaviest = Object.keys(self).sort((a, b) => self[b] - self[a] || (a < b ? -1 : 1))[0];
   const share = (w) => Math.round((100 * w) / all) + '%';
-  const rows = await speedscopeSandwich(context, file);
+  const rows = await speedscopeSandwich(context, file, expect);
   expect(rows[0].name).toBe(heaviest);
   expect(rows[0].self).toContain('(' + share(self[heaviest]) + ')');
   expect(rows[0].total).toContain('(' + share(total[heaviest]) + ')');
