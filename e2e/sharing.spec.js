@@ -251,6 +251,27 @@ test('JVM: the zoomed range survives a reload and back/forward return to the who
   await expect(page.locator('.jvm-range')).toHaveText(zoomedText);
 });
 
+test('JVM: the event table\'s page survives a reload once the paging stops', async ({ page }) => {
+  await page.goto('/?url=samples/jdk17-g1-leak.log&sw=0');
+  await lastJob(page);
+  const events = page.locator('.jvm-events');
+  const count = events.locator('.gs-table-count');
+  await expect(count).toHaveText(/^1–50 of /);
+  await events.locator('button.gs-sort', { hasText: /^Duration$/ }).click();
+  await events.locator('button.gs-next').click();
+  await expect(count).toHaveText(/^51–/);
+  const firstRow = await events.locator('tbody tr').first().textContent();
+  // A page turned is written to the fragment lazily, once the turning stops; the sort at once.
+  await expect.poll(() => hashParam(page, 'events')).toBe('duration_s.d.50');
+  await page.reload();
+  await lastJob(page);
+  await expect(page.locator('.jvm-events .gs-table-count')).toHaveText(/^51–/);
+  await expect(page.locator('.jvm-events tbody tr').first()).toHaveText(firstRow);
+  await page.locator('.jvm-events button.gs-prev').click();
+  await expect(page.locator('.jvm-events .gs-table-count')).toHaveText(/^1–50 of /);
+  await expect.poll(() => hashParam(page, 'events')).toBe('duration_s.d.0');
+});
+
 // ---- SVG export ----------------------------------------------------------------------------------
 
 async function downloadText(page, locator) {

@@ -6,8 +6,10 @@
 //          set once jvm.summary and jvm.series are answered and drawn), and to the next frame after it.
 //          The same ranges' two questions are then asked of the engine alone (engine_only).
 //          Ranges: widths of 1/2, 1/10, 1/100 and 1/1000 of the log in turn, at seeded random places.
-//   page:  the event table's "Next" (jvm.events, 100 rows), from the click to the new rows, over the
-//          whole log in time order, then sorted by duration (the sort's own page first, apart).
+//   page:  the event table's "Next" (jvm.events, one page of the view's rows), from the click to the
+//          new rows and to the next frame after them, over the whole log in time order, then sorted
+//          by duration (the sort's own page first, apart). The same pages are then asked of the
+//          engine alone (engine_only).
 //   The part of the page a reader uses is in view: the charts while zooming, the table while paging
 //   (sections out of view are not drawn, style.css).
 //   node bench/jvm/zoom_bench.js SITE_DIR LOG [ZOOMS] [PAGES]   → one JSON object on stdout
@@ -114,7 +116,8 @@ function askOnce(page, a, b, width) {
   }, [Number(a), Number(b), width]);
 }
 
-// One click on a button of the event table; resolves with the ms until its rows changed.
+// One click on a button of the event table; resolves with [ms until its rows changed, ms until the
+// frame after that].
 function tableClick(page, selector) {
   return page.evaluate((sel) => new Promise((resolve, reject) => {
     const box = document.querySelector('.job .jvm-events');
@@ -126,12 +129,26 @@ function tableClick(page, selector) {
       const now = count.textContent + '|' + (box.querySelector('tbody tr') || {}).textContent;
       if (now === before) return;
       mo.disconnect();
-      clearTimeout(timer);
-      resolve(performance.now() - start);
+      const shown = performance.now();
+      requestAnimationFrame(() => setTimeout(() => { clearTimeout(timer); resolve([shown - start, performance.now() - start]); }, 0));
     });
     mo.observe(box, { subtree: true, childList: true, characterData: true });
     box.querySelector(sel).click();
   }), selector);
+}
+
+// Pages of the event table asked of the engine directly (no rendering), in ms each.
+function askPages(page, pages, limit, sort) {
+  return page.evaluate(async ([n, lim, by]) => {
+    const engine = document.querySelector('.job').gcscopeEngine;
+    const times = [];
+    for (let i = 1; i <= n; i++) {
+      const start = performance.now();
+      await engine.query('jvm.events', { report: 0, offset: i * lim, limit: lim, sort: by, desc: by !== 't' });
+      times.push(performance.now() - start);
+    }
+    return times;
+  }, [pages, limit, sort]);
 }
 
 // The job's worker heap (worker.js keeps the session in `live`).
@@ -181,10 +198,16 @@ async function workerHeap(page) {
   await inView('.job .jvm-events');
   const inTime = [];
   for (let i = 0; i < PAGES; i++) inTime.push(await tableClick(page, 'button.gs-next'));
-  const sortMs = await tableClick(page, 'th:nth-child(6) button.gs-sort');  // Duration, longest first
+  const [sortMs] = await tableClick(page, 'th:nth-child(6) button.gs-sort');  // Duration, longest first
   const sorted = [];
   for (let i = 0; i < PAGES; i++) sorted.push(await tableClick(page, 'button.gs-next'));
-  out.events_page = { time_order: stats(inTime), by_duration: stats(sorted), sort_first_page_ms: +sortMs.toFixed(1) };
+  const limit = await page.evaluate(() => document.querySelectorAll('.job .jvm-events tbody tr').length);
+  const shownAndFramed = (runs) => ({ shown: stats(runs.map((r) => r[0])), next_frame: stats(runs.map((r) => r[1])) });
+  out.events_page = {
+    rows: limit,
+    time_order: shownAndFramed(inTime), by_duration: shownAndFramed(sorted), sort_first_page_ms: +sortMs.toFixed(1),
+    engine_only: { time_order: stats(await askPages(page, PAGES, limit, 't')), by_duration: stats(await askPages(page, PAGES, limit, 'duration_s')) },
+  };
   out.heap_live_end = await workerHeap(page);
   console.log(JSON.stringify(out));
   await browser.close();

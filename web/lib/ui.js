@@ -390,8 +390,9 @@
       desc = saved[2] === 'd';
       offset = Number(saved[3]) - Number(saved[3]) % limit;
     }
-    const remember = () => {
-      if (keep) GCSCOPE.state.set(keep, sort === null && offset === 0 ? null : `${sort || ''}.${desc ? 'd' : 'a'}.${offset}`);
+    // A page turned is written lazily (a reader pages quickly); a sort or a filter at once.
+    const remember = (lazy) => {
+      if (keep) GCSCOPE.state.set(keep, sort === null && offset === 0 ? null : `${sort || ''}.${desc ? 'd' : 'a'}.${offset}`, { lazy });
     };
     const wrap = el('div', { class: 'gs-table gs-paged' });
     const caption = el('span', { class: 'gs-table-caption' });
@@ -418,8 +419,8 @@
       clearTimeout(typing);
       typing = setTimeout(() => { filter = input.value; offset = 0; load(); }, 150);
     });
-    prev.addEventListener('click', () => { offset = Math.max(0, offset - limit); load(); });
-    next.addEventListener('click', () => { offset += limit; load(); });
+    prev.addEventListener('click', () => { offset = Math.max(0, offset - limit); load(true); });
+    next.addEventListener('click', () => { offset += limit; load(true); });
     csv.addEventListener('click', () => {
       const lines = [columns.map((c) => csvCell(c.label || c.key)).join(',')];
       for (const r of current.rows) lines.push(columns.map((c) => csvCell(r[c.key])).join(','));
@@ -435,6 +436,7 @@
     });
 
     function show(answer) {
+      if (answer.rows.length > limit) answer = Object.assign({}, answer, { rows: answer.rows.slice(0, limit) });
       current = answer;
       fill(answer.rows);
       headRow.querySelectorAll('th').forEach((th, i) => {
@@ -448,10 +450,10 @@
       prev.disabled = offset === 0;
       next.disabled = offset + answer.rows.length >= answer.total;
     }
-    async function load() {
+    async function load(turning) {
       const my = ++asked;
       status.textContent = '';
-      remember();
+      remember(!!turning);
       try {
         const answer = await opts.fetch({ offset, limit, sort, desc, filter });
         if (my === asked) show(answer);

@@ -178,7 +178,7 @@
       { key: 'line', label: 'Line', numeric: true },
     ];
     return GCSCOPE.ui.pagedTable(columns, {
-      csvName: 'jvm-events.csv', pageSize: 100, noun: 'events', stateKey: 'events',
+      csvName: 'jvm-events.csv', pageSize: 50, noun: 'events', stateKey: 'events',
       first: report.events_page,
       fetch: (q) => {
         const r = range();
