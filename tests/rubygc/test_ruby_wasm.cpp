@@ -1,13 +1,16 @@
 // Ruby 3.3, 3.4 and 4.0 as ruby.wasm runs them (fixtures/rubygc/generate_wasm.sh): the RUBY_GC_*
 // names each reads (its own `ruby -W2` output, fixtures/rubygc/w2/), and payloads of the project's
-// recorder under 3.3 and 3.4 with GC.stat_heap at the end of every unit. The expected heap sizes and
-// plateau starts are the output of fixtures/rubygc/check_stat_heap.py, which reads the payloads
-// without gcscope.
+// recorder under 3.3 and 3.4 with GC.stat_heap at the end of every unit, and with major GCs by shady
+// objects (shady_workload.rb) and its control. The expected heap sizes, plateau starts and major GC
+// counts are the output of fixtures/rubygc/check_stat_heap.py, which reads the payloads without
+// gcscope.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "rubygc/gc_params.h"
 #include "support.h"
@@ -125,5 +128,72 @@ TEST_CASE("rubygc ruby.wasm 3.3/3.4 payloads: per-heap init slots once unit time
     // (check_stat_heap.py: majors_in_units 0, max_remembered_wb_unprotected 0): no shady advice.
     CHECK(r["metrics"]["gcs_during_processing"].get<int64_t>() > 0);
     CHECK_FALSE(r["strategies"]["speed"].contains("RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO"));
+  }
+}
+
+TEST_CASE("rubygc ruby.wasm 3.3/3.4 payloads: major GCs by shady objects raise their limit ratio", "[rubygc]") {
+  // The mechanism, hand-read from rec33_wasm_shady.json's own samples (columns named by its header):
+  // requests 1 and 2 each leave 120 more remembered write-barrier-unprotected objects (120, 240) under
+  // the limit of 328 (1 % of the 32826 old objects at BOOTED); request 3 adds 120 more (360 > 328), so
+  // it ends with a major GC by shady (major_gc_count 5 -> 6) that reset the count to 0.
+  const json payload = read_json(fixture("rubygc/rec33_wasm_shady.json"));
+  const json& keys = payload[0][7];
+  auto col = [&](const char* key) {
+    return static_cast<size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+  };
+  const size_t remembered = col("remembered_wb_unprotected_objects"),
+               limit = col("remembered_wb_unprotected_objects_limit"), majors = col("major_gc_count"),
+               old_objects = col("old_objects");
+  REQUIRE(remembered < keys.size());
+  std::vector<json> ends;
+  for (size_t i = 1; i < payload.size(); ++i) {
+    if (payload[i][3] == "BOOTED") CHECK(payload[i][4][old_objects] == 32826);
+    if (payload[i][3] == "PROCESSING_ENDED") ends.push_back(payload[i]);
+  }
+  REQUIRE(ends.size() == 60);
+  const int64_t hand_remembered[] = {120, 240, 0}, hand_majors[] = {5, 5, 6};
+  for (size_t u = 0; u < 3; ++u) {
+    INFO("request " << u + 1);
+    CHECK(ends[u][4][remembered] == hand_remembered[u]);
+    CHECK(ends[u][4][limit] == 328);
+    CHECK(ends[u][4][majors] == hand_majors[u]);
+  }
+  CHECK(ends[1][5]["major_by"].is_null());
+  CHECK(ends[2][5]["major_by"] == "shady");
+
+  struct Case {
+    const char* file;
+    const char* ruby;
+    int64_t shady, majors;  // check_stat_heap.py: shady_majors_in_units, majors_in_units
+  };
+  const Case cases[] = {
+      {"rubygc/rec33_wasm_shady.json", "3.3.3", 20, 20},
+      {"rubygc/rec34_wasm_shady.json", "3.4.1", 20, 20},
+      {"rubygc/rec33_wasm_shady_control.json", "3.3.3", 0, 1},
+  };
+  const std::string var = "RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO";
+  for (const auto& c : cases) {
+    INFO(c.file);
+    json r = tuner_report(fixture(c.file));
+    CHECK(r["verdict"]["status"] == 200);
+    CHECK(r["header"]["ruby_version"] == c.ruby);
+    CHECK(r["units_of_work"]["count"] == 60);  // UNITS=60 in generate_wasm.sh
+    CHECK(r["metrics"]["majors"] == c.majors);
+    CHECK(r["metrics"]["majors_by"].value("shady", 0) == c.shady);
+    const json* rec = nullptr;
+    for (const auto& x : r["recommendations"])
+      if (x["variable"] == var && x["strategy"] == "speed") rec = &x;
+    if (c.shady == 0) {
+      // The control: the same requests, nothing demoted, no shady major, no advice.
+      CHECK(rec == nullptr);
+      CHECK_FALSE(r["strategies"]["speed"].contains(var));
+      continue;
+    }
+    // Autotuner's rule: at least 10 shady majors and more than 10 % of all; the ratio was unset, so
+    // the advice is twice Ruby's default 0.01.
+    REQUIRE(rec != nullptr);
+    CHECK((*rec)["evidence"]["majors_by_shady"] == c.shady);
+    CHECK((*rec)["evidence"]["majors"] == c.majors);
+    CHECK(r["strategies"]["speed"][var] == "0.02");
   }
 }
