@@ -2,8 +2,9 @@
 // Expected figures come from elsewhere than the code under test: the corpus manifest's oracle
 // (gc_at_boot, units, statuses), each payload analyzed alone (the per-process range a merged value
 // must stay in), fixtures/rubygc/check_payload.py (GC count at BOOTED, read from the raw JSON), the
-// fixtures' generate.sh (the settings the tuned run was started with), and sample counts taken from
-// the raw JSON inside the tests.
+// fixtures' generate.sh and generate_wasm.sh (the settings the tuned runs were started with),
+// fixtures/rubygc/check_stat_heap.py (major GCs by shady) and sample counts taken from the raw JSON
+// inside the tests.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -163,6 +164,32 @@ TEST_CASE("rubygc compare: before (no presets) and after (the advice applied)", 
   json sets = after.ask("compare.with", {{"other", both.ask("compare.side")}});
   CHECK(sets["a"]["processes"] == 2);
   CHECK(sets["a"]["payloads"] == 2);
+}
+
+TEST_CASE("rubygc compare: the shady advice applied halves the major GCs by shady", "[rubygc]") {
+  // generate_wasm.sh: rec33_wasm_shady_tuned ran with RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO=0.02,
+  // the speed advice for rec33_wasm_shady; check_stat_heap.py: 20 and 10 majors in the 60 units, all shady.
+  Session before({fixture("rubygc/rec33_wasm_shady.json")}), after({fixture("rubygc/rec33_wasm_shady_tuned.json")});
+  json c = after.ask("compare.with", {{"other", before.ask("compare.side")}});
+  std::map<std::string, json> m;
+  for (const auto& x : c["metrics"]) m[x["id"]] = x;
+  REQUIRE(m.count("majors_by.shady") == 1);
+  CHECK(m["majors_by.shady"]["a"].get<double>() == Approx(1000.0 * 20 / 60));
+  CHECK(m["majors_by.shady"]["b"].get<double>() == Approx(1000.0 * 10 / 60));
+  CHECK(m["majors_by.shady"]["verdict"] == "better");
+  // Both runs boot alike: the same GCs at BOOTED (read from the raw JSON here).
+  json raw = read_json(fixture("rubygc/rec33_wasm_shady_tuned.json"));
+  const size_t count = std::find(raw[0][7].begin(), raw[0][7].end(), "count") - raw[0][7].begin();
+  for (size_t i = 1; i < raw.size(); ++i)
+    if (raw[i][3] == "BOOTED") CHECK(m["boot_gcs"]["b"] == raw[i][4][count]);
+  CHECK(m["boot_gcs"]["a"] == m["boot_gcs"]["b"]);
+  REQUIRE(c["settings_changed"].size() == 1);
+  CHECK(c["settings_changed"][0] == json({{"variable", "RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO"},
+                                          {"before", nullptr},
+                                          {"after", "0.02"}}));
+  // Still 10 of 10 majors by shady (autotuner's floor is 10): the advice doubles the ratio the run had.
+  const json& tuned = report_of(after.doc, kFormat);
+  CHECK(tuned["strategies"]["speed"]["RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO"] == "0.04");
 }
 
 TEST_CASE("rubygc queries: ranges of the timeline, counted from the raw samples", "[rubygc]") {
