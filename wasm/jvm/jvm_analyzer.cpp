@@ -22,11 +22,13 @@
 #include "core/analyzer.h"
 #include "core/line_splitter.h"
 #include "core/query.h"
+#include "core/timeline.h"
 #include "core/text_scan.h"
 #include "jvm/aggregator.h"
 #include "jvm/legacy/legacy_findings.h"
 #include "jvm/log_parser.h"
 #include "jvm/rotation.h"
+#include "jvm/timeline.h"
 #include "jvm/tables.h"
 
 namespace gcscope::jvm {
@@ -293,6 +295,7 @@ class JvmAnalyzer final : public Analyzer {
     if (!std::isnan(t0) && !std::isnan(t1) && t1 < t0) throw QueryError("argument 't1' must not be before 't0'");
     if (method == "jvm.summary") return a.summary(t0, t1);
     if (method == "jvm.storage") return a.storage();
+    if (method == timeline::kMethod) return pause_timeline(a, args);
     if (method == "jvm.series")
       return a.series(t0, t1, static_cast<int>(query_args::integer(args, "width", 1000, 1, 20000)), series_pools(args));
     if (method == "jvm.events") {

@@ -111,6 +111,9 @@ class CaptureDecoder {
   //  live_max}, by_class: [{class, created, destroyed}] (most active first, ≤ 50), gc: {cycles,
   //  total_ms, mean_ms, max_ms}, cpu_samples, timeline: {t, created, destroyed, live} (≤ 4000 bins)}.
   nlohmann::json range(double t0_s, double t1_s) const;
+  // After write_report(): the capture's timeline over {t0?, t1?, width?} (rbkit/timeline.cpp,
+  // core/timeline.h: allocation rates and GC cycles in epoch seconds).
+  nlohmann::json timeline(const nlohmann::json& args) const;
 
   // After write_report(): the capture's tables (rbkit/tables.cpp, docs/TABLES.md), the rows of one
   // of them with `input` in their input column; false when rbkit has no table of that name.

@@ -3,6 +3,7 @@
 #include "core/analyzer.h"
 #include "core/identify.h"
 #include "core/query.h"
+#include "core/timeline.h"
 #include "profile/stack_queries.h"
 #include "rbkit/capture.h"
 #include "rbkit/probe.h"
@@ -31,6 +32,7 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
         throw QueryError("this capture has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
       return stacks_.answer(method, args);
     }
+    if (method == timeline::kMethod) return decoder_.timeline(args);
     if (method != "rbkit.range") return Analyzer::query(method, args);
     query_args::required(args, "t0");
     query_args::required(args, "t1");
@@ -97,7 +99,7 @@ void register_rbkit(FormatRegistry& registry) {
   FormatHandler h;
   h.id = "rbkit-capture";
   h.title = "rbkit capture";
-  h.methods = {"rbkit.range"};
+  h.methods = {"rbkit.range", timeline::kMethod};
   for (const auto& m : profile::stack_methods()) h.methods.push_back(m);
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
   h.memory_per_input_byte = 0.3;

@@ -86,6 +86,8 @@ const Schema& stacks_schema() {
   return s;
 }
 
+}  // namespace
+
 double epoch_ms_of(uint64_t ts_ns, double boot_epoch_s) {
   constexpr uint64_t kEpochNsFloor =
       1000000000000000000ULL;  // 10^18 ns: later than any monotonic clock reading of a running machine
@@ -93,6 +95,8 @@ double epoch_ms_of(uint64_t ts_ns, double boot_epoch_s) {
   if (std::isfinite(boot_epoch_s)) return boot_epoch_s * 1e3 + static_cast<double>(ts_ns) / 1e6;
   return std::numeric_limits<double>::quiet_NaN();
 }
+
+namespace {
 
 void write_events(const TraceData& d, const std::string& input, tables::RowSink& sink) {
   RowWriter w(events_schema(), sink);

@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "core/query.h"
+#include "core/timeline.h"
 #include "stack_source.h"
+#include "tracing/timeline.h"
 #include "trace_model.h"
 
 namespace gcscope::tracing {
@@ -41,7 +43,7 @@ bool u64_arg(const json& args, const char* key, uint64_t& out) {
 
 const std::vector<std::string>& TraceData::query_methods() {
   static const std::vector<std::string> list = [] {
-    std::vector<std::string> l = {"tracing.probe", "tracing.histogram"};
+    std::vector<std::string> l = {"tracing.probe", "tracing.histogram", timeline::kMethod};
     for (const auto& m : profile::stack_methods()) l.push_back(m);
     return l;
   }();
@@ -154,6 +156,7 @@ json TraceData::stack_answer(const std::string& method, const json& args) {
 
 json TraceData::query(const std::string& method, const json& args) {
   if (method.rfind("stacks.", 0) == 0) return stack_answer(method, args);
+  if (method == timeline::kMethod) return event_timeline(*this, args);
   if (method == "tracing.probe") {
     const json& p = query_args::required(args, "probe");
     if (!p.is_string()) throw QueryError("argument 'probe' must be a probe's name as the latency table shows it");
