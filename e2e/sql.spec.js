@@ -360,3 +360,25 @@ test('a stackprof profile\'s and a heap dump\'s examples run; their figures are 
   // type, objects, bytes
   expect(Object.fromEntries(ran['Objects and bytes per type'].map((r) => [r[0], Number(r[1].replace(/,/g, ''))]))).toEqual(perType);
 });
+
+// Three heap dumps of one process are one job; its tables hold every dump's rows under the dump's
+// name, with the dump's own line counts (objects, references to objects of the dump, root edges).
+test('a set of heap dumps: every dump\'s objects, references and roots, each under its dump', async ({ page }) => {
+  const names = ['sites_1', 'sites_2', 'sites_3'].map((n) => `${n}.heap.json.gz`);
+  const want = names.map((name) => {
+    const records = require('zlib').gunzipSync(fs.readFileSync(fixture(`heap/${name}`))).toString('utf8')
+      .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const objects = records.filter((r) => r.address && !['ROOT', 'SHAPE', 'NONE'].includes(r.type));
+    const held = new Set(objects.map((o) => o.address));
+    const refs = (list) => (list || []).filter((a) => held.has(a)).length;
+    return [name, objects.length, objects.reduce((s, o) => s + refs(o.references), 0),
+      records.filter((r) => r.type === 'ROOT').reduce((s, r) => s + refs(r.references), 0)].map((v) => v.toLocaleString('en-US'));
+  });
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, names.map((n) => fixture(`heap/${n}`)));
+  const panel = await openPanel(page, await lastJob(page));
+  expect(await run(panel, `SELECT input, (SELECT count(*) FROM objects o WHERE o.input = i.input) AS objects,
+      (SELECT count(*) FROM object_references r WHERE r.input = i.input) AS refs,
+      (SELECT count(*) FROM roots r WHERE r.input = i.input) AS roots
+    FROM (SELECT DISTINCT input FROM objects) i ORDER BY input`)).toEqual(want);
+});

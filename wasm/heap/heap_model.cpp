@@ -348,6 +348,25 @@ void HeapModel::finalize(bool with_class_edges) {
   }
 }
 
+void HeapModel::keep_table_columns() {
+  if (class_edges) {  // finalize(true) appended one edge after an object's own references
+    size_t w = 0, n = size();
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t begin = ref_begin[i], end = ref_begin[i + 1];
+      if (end > begin && class_address[i] && type[i] != kImemo && index_.find(class_address[i]) != kNoIndex) --end;
+      ref_begin[i] = static_cast<uint32_t>(w);
+      for (uint32_t r = begin; r < end; ++r) ref_targets[w++] = ref_targets[r];
+    }
+    ref_begin[n] = static_cast<uint32_t>(w);
+    ref_targets.resize(w);
+    ref_targets.shrink_to_fit();
+    class_edges = 0;
+  }
+  index_ = U64Map(16);
+  std::vector<uint32_t>().swap(detail_id);
+  std::vector<uint32_t>().swap(value_id);
+}
+
 size_t HeapModel::memory_bytes() const {
   size_t b = address.capacity() * 8 + type.capacity() + flags.capacity() + class_address.capacity() * 8 +
              (class_id.capacity() + name_id.capacity() + detail_id.capacity() + file_id.capacity() + line.capacity() +

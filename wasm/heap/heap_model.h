@@ -169,6 +169,11 @@ class HeapModel {
   // class_edges: also link every object to its class (the GC marks an object's class, but dump_all
   // leaves it out of "references"), so classes are not "retained" by whichever instance comes first.
   void finalize(bool class_edges = false);
+  // After finalize(): keeps only what the tables read (heap/tables.h) — the object columns the
+  // dump wrote, the dump's own references and the roots — and frees the rest (the address index,
+  // IMEMO/DATA details, string values, the implicit class edges), so that an earlier dump of a set
+  // keeps its rows at a fraction of its analysis's memory. index_of() finds nothing afterwards.
+  void keep_table_columns();
 
   // ---- columns (index = object) -------------------------------------------------------------
   size_t size() const { return address.size(); }

@@ -3,13 +3,16 @@
 // Several members (accepts_many_members): every dump gets a compact entry in `dumps` (objects,
 // bytes, by_type, parse counts); the top-level summaries, retention and views are those of the LAST
 // dump (the heap "now"), and only one full model is alive at a time (the earlier dumps are reduced to
-// what the diff needs). With 2 or 3 dumps (unless the option {"heap_diff": false}), `diff` lists the
-// objects allocated after dump 1 that are alive in the last dump: what someone who takes several
-// dumps of one process is looking for.
+// what the diff needs and what their tables read: heap/tables.h gives every dump's rows). With 2 or 3 dumps (unless the
+// option {"heap_diff": false}), `diff` lists the objects allocated after dump 1 that are alive in the last dump: what
+// someone who takes several dumps of one process is looking for.
 //
 // After the report the last dump's model and dominator tree stay, and the analyzer answers the
 // heap.* questions of heap_query.h about any of its objects.
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/analyzer.h"
 #include "core/line_splitter.h"
@@ -139,9 +142,11 @@ class HeapDumpAnalyzer : public Analyzer {
   }
 
   std::vector<tables::Schema> tables() const override { return heap::heap_tables(); }
+  // Every dump's rows, in the set's order: the earlier dumps' reduced models, then the last one.
   bool write_table(const std::string& name, tables::RowSink& sink) override {
-    if (model_ && finished_) return heap::write_heap_table(*model_, /*class_edges=*/true, path_, name, sink);
-    return heap::write_heap_table(heap::HeapModel(), false, path_, name, sink);  // no dump read: no rows
+    if (!model_ || !finished_) return heap::write_heap_table(heap::HeapModel(), path_, name, sink);  // no rows
+    for (const auto& [path, model] : earlier_) heap::write_heap_table(*model, path, name, sink);
+    return heap::write_heap_table(*model_, path_, name, sink);
   }
 
   // heap.* (heap_query.h) and stacks.* (profile/stack_queries.h) over the dominator tree, whose
@@ -192,7 +197,7 @@ class HeapDumpAnalyzer : public Analyzer {
     return diff;
   }
 
-  // Reduces the previous member's model to what the diff needs, then drops it.
+  // Reduces the previous member's model to what the diff needs and what its tables read.
   void reduce_previous() {
     if (!model_) return;
     if (diff_ != kDiffOff) {
@@ -205,6 +210,10 @@ class HeapDumpAnalyzer : public Analyzer {
       }
     }
     parser_.reset();
+    if (model_->finalized()) {
+      model_->keep_table_columns();
+      earlier_.emplace_back(path_, std::move(model_));
+    }
     model_.reset();
     ended_ = false;
   }
@@ -273,6 +282,8 @@ class HeapDumpAnalyzer : public Analyzer {
   std::unique_ptr<heap::HeapQueries> queries_;
   profile::StackQueries stacks_;
   std::unique_ptr<heap::HeapModel> model_;
+  // The earlier dumps of a set (path, model reduced to its table columns), in the set's order.
+  std::vector<std::pair<std::string, std::unique_ptr<heap::HeapModel>>> earlier_;
   std::unique_ptr<heap::DumpParser> parser_;
   LineSplitter splitter_;
   heap::DumpCounters counters_;

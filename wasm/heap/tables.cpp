@@ -14,7 +14,7 @@ const Schema& objects_schema() {
   static const Schema s{
       "objects",
       "One row per object record of the dump (free slots and SHAPE records are not objects), in the dump's order.",
-      {{"input", Type::kString, "", "the dump file (or archive member); the last dump of a set"},
+      {{"input", Type::kString, "", "the dump file (or archive member) the row came from"},
        {"address", Type::kString, "", "the object's address as the dump writes it (\"0x7f07c5b49af0\")"},
        {"type", Type::kString, "", "Ruby's value type as the dump names it (STRING, ARRAY, OBJECT, IMEMO, ...)"},
        {"class", Type::kString, "",
@@ -38,7 +38,7 @@ const Schema& references_schema() {
       "object_references",
       "One row per reference an object record lists, in the dump's order (references to addresses the dump does "
       "not hold are left out).",
-      {{"input", Type::kString, "", "the dump file (or archive member); the last dump of a set"},
+      {{"input", Type::kString, "", "the dump file (or archive member) the row came from"},
        {"from_address", Type::kString, "", "the referring object's address (objects.address)"},
        {"to_address", Type::kString, "", "the referenced object's address (objects.address)"}}};
   return s;
@@ -48,7 +48,7 @@ const Schema& roots_schema() {
   static const Schema s{
       "roots",
       "One row per reference of a ROOT record: the objects the GC marks first.",
-      {{"input", Type::kString, "", "the dump file (or archive member); the last dump of a set"},
+      {{"input", Type::kString, "", "the dump file (or archive member) the row came from"},
        {"category", Type::kString, "", "the root's kind as the dump names it (vm, machine_context, ...)"},
        {"address", Type::kString, "", "the rooted object's address (objects.address)"}}};
   return s;
@@ -101,11 +101,11 @@ bool has_class_edge(const HeapModel& m, size_t i) {
   return m.class_address[i] && m.type[i] != kImemo && m.index_of(m.class_address[i]) != kNoIndex;
 }
 
-void write_references(const HeapModel& m, bool class_edges, const std::string& input, tables::RowSink& sink) {
+void write_references(const HeapModel& m, const std::string& input, tables::RowSink& sink) {
   RowWriter w(references_schema(), sink);
   for (size_t i = 0; i + 1 < m.ref_begin.size() && i < m.size(); ++i) {
     uint32_t end = m.ref_begin[i + 1];
-    if (class_edges && end > m.ref_begin[i] && has_class_edge(m, i)) --end;
+    if (m.class_edges && end > m.ref_begin[i] && has_class_edge(m, i)) --end;
     if (m.ref_begin[i] == end) continue;
     std::string from = format_address(m.address[i]);
     for (uint32_t r = m.ref_begin[i]; r < end; ++r)
@@ -127,10 +127,10 @@ void write_roots(const HeapModel& m, const std::string& input, tables::RowSink& 
 
 std::vector<tables::Schema> heap_tables() { return {objects_schema(), references_schema(), roots_schema()}; }
 
-bool write_heap_table(const HeapModel& model, bool class_edges, const std::string& input, const std::string& name,
+bool write_heap_table(const HeapModel& model, const std::string& input, const std::string& name,
                       tables::RowSink& sink) {
   if (name == "objects") write_objects(model, input, sink);
-  else if (name == "object_references") write_references(model, class_edges, input, sink);
+  else if (name == "object_references") write_references(model, input, sink);
   else if (name == "roots") write_roots(model, input, sink);
   else return false;
   return true;
