@@ -382,3 +382,31 @@ test('a set of heap dumps: every dump\'s objects, references and roots, each und
       (SELECT count(*) FROM roots r WHERE r.input = i.input) AS roots
     FROM (SELECT DISTINCT input FROM objects) i ORDER BY input`)).toEqual(want);
 });
+
+// A real rbkit server's capture (the first 12 messages, fixtures/rbkit): every example runs; its
+// events per type and objects created per class are those rbkit_frames.py's own msgpack reader reads.
+test('an rbkit capture\'s examples run; its events are the capture\'s own', async ({ page }) => {
+  const file = fixture('rbkit/stock-server-first12.rbkit');
+  const names = ['obj_created', 'obj_destroyed', 'gc_start', 'gc_end_m', 'gc_end_s', 'object_space_dump', 'gc_stats', 'event_collection', 'handshake', 'cpu_sample'];
+  const events = execFileSync('python3', [fixture('rbkit/rbkit_frames.py'), 'events', file]).toString().trim().split('\n').map((l) => JSON.parse(l));
+  const perType = {};
+  const perClass = {};
+  for (const [type, , , cls] of events) {
+    perType[names[type]] = (perType[names[type]] || 0) + 1;
+    if (type === 0) perClass[cls ?? '(nil)'] = (perClass[cls ?? '(nil)'] || 0) + 1;
+  }
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+  const ran = {};
+  for (const button of await panel.locator('.sql-example').all()) {
+    await button.click();
+    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+    await expect(panel.locator('.sql-error')).toHaveCount(0);
+    ran[await button.textContent()] = await cells(panel);
+  }
+  const count = (s) => Number(s.replace(/,/g, ''));
+  expect(Object.fromEntries(ran['Events per type'].map((r) => [r[0], count(r[1])]))).toEqual(perType);
+  expect(Object.fromEntries(ran['Classes by objects created'].filter((r) => count(r[1]) > 0).map((r) => [r[0], count(r[1])]))).toEqual(perClass);
+  expect(ran['GC cycles'].length).toBe(perType.gc_start || 0);
+});

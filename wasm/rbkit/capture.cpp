@@ -663,6 +663,7 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
     ts_min_ = std::min(ts_min_, e.ts);
     ts_max_ = std::max(ts_max_, e.ts);
   }
+  if (type != kEventCollection && type != kObjDestroyed) log_event(e, type, e.cls);
   switch (type) {
     case kObjCreated: {
       ++created_;
@@ -686,6 +687,7 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
       } else {
         cls = kBeforeCapture;
       }
+      log_event(e, type, cls == kBeforeCapture ? 0 : cls);
       bin_object(e.ts, cls, false, cls == kBeforeCapture ? 0 : -1);
       break;
     }
@@ -765,6 +767,21 @@ void CaptureDecoder::accept(const EventScratch& e, uint8_t level, int type) {
     }
     default: break;
   }
+}
+
+// Called before the event changes the staged dump chunk or CPU stack, whose sizes it records.
+void CaptureDecoder::log_event(const EventScratch& e, int type, uint32_t cls) {
+  EventLog::Event ev;
+  ev.type = type;
+  ev.ts_ms = e.ts;
+  ev.has_id = (type == kObjCreated || type == kObjDestroyed) && e.has_id;
+  ev.id = e.id;
+  ev.cls = ev.has_id ? cls : 0;
+  ev.has_corr = type == kObjectSpaceDump && e.has_corr;
+  ev.corr = e.corr;
+  ev.has_count = type == kObjectSpaceDump || type == kCpuSample;
+  ev.count = type == kObjectSpaceDump ? staging_.size() : cpu_stack_.size();
+  events_.add(ev);
 }
 
 void CaptureDecoder::add_cpu_frame(const CpuFrameKey& key) {

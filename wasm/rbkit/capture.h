@@ -18,6 +18,7 @@
 
 #include "core/tables.h"
 #include "profile/stack_model.h"
+#include "rbkit/event_log.h"
 #include "rbkit/id_map.h"
 #include "rbkit/msgpack_stream.h"
 #include "rbkit/snapshot.h"
@@ -296,6 +297,10 @@ class CaptureDecoder {
 
   // Snapshots
   std::vector<Snapshot> snapshots_;
+
+  // Every accepted event but the event_collection wrappers, in the order accepted (rbkit_events).
+  EventLog events_;
+  void log_event(const EventScratch& e, int type, uint32_t cls);
 };
 
 }  // namespace gcscope::rbkit

@@ -102,7 +102,9 @@ void register_rbkit(FormatRegistry& registry) {
   h.methods = {"rbkit.range", timeline::kMethod};
   for (const auto& m : profile::stack_methods()) h.methods.push_back(m);
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
-  h.memory_per_input_byte = 0.3;
+  // The live-object map and bins (~0.3 of a capture's bytes) and the rbkit_events log (about 4
+  // bytes an event, ~0.16 of the real server's capture, up to twice that while the log grows).
+  h.memory_per_input_byte = 0.5;
   h.probes = {{probe_rank::kBinary + 10, rbkit::probe_capture}};
   registry.add(std::move(h));
 }

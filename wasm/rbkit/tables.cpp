@@ -1,4 +1,5 @@
-// rbkit's tables: what the capture decoder keeps of a capture, as rows. rbkit stamps every event
+// rbkit's tables: what the capture decoder keeps of a capture, as rows (events from its EventLog,
+// the others from its aggregates). rbkit stamps every event
 // with wall-clock milliseconds, so the capture's own clock is the Unix epoch: `t_s` is epoch
 // seconds and `ts` the same instant.
 #include <algorithm>
@@ -15,6 +16,29 @@ using tables::Schema;
 using tables::Type;
 
 const char* const kInput = "the capture file (or archive member)";
+
+const Schema& events_schema() {
+  static const Schema s{
+      "rbkit_events",
+      "One row per event of the capture (top-level messages and the events inside event_collections, whose "
+      "wrappers are not events), in the order they were read.",
+      {{"input", Type::kString, "", kInput},
+       {"event", Type::kInt64, "", "the event's position in the capture, from 0"},
+       {"t_s", Type::kFloat64, "s", "the event's timestamp in seconds since the Unix epoch (rbkit's clock)"},
+       {"ts", Type::kTimestamp, "", "the event's timestamp"},
+       {"type", Type::kString, "",
+        "obj_created, obj_destroyed, gc_start, gc_end_m, gc_end_s, object_space_dump, gc_stats, handshake or "
+        "cpu_sample"},
+       {"object_id", Type::kInt64, "", "obj_created and obj_destroyed: the object's id; null for other events"},
+       {"class", Type::kString, "",
+        "obj_created: the class_name rbkit sent; obj_destroyed: that of the object's latest obj_created in the "
+        "capture; null when nil, for an object created before the capture, and for other events"},
+       {"correlation_id", Type::kInt64, "",
+        "object_space_dump: the snapshot's correlation_id (snapshots.correlation_id), null when absent"},
+       {"objects", Type::kInt64, "", "object_space_dump: the objects this chunk carried; null for other events"},
+       {"frames", Type::kInt64, "", "cpu_sample: the frames of the sampled stack; null for other events"}}};
+  return s;
+}
 
 const Schema& object_rates_schema() {
   static const Schema s{
@@ -84,11 +108,22 @@ RowWriter& time_cells(RowWriter& w, double ms) { return w.f64(ms / 1000.0).ts_ms
 }  // namespace
 
 std::vector<tables::Schema> CaptureDecoder::table_schemas() {
-  return {object_rates_schema(), gc_cycles_schema(), cpu_samples_schema(), snapshots_schema()};
+  return {events_schema(), object_rates_schema(), gc_cycles_schema(), cpu_samples_schema(), snapshots_schema()};
 }
 
 bool CaptureDecoder::write_table(const std::string& input, const std::string& name, tables::RowSink& sink) const {
-  if (name == "object_rates") {
+  if (name == "rbkit_events") {
+    RowWriter w(events_schema(), sink);
+    int64_t n = 0;
+    events_.for_each([&](const EventLog::Event& e) {
+      time_cells(w.str(input).i64(n++), e.ts_ms).str(event_type_name(e.type));
+      w.i64_or_null(static_cast<int64_t>(e.id), e.has_id && e.id <= uint64_t(INT64_MAX));
+      w.str_or_null(classes_.shown(e.cls), e.cls != 0);
+      w.i64_or_null(static_cast<int64_t>(e.corr), e.has_corr && e.corr <= uint64_t(INT64_MAX));
+      w.i64_or_null(static_cast<int64_t>(e.count), e.has_count && e.type == kObjectSpaceDump);
+      w.i64_or_null(static_cast<int64_t>(e.count), e.has_count && e.type == kCpuSample).end_row();
+    });
+  } else if (name == "object_rates") {
     RowWriter w(object_rates_schema(), sink);
     for (const auto& [sec, bin] : bins_)
       for (const auto& c : bin.by_class) {

@@ -38,7 +38,8 @@ FROM object_references JOIN objects ON objects.address = to_address
 GROUP BY ALL ORDER BY referrers DESC LIMIT 20`],
     ['Roots per category', 'SELECT category, count(*) AS roots FROM roots GROUP BY category ORDER BY roots DESC'],
   ];
-  // rbkit captures: the object churn over time and per class, the GC cycles, the CPU samples' leaves.
+  // rbkit captures: the object churn over time and per class, the GC cycles, the CPU samples' leaves,
+  // the events per type.
   const RBKIT = [
     ['Objects created and destroyed per second', `SELECT ts, sum(created) AS created, sum(destroyed) AS destroyed
 FROM object_rates GROUP BY ts ORDER BY ts`],
@@ -46,6 +47,8 @@ FROM object_rates GROUP BY ts ORDER BY ts`],
 FROM object_rates GROUP BY class ORDER BY created DESC, class`],
     ['GC cycles', 'SELECT ts, duration_ms, mark_ms, sweep_ms FROM gc_cycles ORDER BY ts'],
     ['CPU samples per leaf', 'SELECT leaf, count(*) AS samples FROM cpu_samples GROUP BY leaf ORDER BY samples DESC LIMIT 20'],
+    ['Events per type', `SELECT type, count(*) AS events, min(ts) AS first, max(ts) AS last
+FROM rbkit_events GROUP BY type ORDER BY events DESC, type`],
   ];
   // GCToolKit's sample aggregations (pause time by cause, heap after full GC, allocation rate per
   // interval) and the pauses' percentiles per kind, over docs/TABLES.md's JVM tables.
