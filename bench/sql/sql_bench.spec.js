@@ -18,7 +18,7 @@ function eventStream(n) {
 
 async function measure(page, input, label, groupBy) {
   await page.goto('/?warmup=0');
-  await page.locator('#file-input').setInputFiles([input]);
+  await page.locator('#file-input').setInputFiles([].concat(input));
   const card = page.locator('.job').first();
   await expect(card.locator('.job-status')).toHaveText('Done', { timeout: 600_000 });
   const load = os.loadavg()[0];
@@ -66,4 +66,21 @@ test('the 200 MB JVM benchmark log: register its tables', async ({ browser }) =>
   await measure(page, log, path.basename(log),
     'SELECT kind, count(*) AS pauses, quantile_disc(duration_ms, 0.99) AS p99_ms FROM pauses GROUP BY kind');
   await context.close();
+});
+
+// The Ruby formats' tables: the real rbkit server's capture of the shared corpus (one row per event
+// in rbkit_events) and a set of three heap dumps (every dump's objects and references).
+test('rbkit and heap tables: register and group by', async ({ browser }) => {
+  const root = path.join(__dirname, '../..');
+  const capture = path.join(process.env.GCSCOPE_CORPUS_DIR || path.join(root, '../shared/corpus'), 'heap/rbkit/real_stock_threaddeath.rbkit');
+  test.skip(!fs.existsSync(capture), `no corpus capture at ${capture}`);
+  for (const [input, label, sql] of [
+    [capture, 'rbkit capture (5.7 MB, real server)', 'SELECT type, class, count(*) AS events FROM rbkit_events GROUP BY ALL'],
+    [['sites_1', 'sites_2', 'sites_3'].map((n) => path.join(root, `fixtures/heap/${n}.heap.json.gz`)), 'three heap dumps (fixtures/heap/sites_*)',
+      'SELECT input, class, count(*) AS objects, sum(memsize) AS bytes FROM objects GROUP BY ALL'],
+  ]) {
+    const context = await browser.newContext();
+    await measure(await context.newPage(), input, label, sql);
+    await context.close();
+  }
 });
