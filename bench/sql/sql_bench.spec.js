@@ -84,3 +84,13 @@ test('rbkit and heap tables: register and group by', async ({ browser }) => {
     await context.close();
   }
 });
+
+// stackprof's tables of the harness's raw object-mode dump (bench/stackprof/generate.sh: 25 MB).
+test('a stackprof raw dump: register and group by', async ({ browser }) => {
+  const dump = process.env.BENCH_STACKPROF_DUMP;
+  test.skip(!dump, 'set BENCH_STACKPROF_DUMP (bench/stackprof/generate.sh bench/out 0 makes one)');
+  const context = await browser.newContext();
+  await measure(await context.newPage(), dump, path.basename(dump),
+    'SELECT s.leaf, sum(r.weight) AS weight, count(*) AS records FROM samples r JOIN stacks s USING (stack_id) GROUP BY s.leaf');
+  await context.close();
+});
