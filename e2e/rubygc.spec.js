@@ -184,3 +184,23 @@ test('malloc advice shows its evidence, and lagged samples are named', async ({ 
   await expect(oldmalloc).toContainText('majors_by_oldmalloc: 11');
   await expect(p.locator('.rubygc-findings li[data-id="lagged_samples"]')).toContainText('33 samples were written after samples with newer GC counters');
 });
+
+test('shady advice shows its evidence on a real Ruby 3.3 run; its control gets none', async ({ page }) => {
+  await page.goto('/');
+  // ruby.wasm 3.3.3 runs of shady_workload.rb: 20 of 20 major GCs in units by shady, and the control
+  // (SHADY=0) with one major, not by shady (fixtures/rubygc/check_stat_heap.py).
+  await chooseFiles(page, [fixture('rubygc/rec33_wasm_shady.json')]);
+  const p = panel(await lastJob(page));
+  await expect(p.locator('.rubygc-verdict')).toHaveAttribute('data-status', '200');
+  const speed = p.locator('.rubygc-strategy[data-strategy="speed"]');
+  const shady = speed.locator('tbody tr', { hasText: /^RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO/ });
+  await expect(shady).toContainText('0.02');
+  await expect(shady).toContainText('20 of 20 major GCs were caused by write-barrier-unprotected (shady) objects');
+  await expect(shady).toContainText('majors_by_shady: 20');
+
+  await chooseFiles(page, [fixture('rubygc/rec33_wasm_shady_control.json')]);
+  const control = panel(await lastJob(page));
+  await expect(control.locator('.rubygc-verdict')).toHaveAttribute('data-status', '200');
+  await expect(control.locator('.rubygc-strategy[data-strategy="speed"] tbody tr').first()).toBeVisible();
+  await expect(control.locator('.rubygc-strategy tbody tr', { hasText: 'WB_UNPROTECTED' })).toHaveCount(0);
+});
