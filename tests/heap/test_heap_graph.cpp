@@ -5,22 +5,13 @@
 #include <vector>
 
 #include "heap/heap_analysis.h"
+#include "heap/hand_graph.h"
 #include "heap/heap_model.h"
 #include "heap/heap_query.h"
 
 using namespace gcscope::heap;
+using gcscope::heap::test::add;
 using nlohmann::json;
-
-namespace {
-void add(HeapModel& m, uint64_t addr, uint64_t size, std::vector<uint64_t> refs, const char* cls = "Node") {
-  ObjectInfo o;
-  o.address = addr;
-  o.class_name = cls;
-  o.memsize = size;
-  m.add_object(o);
-  for (uint64_t r : refs) m.add_reference(r);
-}
-}  // namespace
 
 TEST_CASE("dominators and retained sizes of a hand-drawn graph", "[heap]") {
   // roots → A, F.  A → B, C;  B → D;  C → D;  D → E;  F → E.  G unreachable.

@@ -8,24 +8,17 @@
 #include <vector>
 
 #include "heap/heap_analysis.h"
+#include "heap/hand_graph.h"
 #include "heap/heap_model.h"
 #include "heap/stack_source.h"
 #include "profile/stack_queries.h"
 
 using namespace gcscope;
 using namespace gcscope::heap;
+using gcscope::heap::test::add;
 using nlohmann::json;
 
 namespace {
-
-void add(HeapModel& m, uint64_t addr, uint64_t size, std::vector<uint64_t> refs, const char* cls) {
-  ObjectInfo o;
-  o.address = addr;
-  o.class_name = cls;
-  o.memsize = size;
-  m.add_object(o);
-  for (uint64_t r : refs) m.add_reference(r);
-}
 
 // roots → A, F.  A → B, C;  B → D;  C → D;  D → E;  F → E.  G unreachable.
 // Dominators: A, E, F hang below the roots; B, C, D below A. Retained: A = 1+2+4+8 = 15, D = 8,
