@@ -1,6 +1,8 @@
 // `gcscope compare A B [--format ID] [--set KEY=VALUE] [--pretty]`: analyzes A and B separately (each
-// may be a file, a directory or an archive, like `analyze`) and compares their first reports with the
-// compare function their format registers (the same the page runs): {"gcscope", "compare", "errors"}.
+// may be a file, a directory or an archive, like `analyze`) and compares them with the compare
+// function their format registers (the same the page runs): {"gcscope", "compare", "errors"}. A side
+// of several reports of the first report's compare family (a folder of tracing captures) is their sum
+// (FormatHandler::sum_sides); a family without a sum compares the first and says so in "not_summed".
 // JVM logs compare KPI by KPI (jvm/compare.h), tracing captures per probe and per stack
 // (tracing/compare.h; per frame too when both hold stacks), stackprof profiles per frame
 // (profile/compare.h).
@@ -83,8 +85,8 @@ int run_compare(const std::vector<std::string>& args) {
         error_entry(a.doc["reports"].empty() ? paths[0] : paths[1], "nothing to compare: no report for this input"));
   } else {
     try {
-      nlohmann::json side_a = a.set->query("compare.side", {{"report", 0}});
-      out["compare"] = b.set->query("compare.with", {{"report", 0}, {"other", side_a}});
+      nlohmann::json side_a = a.set->query("compare.side", {{"report", 0}, {"set", true}});
+      out["compare"] = b.set->query("compare.with", {{"report", 0}, {"other", side_a}, {"set", true}});
       out["compare"]["a"]["path"] = paths[0];
       out["compare"]["b"]["path"] = paths[1];
       if (fail_points >= 0) status = check_regressions(out, fail_points, errors, paths[0]);

@@ -87,6 +87,10 @@ using AnalyzeOptions = nlohmann::json;
 // The two sides of a comparison, each its analyzer's "compare.side" answer, compared: the result of
 // `gcscope compare` and of the page's compare (one implementation for both).
 using CompareFunction = std::function<nlohmann::json(const nlohmann::json& side_a, const nlohmann::json& side_b)>;
+// Several reports of one compare family in one analysis (a set of captures on one side) summed into
+// one side, as one report of them all would have given: each is its analyzer's "compare.side" answer
+// (its report by default) with, when the analyzer answers "compare.parts", that answer as "parts".
+using SumSidesFunction = std::function<nlohmann::json(const std::vector<nlohmann::json>& sides)>;
 
 // One format, registered by its domain folder (wasm/<domain>/register.cpp): everything the
 // product knows about it outside that folder comes from here.
@@ -100,6 +104,9 @@ struct FormatHandler {
   // the format has no comparison.
   std::string compare_family = {};
   CompareFunction compare = {};
+  // Set when a side may hold several reports of the family (formats read one report per file): the
+  // sum of a set's reports. Without it, a set with several is compared by its first and says so.
+  SumSidesFunction sum_sides = {};
   // Peak memory per byte of input (measured; BENCHMARKS.md): the page refuses up front an input
   // that cannot fit in WebAssembly's 4 GB instead of failing after reading it. `lighter`, when the
   // format has a cheaper mode: {"options": {...}, "memory_per_input_byte": x, "what": "..."}.

@@ -514,16 +514,53 @@ InputSet::Group& InputSet::group_for(const std::string& method, const nlohmann::
   return g;
 }
 
-nlohmann::json InputSet::compare_side(Group& g) {
+nlohmann::json InputSet::side_of(Group& g) {
+  try {
+    return g.analyzer->query("compare.side", nlohmann::json::object());
+  } catch (const QueryError&) {
+    return g.report;  // the analyzer compares by its report
+  }
+}
+
+nlohmann::json InputSet::compare_side(Group& g, bool whole_set) {
   if (!g.handler || !g.handler->compare)
     throw QueryError("a " + (g.handler ? g.handler->title : g.format) + " report has no comparison");
-  nlohmann::json side;
-  try {
-    side = g.analyzer->query("compare.side", nlohmann::json::object());
-  } catch (const QueryError&) {
-    side = g.report;  // the analyzer compares by its report
+  std::vector<size_t> members;
+  for (size_t i = 0; i < groups_.size(); ++i) {
+    const Group& o = *groups_[i];
+    bool same_family = o.handler && o.handler->compare && o.handler->compare_family == g.handler->compare_family;
+    if (&o == &g || (whole_set && same_family && !o.broken)) members.push_back(i);
   }
-  return {{"format", g.format}, {"family", g.handler->compare_family}, {"side", std::move(side)}};
+  nlohmann::json out = {{"format", g.format}, {"family", g.handler->compare_family}, {"reports", members}};
+  if (members.size() == 1) {
+    out["side"] = side_of(g);
+    return out;
+  }
+  if (!g.handler->sum_sides) {
+    out["side"] = side_of(g);
+    out["reports"] = {members[0]};
+    out["not_summed"] = "only the first of " + std::to_string(members.size()) + " " + g.handler->title +
+                        " reports is compared: reports of this kind are not summed";
+    return out;
+  }
+  std::vector<nlohmann::json> sides;
+  for (size_t i : members) {
+    Group& m = *groups_[i];
+    nlohmann::json side = side_of(m);
+    if (side.is_object()) {
+      side["format"] = m.format;
+      side["inputs"] = m.member_paths;
+      try {
+        side["parts"] = m.analyzer->query("compare.parts", nlohmann::json::object());
+      } catch (const QueryError&) {
+      }
+    }
+    sides.push_back(std::move(side));
+  }
+  out["side"] = g.handler->sum_sides(sides);
+  for (size_t i : members)
+    if (groups_[i]->format != g.format) out["format"] = "mixed";
+  return out;
 }
 
 nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& args) {
@@ -561,18 +598,26 @@ nlohmann::json InputSet::query(const std::string& method, const nlohmann::json& 
     return rows.take();
   }
   Group& g = group_for(method, args);
-  if (method == "compare.side") return compare_side(g);
+  const bool whole_set = query_args::boolean(args, "set", false);
+  if (method == "compare.side") return compare_side(g, whole_set);
   if (method == "compare.with") {
     const nlohmann::json& other = query_args::required(args, "other");
     if (!other.is_object() || !other.contains("side") || !other.contains("family"))
       throw QueryError("argument 'other' must be another analysis's compare.side answer");
-    nlohmann::json mine = compare_side(g);
+    nlohmann::json mine = compare_side(g, whole_set);
     if (other["family"] != mine["family"])
       throw QueryError("a " + other.value("format", std::string("?")) + " report cannot be compared with a " +
                        g.format + " report");
     bool other_is_b = query_args::string(args, "other_is", "a") == "b";
-    return other_is_b ? g.handler->compare(mine["side"], other["side"])
-                      : g.handler->compare(other["side"], mine["side"]);
+    nlohmann::json out =
+        other_is_b ? g.handler->compare(mine["side"], other["side"]) : g.handler->compare(other["side"], mine["side"]);
+    // a side compared by its first report only says so beside that side's figures
+    for (const nlohmann::json* s : {&other, static_cast<const nlohmann::json*>(&mine)}) {
+      const char* label = (s == &other) != other_is_b ? "a" : "b";
+      if (s->contains("not_summed") && out.is_object() && (!out.contains(label) || out[label].is_object()))
+        out[label]["not_summed"] = (*s)["not_summed"];
+    }
+    return out;
   }
   return g.analyzer->query(method, args);
 }

@@ -47,9 +47,12 @@ class InputSet {
   // Methods of the session itself:
   //   "session.reports"  → [{report, format, title, inputs, methods, compare_family}]
   //   "session.prepare"  → {}: every analyzer builds what makes its questions fast (Analyzer::prepare)
-  //   "compare.side"     {report?} → {format, family, side}: what a comparison reads of that report
-  //   "compare.with"     {other, other_is?: "a"|"b", report?} → the format's compare function over
-  //                      `other` (another session's "compare.side" answer) and this report's side;
+  //   "compare.side"     {report?, set?} → {format, family, side, reports}: what a comparison reads
+  //                      of that report; with set: true, of every report of its compare family in
+  //                      this analysis summed (FormatHandler::sum_sides; `reports` lists them). A
+  //                      family without a sum compares the first and says so in "not_summed".
+  //   "compare.with"     {other, other_is?: "a"|"b", report?, set?} → the format's compare function
+  //                      over `other` (another session's "compare.side" answer) and this side;
   //                      `other` is side a unless other_is is "b"
   //   "session.tables"   → [{name, meaning, columns: [{name, type, unit, meaning}]}]
   //   "table.rows"       {name, offset?, limit? (≤ 100000, default 1000)} → {columns, rows, total}
@@ -88,7 +91,8 @@ class InputSet {
   nlohmann::json inputs_json() const;
   nlohmann::json reports_json(bool snapshot);
   Group& group_for(const std::string& method, const nlohmann::json& args);
-  nlohmann::json compare_side(Group& g);
+  nlohmann::json compare_side(Group& g, bool whole_set);
+  nlohmann::json side_of(Group& g);
 
   AnalyzeOptions options_;
   const FormatRegistry& registry_;

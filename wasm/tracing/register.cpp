@@ -20,6 +20,7 @@ void register_tracing(FormatRegistry& registry) {
     h.methods = tracing::TraceData::query_methods();
     h.compare_family = "tracing";
     h.compare = compare;
+    h.sum_sides = tracing::sum_sides;
     h.memory_per_input_byte = 0.4;
     h.probes = std::move(probes);
     registry.add(std::move(h));

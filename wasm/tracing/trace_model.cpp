@@ -21,12 +21,6 @@ std::string lower(std::string_view s) {
 
 nlohmann::json bound_json(bool has, Int v) { return has ? int_json(v) : nlohmann::json(); }
 
-nlohmann::json bucket_pair(const Histogram& h, int idx) {
-  if (idx < 0) return nullptr;
-  const Bucket& b = h.buckets[static_cast<size_t>(idx)];
-  return nlohmann::json::array({bound_json(b.has_lo, b.lo), bound_json(b.has_hi, b.hi)});
-}
-
 std::string_view strip_offset(std::string_view f) {
   // "func+0x1a" / "func+26" (ustack, DTrace): the offset is noise for a flame graph.
   size_t plus = f.rfind('+');
@@ -39,6 +33,12 @@ std::string_view strip_offset(std::string_view f) {
   return f.substr(0, plus);
 }
 }  // namespace
+
+nlohmann::json bucket_pair(const Histogram& h, int idx) {
+  if (idx < 0) return nullptr;
+  const Bucket& b = h.buckets[static_cast<size_t>(idx)];
+  return nlohmann::json::array({bound_json(b.has_lo, b.lo), bound_json(b.has_hi, b.hi)});
+}
 
 bool parse_int(std::string_view s, Int& out) {
   if (s.empty()) return false;
@@ -289,6 +289,38 @@ void select_percentiles(std::vector<uint64_t>& v, uint64_t& p50, uint64_t& p90, 
   p90 = v[r90];
   std::nth_element(b + static_cast<std::ptrdiff_t>(r90), b + static_cast<std::ptrdiff_t>(r99), v.end());
   p99 = v[r99];
+}
+
+void series_latency(const std::vector<uint64_t>& values, nlohmann::json& row, std::vector<uint64_t>* log2_counts) {
+  // one pass: min, max, sum and the log2 bucket counts (for the chart)
+  // The sum is an exact 128-bit integer: long double is a software-emulated 128-bit float in wasm,
+  // too slow to add every value of a large capture in.
+  uint64_t mn = UINT64_MAX, mx = 0;
+  unsigned __int128 sum = 0;
+  std::vector<uint64_t> counts(65, 0);
+  for (uint64_t v : values) {
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+    counts[static_cast<size_t>(v == 0 ? 0 : 64 - __builtin_clzll(v))]++;  // 0 -> [0], 1 -> [1], 2..3 -> k=2
+  }
+  row["calls"] = values.size();
+  row["total"] = static_cast<double>(sum);
+  if (!values.empty()) {
+    const auto n = static_cast<unsigned __int128>(values.size());
+    row["mean"] = static_cast<double>(sum / n) + static_cast<double>(sum % n) / static_cast<double>(values.size());
+    row["min"] = u64_json(mn);
+    row["max"] = u64_json(mx);
+    // nearest-rank percentiles, on a copy: the values stay in the capture's order for the events
+    // table (tracing/tables.cpp)
+    uint64_t p50 = 0, p90 = 0, p99 = 0;
+    std::vector<uint64_t> selected(values);
+    select_percentiles(selected, p50, p90, p99);
+    row["p50"] = u64_json(p50);
+    row["p90"] = u64_json(p90);
+    row["p99"] = u64_json(p99);
+  }
+  if (log2_counts) *log2_counts = std::move(counts);
 }
 
 uint64_t exact_percentile(std::vector<uint64_t>& v, int percent) {
@@ -586,24 +618,8 @@ struct EventSpan {
 // An event series' exact statistics into its latency row, and its log2 histogram (for the chart,
 // with exact percentile markers) into hists.
 void add_series_row(const EventSeries& s, LatencyRow& r, nlohmann::json& hists) {
-  // one pass: min, max, sum and the log2 bucket counts (for the chart)
-  // The sum is an exact 128-bit integer: long double is a software-emulated 128-bit float in wasm,
-  // too slow to add every value of a large capture in.
-  uint64_t mn = UINT64_MAX, mx = 0;
-  unsigned __int128 sum = 0;
-  std::vector<uint64_t> counts(65, 0);
-  for (uint64_t v : s.values) {
-    mn = std::min(mn, v);
-    mx = std::max(mx, v);
-    sum += v;
-    counts[static_cast<size_t>(v == 0 ? 0 : 64 - __builtin_clzll(v))]++;  // 0 -> [0], 1 -> [1], 2..3 -> k=2
-  }
-  r.row["calls"] = s.values.size();
-  r.row["total"] = static_cast<double>(sum);
-  const auto n = static_cast<unsigned __int128>(s.values.size());
-  r.row["mean"] = static_cast<double>(sum / n) + static_cast<double>(sum % n) / static_cast<double>(s.values.size());
-  r.row["min"] = u64_json(mn);
-  r.row["max"] = u64_json(mx);
+  std::vector<uint64_t> counts;
+  series_latency(s.values, r.row, &counts);
   int first = 0, last = 64;
   while (first < 64 && counts[static_cast<size_t>(first)] == 0) ++first;
   while (last > first && counts[static_cast<size_t>(last)] == 0) --last;
@@ -613,15 +629,7 @@ void add_series_row(const EventSeries& s, LatencyRow& r, nlohmann::json& hists) 
     uint64_t hi = k == 0 ? 0 : (k == 64 ? UINT64_MAX : (1ULL << k) - 1);
     buckets.push_back({{"lo", u64_json(lo)}, {"hi", u64_json(hi)}, {"count", counts[static_cast<size_t>(k)]}});
   }
-  // nearest-rank percentiles; each selection leaves larger values to its right, so the next one
-  // searches only there
-  // on a copy: the values stay in the capture's order for the events table (tracing/tables.cpp)
-  uint64_t p50 = 0, p90 = 0, p99 = 0;
-  std::vector<uint64_t> selected(s.values);
-  select_percentiles(selected, p50, p90, p99);
-  r.row["p50"] = u64_json(p50);
-  r.row["p90"] = u64_json(p90);
-  r.row["p99"] = u64_json(p99);
+  const nlohmann::json p50 = r.row["p50"], p90 = r.row["p90"], p99 = r.row["p99"];
   r.row["exact"] = true;
   add_source(r, "events");
   hists.push_back({{"name", "events"},
@@ -629,17 +637,19 @@ void add_series_row(const EventSeries& s, LatencyRow& r, nlohmann::json& hists) 
                    {"snapshot", 0},
                    {"buckets", buckets},
                    {"total", s.values.size()},
-                   {"p50", {u64_json(p50), u64_json(p50)}},
-                   {"p90", {u64_json(p90), u64_json(p90)}},
-                   {"p99", {u64_json(p99), u64_json(p99)}},
+                   {"p50", nlohmann::json::array({p50, p50})},
+                   {"p90", nlohmann::json::array({p90, p90})},
+                   {"p99", nlohmann::json::array({p99, p99})},
                    {"valid", true},
                    {"exact", true},
                    {"source", "events"}});
 }
 
 // What the last printout of each map adds to the latency rows: the fields events did not fill.
-// Returns the calls the count and stats maps counted.
-uint64_t add_map_rows(const std::vector<MapBlock>& maps, LatencyTable& table) {
+// Returns the calls the count and stats maps counted; `hist_of` gets, per probe whose percentiles
+// come from a histogram, that histogram's {block, entry} in `maps`.
+uint64_t add_map_rows(const std::vector<MapBlock>& maps, LatencyTable& table,
+                      std::unordered_map<std::string, std::pair<size_t, size_t>>& hist_of) {
   std::map<std::string, size_t> last_block;
   for (size_t i = 0; i < maps.size(); ++i) last_block[maps[i].name] = i;
   uint64_t map_calls = 0;
@@ -658,6 +668,7 @@ uint64_t add_map_rows(const std::vector<MapBlock>& maps, LatencyTable& table) {
       } else if (v.kind == MapValue::kHist && v.hist.valid && v.hist.total > 0) {
         LatencyRow& r = table.row_for(e.key);
         if (!r.row.contains("calls")) r.row["calls"] = u64_json(v.hist.total);
+        if (!r.row.contains("p50")) hist_of[r.key] = {bi, static_cast<size_t>(&e - m.entries.data())};
         for (int pct : {50, 90, 99}) {
           std::string k = "p" + std::to_string(pct);
           if (!r.row.contains(k)) r.row[k] = bucket_pair(v.hist, percentile_bucket(v.hist, pct));
@@ -806,7 +817,8 @@ void TraceData::finish(nlohmann::json& report, const nlohmann::json& options) {
     span.add(s);
     add_series_row(s, r, hists);
   }
-  const uint64_t map_calls = add_map_rows(maps, table);
+  hist_by_probe_.clear();
+  const uint64_t map_calls = add_map_rows(maps, table, hist_by_probe_);
   nlohmann::json latency = nlohmann::json::array();
   for (auto& r : table.rows) {
     if (!r.row.contains("exact") && (r.row.contains("p50"))) r.row["exact"] = false;

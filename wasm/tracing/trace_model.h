@@ -203,6 +203,10 @@ class TraceData {
   //                     {index, lo?, hi?}  → a printed histogram's own buckets (those meeting
   //                                [lo, hi]): {index, source: "histogram", bins, total}; its values
   //                                are gone, so it cannot be binned again
+  //   compare.parts     {} → {"probes": {probe: {"values": [...]} | {"buckets": [{lo, hi, count}]}}}:
+  //                     what summing this capture with others needs beyond its report (compare.h,
+  //                     sum_sides): an event stream's values, in capture order, or the histogram its
+  //                     latency row's percentiles come from
   //   stacks.*          the shared stack questions (profile/stack_queries.h) over `stacks`
   //                     (stack_source.h); a capture without stacks says so
   // Throws QueryError for anything else.
@@ -220,6 +224,8 @@ class TraceData {
   nlohmann::json latency_ = nlohmann::json::array();
   nlohmann::json histograms_ = nlohmann::json::array();
   std::unordered_map<std::string, size_t> series_by_probe_;
+  std::unordered_map<std::string, std::pair<size_t, size_t>> hist_by_probe_;  // {block, entry} in maps
+  nlohmann::json compare_parts() const;
   // The stacks.* questions over `stacks`, its model built on the first of them after finish() (a
   // followed capture's stacks grow between two reports).
   nlohmann::json stack_answer(const std::string& method, const nlohmann::json& args);
@@ -243,6 +249,14 @@ int percentile_bucket(const Histogram& h, int percent);
 uint64_t exact_percentile(std::vector<uint64_t>& sorted_values, int percent);
 // p50/p90/p99 (nearest rank) at once; reorders `values`.
 void select_percentiles(std::vector<uint64_t>& values, uint64_t& p50, uint64_t& p90, uint64_t& p99);
+// An event series' exact latency figures into `row`: calls, total, mean, min, max, p50/p90/p99
+// (nearest rank; the last six only when there are values); the count per log2 bucket (65: [0],
+// [1], [2, 3], ...) into `log2_counts` when given. One series or the values of several captures
+// joined give the same figures for the same values.
+void series_latency(const std::vector<uint64_t>& values, nlohmann::json& row,
+                    std::vector<uint64_t>* log2_counts = nullptr);
+// Bucket `index` of `h` as the report prints a percentile: [lo, hi] (null = unbounded); null for -1.
+nlohmann::json bucket_pair(const Histogram& h, int index);
 
 // Cost in µs of one fire of a ruby-static-tracing tracepoint, from the gem's overhead benchmark under
 // bpftrace 0.17: its output never reports this cost, so overhead is estimated as fires/s x cost.

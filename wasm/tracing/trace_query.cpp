@@ -43,7 +43,7 @@ bool u64_arg(const json& args, const char* key, uint64_t& out) {
 
 const std::vector<std::string>& TraceData::query_methods() {
   static const std::vector<std::string> list = [] {
-    std::vector<std::string> l = {"tracing.probe", "tracing.histogram", timeline::kMethod};
+    std::vector<std::string> l = {"tracing.probe", "tracing.histogram", timeline::kMethod, "compare.parts"};
     for (const auto& m : profile::stack_methods()) l.push_back(m);
     return l;
   }();
@@ -170,7 +170,24 @@ json TraceData::query(const std::string& method, const json& args) {
     }
     return histogram_bins(static_cast<size_t>(query_args::integer(args, "index", 0)), args);
   }
+  if (method == "compare.parts") return compare_parts();
   throw QueryError("a tracing capture does not answer '" + method + "'");
+}
+
+json TraceData::compare_parts() const {
+  json probes = json::object();
+  for (const auto& [probe, index] : series_by_probe_) probes[probe] = {{"values", series_[index].values}};
+  for (const auto& [probe, at] : hist_by_probe_) {
+    if (probes.contains(probe)) continue;
+    const Histogram& h = maps[at.first].entries[at.second].value.hist;
+    json buckets = json::array();
+    for (const auto& b : h.buckets)
+      buckets.push_back({{"lo", b.has_lo ? int_json(b.lo) : json()},
+                         {"hi", b.has_hi ? int_json(b.hi) : json()},
+                         {"count", u64_json(b.count)}});
+    probes[probe] = {{"buckets", std::move(buckets)}};
+  }
+  return {{"probes", std::move(probes)}};
 }
 
 // The probes that take longest, for the view's first screen: by p99 (for a bucket, its lower
