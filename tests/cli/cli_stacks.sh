@@ -42,10 +42,12 @@ engine_folded() {
 }
 
 # compare.json's per-frame rows against the frame sums of the two sides' folded texts.
+# FILES=1: the frames have files and lines (rbkit), else none (tracers print symbols only).
 frames_agree() {
-  python3 - "$1" "$2" "$3" <<'PY'
+  python3 - "$1" "$2" "$3" "${FILES:-0}" <<'PY'
 import json, sys
 cmp = json.load(open(sys.argv[1]))["compare"]
+with_files = sys.argv[4] == "1"
 def sums(path):
     out = {}
     for line in open(path):
@@ -53,13 +55,17 @@ def sums(path):
         out[name] = (float(s), float(t))
     return out
 a, b = sums(sys.argv[2]), sums(sys.argv[3])
-rows = {r["name"]: r for r in cmp["frames"]}
+# Frames that share a name (two <main>s of two files) are one frame of the folding: their selves
+# add up, and a line holding both counts once, as the outermost of them does (the largest total).
+rows = {}
+for r in cmp["frames"]:
+    got = rows.get(r["name"], (0, 0, 0, 0))
+    rows[r["name"]] = (got[0] + r["self_a"], max(got[1], r["total_a"]), got[2] + r["self_b"], max(got[3], r["total_b"]))
+    assert with_files or (r["file"] == "" and r["line"] is None)
 assert set(rows) == set(a) | set(b), (sorted(set(rows) ^ (set(a) | set(b))))
-for name, r in rows.items():
-    got = (r["self_a"], r["total_a"], r["self_b"], r["total_b"])
+for name, got in rows.items():
     want = a.get(name, (0, 0)) + b.get(name, (0, 0))
     assert got == want, (name, got, want)
-    assert r["file"] == "" and r["line"] is None
 assert cmp["totals"]["a"] == sum(v[0] for v in a.values()) and cmp["totals"]["b"] == sum(v[0] for v in b.values())
 PY
 }
@@ -165,6 +171,14 @@ check "compare of two perf scripts: per-frame self/total = awk's sums of their f
 "$G" compare "$P" "$F" > "$tmp/cmp-same.json"; rc=$?
 check "compare of a perf script with its folding: every frame the same on both sides" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-same.json" "$tmp/sums-f.tsv" "$tmp/sums-f.tsv"'
 
+# A folder of captures is one side, their sum: the folded file split in two compares as the whole.
+mkdir "$tmp/set"
+head -n 5 "$F" > "$tmp/set/p1.folded"; tail -n +6 "$F" > "$tmp/set/p2.folded"
+"$G" compare "$tmp/set" "$tmp/b.folded" > "$tmp/cmp-set.json"; rc=$?
+check "compare of a folder of two folded files: frames are awk's sums of the whole file" '[ $rc -eq 0 ] && frames_agree "$tmp/cmp-set.json" "$tmp/sums-f.tsv" "$tmp/sums-b.tsv" && python3 -c "
+import json, sys; a = json.load(open(sys.argv[1]))[\"compare\"][\"a\"]
+assert a[\"set\"][\"captures\"] == 2 and a[\"set\"][\"not_summed\"] == [], a" "$tmp/cmp-set.json"'
+
 # rbkit cpu_samples: the capture (fixtures/rbkit/generate_cpu.rb) carries the raw samples of a real
 # stackprof profile, so its folding is stackprof's own --stackcollapse of that profile, and each
 # transform is awk's transform of that text.
@@ -184,6 +198,56 @@ print(sum(sum(p[\"weights\"]) for p in d[\"profiles\"]))" "$tmp/rbkit.speedscope
 "$G" export "$R" --to pprof -o "$tmp/rbkit.pb.gz"; rc=$?
 frame_sums "$RF" > "$tmp/sums-rbkit.tsv"
 check "rbkit: export --to pprof, flat/cum per function = self/total of stackprof's folding" '[ $rc -eq 0 ] && pprof_agrees "$tmp/rbkit.pb.gz" "$tmp/sums-rbkit.tsv"'
+
+# rbkit compare: B is the capture without the samples holding Report#fib (re-encoded by the fixture's
+# own msgpack codec), so B's expected sums are awk's over stackprof's folding without those lines.
+python3 - "$R" "$tmp/nofib.rbkit" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from rbkit_frames import decode, encode
+data, out, i = open(sys.argv[1], "rb").read(), bytearray(), 0
+fib = lambda e: e.get(0) == 9 and any(f.get(13) == "Report#fib" for f in e.get(2) or [])
+while i < len(data):
+    msg, i = decode(data, i)
+    if msg.get(0) == 7:
+        msg[2] = [e for e in msg[2] if not fib(e)]
+    out += encode(msg)
+open(sys.argv[2], "wb").write(bytes(out))
+PY
+grep -v 'Report#fib' "$RF" > "$tmp/nofib.folded"
+frame_sums "$tmp/nofib.folded" > "$tmp/sums-nofib.tsv"
+"$G" compare "$R" "$tmp/nofib.rbkit" > "$tmp/cmp-rbkit.json"; rc=$?
+check "rbkit compare: per-frame self/total = awk's sums of stackprof's folding, without fib on B" '[ $rc -eq 0 ] && FILES=1 frames_agree "$tmp/cmp-rbkit.json" "$tmp/sums-rbkit.tsv" "$tmp/sums-nofib.tsv"'
+grow=$(max_growth "$tmp/sums-rbkit.tsv" "$tmp/sums-nofib.tsv")
+below=$(python3 -c "print(float('$grow') - 0.01)"); above=$(python3 -c "print(float('$grow') + 0.01)")
+"$G" compare "$R" "$tmp/nofib.rbkit" --fail-on-regression "$below" > /dev/null; rc=$?
+check "rbkit compare --fail-on-regression just below the largest growth ($grow points): exit 4" '[ $rc -eq 4 ]'
+"$G" compare "$R" "$tmp/nofib.rbkit" --fail-on-regression "$above" > /dev/null; rc=$?
+check "rbkit compare --fail-on-regression just above it: exit 0" '[ $rc -eq 0 ]'
+
+# rbkit time order: each run of consecutive samples of one stack lasts the sum of its samples' gaps
+# to the cpu_sample before each, in µs, as the capture decoded in Python says.
+"$G" query "$R" --method stacks.tree > "$tmp/rbkit-tree.json"
+check "rbkit: stacks.tree durations = the capture's cpu_sample gaps per run" 'python3 - "$R" "$tmp/rbkit-tree.json" <<'"'"'PY'"'"'
+import json, sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from rbkit_frames import events_of
+runs, prev = [], None
+for e in events_of(open(sys.argv[1], "rb").read()):
+    if e.get(0) != 9:
+        continue
+    gap = 0 if prev is None else max(0.0, (e[1] - prev) * 1000)
+    prev = e[1]
+    if not e.get(2):
+        continue
+    text = ";".join(f.get(13) or "" for f in reversed(e[2]))
+    if runs and runs[-1][0] == text:
+        runs[-1][1] += gap
+    else:
+        runs.append([text, gap])
+got = json.load(open(sys.argv[2]))["result"]["durations"]
+assert [r[1] for r in runs] == got, (len(runs), len(got))
+PY'
 
 # A heap dump's dominator tree as stacks, weights in retained bytes: every reachable byte is in the
 # folding once, as a walk over the dump's own records counts them (from the ROOT records along

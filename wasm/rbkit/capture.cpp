@@ -794,12 +794,22 @@ void CaptureDecoder::add_cpu_frame(const CpuFrameKey& key) {
   cpu_model_.add_frame(std::move(f));
 }
 
+// A sample stands for the time since the previous cpu_sample (stackprof's raw_timestamp_deltas
+// have the same meaning), in µs: the first, and any that goes back in time, for none.
 void CaptureDecoder::add_cpu_sample() {
+  const size_t n = cpu_t_.size();
+  const double gap_us = n > 1 ? std::max(0.0, (cpu_t_[n - 1] - cpu_t_[n - 2]) * 1000.0) : 0.0;
   if (cpu_stack_.empty()) return;
   cpu_path_.assign(cpu_stack_.rbegin(), cpu_stack_.rend());
   int32_t node = cpu_model_.node_of(cpu_path_.data(), cpu_path_.size());
-  if (!cpu_model_.sample_node.empty() && cpu_model_.sample_node.back() == node) cpu_model_.sample_weight.back() += 1;
-  else cpu_model_.add_sample(node, 1);
+  if (!cpu_model_.sample_node.empty() && cpu_model_.sample_node.back() == node) {
+    cpu_model_.sample_weight.back() += 1;
+    cpu_model_.sample_duration.back() += gap_us;
+  } else {
+    cpu_model_.add_sample(node, 1);
+    cpu_model_.sample_duration.push_back(gap_us);
+    cpu_model_.sample_time.push_back(cpu_t_[n - 1]);
+  }
 }
 
 void CaptureDecoder::commit_dump(const EventScratch& e, bool cut_short) {

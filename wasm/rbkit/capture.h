@@ -103,7 +103,9 @@ class CaptureDecoder {
   // The cpu_sample stacks as the shared stack model (wasm/profile/): frames 1:1 with the report's
   // cpu_samples.frames (name = the frame's label, else its method name), stacks root first (rbkit
   // sends them leaf first), one model sample per run of consecutive samples of one stack, weighing
-  // the run's length; samples without frames are left out, as from cpu_samples.stacks.
+  // the run's length, its time (sample_time, ms since the epoch) that of the run's first sample and
+  // its duration (µs) the sum of its samples' gaps to the cpu_sample before each; samples without
+  // frames are left out, as from cpu_samples.stacks.
   const profile::StackModel& cpu_model() const { return cpu_model_; }
 
   // After write_report(): the figures of one time range [t0_s, t1_s] (seconds since the epoch, the
@@ -115,6 +117,10 @@ class CaptureDecoder {
   // After write_report(): the capture's timeline over {t0?, t1?, width?} (rbkit/timeline.cpp,
   // core/timeline.h: allocation rates and GC cycles in epoch seconds).
   nlohmann::json timeline(const nlohmann::json& args) const;
+  // After write_report(): what a comparison reads besides the cpu stacks (rbkit/compare.h):
+  // {span_s (first to last timestamp; null without timestamps), objects_created, gc: {cycles,
+  //  total_ms, max_ms}, classes: {class: created}}.
+  nlohmann::json compare_figures() const;
 
   // After write_report(): the capture's tables (rbkit/tables.cpp, docs/TABLES.md), the rows of one
   // of them with `input` in their input column; false when rbkit has no table of that name.

@@ -6,6 +6,7 @@
 #include "core/timeline.h"
 #include "profile/stack_queries.h"
 #include "rbkit/capture.h"
+#include "rbkit/compare.h"
 #include "rbkit/probe.h"
 
 namespace gcscope {
@@ -26,6 +27,7 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
   }
   // rbkit.range {t0, t1} (seconds since the epoch, the timeline's x): the range's figures.
   // stacks.* (profile/stack_queries.h): the shared stack questions over the cpu_sample stacks.
+  // compare.side: what the rbkit compare reads (rbkit/compare.h).
   nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
     if (method.rfind("stacks.", 0) == 0) {
       if (stacks_.base().empty())
@@ -33,6 +35,7 @@ class RbkitAnalyzer final : public Analyzer, private rbkit::Complaints {
       return stacks_.answer(method, args);
     }
     if (method == timeline::kMethod) return decoder_.timeline(args);
+    if (method == "compare.side") return rbkit::compare_side(decoder_.cpu_model(), decoder_.compare_figures());
     if (method != "rbkit.range") return Analyzer::query(method, args);
     query_args::required(args, "t0");
     query_args::required(args, "t1");
@@ -102,6 +105,8 @@ void register_rbkit(FormatRegistry& registry) {
   h.methods = {"rbkit.range", timeline::kMethod};
   for (const auto& m : profile::stack_methods()) h.methods.push_back(m);
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
+  h.compare_family = "rbkit";
+  h.compare = [](const nlohmann::json& a, const nlohmann::json& b) { return rbkit::compare_captures(a, b); };
   // The live-object map and bins (~0.3 of a capture's bytes) and the rbkit_events log (about 4
   // bytes an event, ~0.16 of the real server's capture, up to twice that while the log grows).
   h.memory_per_input_byte = 0.5;

@@ -333,3 +333,25 @@ void CaptureDecoder::write_report(nlohmann::json& r) {
 }
 
 }  // namespace gcscope::rbkit
+
+namespace gcscope::rbkit {
+
+nlohmann::json CaptureDecoder::compare_figures() const {
+  nlohmann::json classes = nlohmann::json::object();
+  for (uint32_t c = 0; c < created_by_class_.size() && c < classes_.size(); ++c)
+    if (created_by_class_[c]) {
+      const std::string name = classes_.shown(c);
+      classes[name] = classes.value(name, uint64_t{0}) + created_by_class_[c];
+    }
+  double total = 0, longest = 0;
+  for (const auto& c : cycles_) {
+    total += c.end_ms - c.start_ms;
+    longest = std::max(longest, c.end_ms - c.start_ms);
+  }
+  return {{"span_s", has_ts_ ? nlohmann::json((ts_max_ - ts_min_) / 1000.0) : nlohmann::json()},
+          {"objects_created", created_},
+          {"gc", {{"cycles", cycles_.size()}, {"total_ms", total}, {"max_ms", longest}}},
+          {"classes", std::move(classes)}};
+}
+
+}  // namespace gcscope::rbkit
