@@ -15,10 +15,16 @@
   // Format titles come from the engine's registry (each report names its format's title; a worker
   // sends the whole list with its first answer), never from a table of the page's own.
   const formatTitles = new Map();
+  const formatMethods = new Map();
   function learnTitles(list) {
-    for (const f of list || []) if (f && typeof f.id === 'string' && typeof f.title === 'string') formatTitles.set(f.id, f.title);
+    for (const f of list || []) {
+      if (f && typeof f.id === 'string' && typeof f.title === 'string') formatTitles.set(f.id, f.title);
+      if (f && typeof f.id === 'string' && Array.isArray(f.methods)) formatMethods.set(f.id, f.methods);
+    }
   }
   GCSCOPE.formatTitle = (id) => formatTitles.get(id) || id;
+  // The query methods a format's session answers (null until a worker has sent the registry).
+  GCSCOPE.formatMethods = (id) => formatMethods.get(id) || null;
 
   // Trusted Types: the page's CSP (require-trusted-types-for 'script') refuses strings as script URLs
   // and HTML. This one policy is how the page starts scripts of its own: workers (and their vendored
@@ -522,7 +528,10 @@
   GCSCOPE.loadSql = loadSql;
   const sqlAll = el('button', { type: 'button', class: 'gs-small sql-open-all', text: 'SQL across jobs', hidden: true,
     title: 'Query the tables of every open job with SQL (DuckDB)', on: { click: () => loadSql().then((sql) => sql.open(null)) } });
-  jobsBox.before(el('div', { class: 'jobs-tools' }, sqlAll));
+  const jobTools = el('div', { class: 'jobs-tools' }, sqlAll);
+  jobsBox.before(jobTools);
+  // The timeline across jobs (web/lib/timeline.js), offered while two or more jobs are live.
+  if (GCSCOPE.timeline && !GCSCOPE.staticReport) GCSCOPE.timeline.offer(jobTools, jobsBox);
   let sqlLinkOpened = false;
   // A live job: its SQL button, and the panel a link's fragment names (#sql=...&sqljob=...).
   function offerSql(card) {
