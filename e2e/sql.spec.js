@@ -33,6 +33,17 @@ async function run(panel, sql) {
 }
 // The result table's rows as text cells (the chart's legend is a table too: not this one).
 const cells = (panel) => panel.locator('.sql-result .gs-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.cells, (td) => td.textContent)));
+// Clicks every example query of a panel, each answered without an error; returns (in `into`) each
+// example's result cells by its button's text.
+async function runExamples(panel, into = {}) {
+  for (const button of await panel.locator('.sql-example').all()) {
+    await button.click();
+    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
+    await expect(panel.locator('.sql-error')).toHaveCount(0);
+    into[await button.textContent()] = await cells(panel);
+  }
+  return into;
+}
 
 // The page's CSP violations (script, worker, wasm, Trusted Types), recorded from the first script on.
 async function watchCsp(page) {
@@ -152,11 +163,7 @@ test('a capture\'s examples run, and a query joins two jobs on their stacks', as
   await chooseFiles(page, [fixture('tracing/perf-script-ruby.folded.txt')]);
   const folded = await lastJob(page);
   const panel = await openPanel(page, folded);
-  for (const button of await panel.locator('.sql-example').all()) {
-    await button.click();
-    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
-    await expect(panel.locator('.sql-error')).toHaveCount(0);
-  }
+  await runExamples(panel);
   // perf-script-ruby.folded.txt: 10 lines, weights summing to the file's own counts.
   const sum = fs.readFileSync(fixture('tracing/perf-script-ruby.folded.txt'), 'utf8').trim().split('\n')
     .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
@@ -257,11 +264,7 @@ test('a TuneMyGC payload\'s examples run; its samples are the payload\'s own', a
   await page.goto('/?warmup=0');
   await chooseFiles(page, [file]);
   const panel = await openPanel(page, await lastJob(page));
-  for (const button of await panel.locator('.sql-example').all()) {
-    await button.click();
-    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
-    await expect(panel.locator('.sql-error')).toHaveCount(0);
-  }
+  await runExamples(panel);
   // The last example: every GC.stat key (header[7]) at the last sample, as the payload wrote it.
   const last = samples[samples.length - 1][4];
   const want = header[7].map((k, j) => ['rec31_leak.json', k, last[j].toLocaleString('en-US')]).sort((a, b) => (a[1] < b[1] ? -1 : 1));
@@ -281,13 +284,7 @@ test('a JVM log\'s examples run; pause time by cause and heap after full GC are 
   await page.goto('/?warmup=0');
   await chooseFiles(page, [file]);
   const panel = await openPanel(page, await lastJob(page));
-  const ran = {};
-  for (const button of await panel.locator('.sql-example').all()) {
-    await button.click();
-    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
-    await expect(panel.locator('.sql-error')).toHaveCount(0);
-    ran[await button.textContent()] = await cells(panel);
-  }
+  const ran = await runExamples(panel);
   expect(Object.keys(ran)).toEqual(expect.arrayContaining(['Pause time by cause', 'Heap after full GCs', 'Allocation rate per second']));
   // cause, pauses, total_ms, max_ms
   const byCause = Object.fromEntries(ran['Pause time by cause'].map((r) => [r[0], Number(r[1])]));
@@ -348,12 +345,7 @@ test('a stackprof profile\'s and a heap dump\'s examples run; their figures are 
   for (const file of ['stackprof/fib-cpu-raw.dump', 'heap/points.heap.json.gz']) {
     await chooseFiles(page, [fixture(file)]);
     const panel = await openPanel(page, await lastJob(page));
-    for (const button of await panel.locator('.sql-example').all()) {
-      await button.click();
-      await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
-      await expect(panel.locator('.sql-error')).toHaveCount(0);
-      ran[await button.textContent()] = await cells(panel);
-    }
+    await runExamples(panel, ran);
   }
   // name, file, line, self_samples, total_samples
   expect(ran['Frames by self samples'].map((r) => [r[0], r[3], r[4]]).sort()).toEqual(want.sort());
@@ -398,13 +390,7 @@ test('an rbkit capture\'s examples run; its events are the capture\'s own', asyn
   await page.goto('/?warmup=0');
   await chooseFiles(page, [file]);
   const panel = await openPanel(page, await lastJob(page));
-  const ran = {};
-  for (const button of await panel.locator('.sql-example').all()) {
-    await button.click();
-    await expect(panel.locator('.sql-status')).toHaveText(/rows in \d+ ms/);
-    await expect(panel.locator('.sql-error')).toHaveCount(0);
-    ran[await button.textContent()] = await cells(panel);
-  }
+  const ran = await runExamples(panel);
   const count = (s) => Number(s.replace(/,/g, ''));
   expect(Object.fromEntries(ran['Events per type'].map((r) => [r[0], count(r[1])]))).toEqual(perType);
   expect(Object.fromEntries(ran['Classes by objects created'].filter((r) => count(r[1]) > 0).map((r) => [r[0], count(r[1])]))).toEqual(perClass);
