@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/query.h"
+#include "rbkit/rbkit_capture.h"
 #include "support.h"
 
 using namespace gcscope;
@@ -15,18 +16,6 @@ using namespace gcscope::test;
 using nlohmann::json;
 
 namespace {
-
-std::unique_ptr<InputSet> open_capture(const std::string& path, json* report = nullptr) {
-  auto set = std::make_unique<InputSet>(json::object());
-  std::string bytes = read_file(path);
-  set->begin_file(path);
-  set->feed(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  set->end_file();
-  json doc = set->finish();
-  raw_json::resolve(doc);
-  if (report) *report = report_of(doc, "rbkit-capture");
-  return set;
-}
 
 json compare(const std::string& a, const std::string& b) {
   auto sa = open_capture(fixture(a)), sb = open_capture(fixture(b));

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/query.h"
+#include "rbkit/rbkit_capture.h"
 #include "support.h"
 
 using namespace gcscope;
@@ -15,18 +16,6 @@ using namespace gcscope::test;
 using nlohmann::json;
 
 namespace {
-
-std::unique_ptr<InputSet> open_capture(const std::string& path, json& report) {
-  auto set = std::make_unique<InputSet>(json::object());
-  std::string bytes = read_file(path);
-  set->begin_file(path);
-  set->feed(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  set->end_file();
-  json doc = set->finish();
-  raw_json::resolve(doc);
-  report = report_of(doc, "rbkit-capture");
-  return set;
-}
 
 struct TextRow {
   std::string name;
@@ -53,7 +42,7 @@ std::vector<TextRow> text_rows(const std::string& text) {
 
 TEST_CASE("rbkit cpu_samples: stacks.folded is stackprof's folding of the same samples", "[rbkit][stacks]") {
   json report;
-  auto set = open_capture(fixture("rbkit/cpu-workload.rbkit"), report);
+  auto set = open_capture(fixture("rbkit/cpu-workload.rbkit"), &report);
   std::string folded = read_file(fixture("rbkit/cpu-workload.folded.txt"));
   CHECK(set->query("stacks.folded", json::object()).get<std::string>() == folded);
   // stackprof --text: "Samples: 147"; the report's flame tree holds all of them, root first.
@@ -70,7 +59,7 @@ TEST_CASE("rbkit cpu_samples: stacks.folded is stackprof's folding of the same s
 
 TEST_CASE("rbkit cpu_samples: stacks.frames are stackprof --text's rows", "[rbkit][stacks]") {
   json report;
-  auto set = open_capture(fixture("rbkit/cpu-workload.rbkit"), report);
+  auto set = open_capture(fixture("rbkit/cpu-workload.rbkit"), &report);
   std::vector<TextRow> want = text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
   REQUIRE(want.size() == 19);
   json got = set->query("stacks.frames", {{"sort", "total"}});
@@ -84,6 +73,6 @@ TEST_CASE("rbkit cpu_samples: stacks.frames are stackprof --text's rows", "[rbki
 
 TEST_CASE("rbkit: a capture without cpu samples says so for stacks.*", "[rbkit][stacks]") {
   json report;
-  auto set = open_capture(fixture("rbkit/leak-synthetic.rbkit"), report);
+  auto set = open_capture(fixture("rbkit/leak-synthetic.rbkit"), &report);
   CHECK_THROWS_WITH(set->query("stacks.folded", json::object()), Catch::Contains("no cpu_sample stacks"));
 }

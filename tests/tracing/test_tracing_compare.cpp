@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "support.h"
+#include "tracing/compare_rows.h"
 #include "tracing/compare.h"
 
 using namespace gcscope::test;  // corpus(), fixture(), analyze_*(), report_of(), read_*()
@@ -16,13 +17,6 @@ json first_report(const std::string& rel) {
   json doc = analyze_paths({corpus(rel)});
   REQUIRE(doc["reports"].size() == 1);
   return doc["reports"][0];
-}
-const json& probe_row(const json& cmp, const std::string& probe) {
-  for (const auto& r : cmp["probes"])
-    if (r["probe"] == probe) return r;
-  FAIL("no compare row for " << probe);
-  static json none;
-  return none;
 }
 }  // namespace
 

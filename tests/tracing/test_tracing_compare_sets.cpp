@@ -5,6 +5,7 @@
 
 #include "core/input_set.h"
 #include "support.h"
+#include "tracing/compare_rows.h"
 
 using namespace gcscope::test;  // corpus(), fixture(), read_file()
 using nlohmann::json;
@@ -29,14 +30,6 @@ struct Session {
 json compare_sets(Session& a, Session& b) {
   json side = a.ask("compare.side", {{"set", true}});
   return b.ask("compare.with", {{"other", side}, {"set", true}});
-}
-
-const json& probe_row(const json& cmp, const std::string& probe) {
-  for (const auto& r : cmp["probes"])
-    if (r["probe"] == probe) return r;
-  FAIL("no compare row for " << probe);
-  static json none;
-  return none;
 }
 
 // A perf script's samples (blank-line separated blocks) [from, to).
