@@ -8,38 +8,14 @@
 // with the service worker on, each time until the page has warmed up, then the browser is closed and
 // started again on that profile for the measured visit (warm-up off). See compileModule in web/app.js.
 //   node bench/chromium_bench.js SITE_DIR REPS FILE...   → one JSON line per file
-const http = require('http');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require('@playwright/test');
+const { serve, siteFiles } = require('./static_server');
 
 const [siteDir, repsArg, ...files] = process.argv.slice(2);
 const reps = Number(repsArg) || 3;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
-
-// Served as a host whose max-age has run out: every request is revalidated (no-cache, answered 304
-// when unchanged). That is what a returning visit meets after a while, and it is what dropped V8's
-// code cache for a module that came through the network (see compileModule in web/app.js).
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(path.resolve(siteDir), p);
-  fs.stat(f, (err, st) => {
-    if (err || !st.isFile()) { res.writeHead(404); res.end(); return; }
-    const modified = st.mtime.toUTCString();
-    if (req.headers['if-modified-since'] === modified) {
-      res.writeHead(304, { 'Cache-Control': 'no-cache', 'Last-Modified': modified });
-      res.end();
-      return;
-    }
-    fs.readFile(f, (err2, data) => {
-      if (err2) { res.writeHead(404); res.end(); return; }
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(f)] || 'application/octet-stream', 'Cache-Control': 'no-cache', 'Last-Modified': modified });
-      res.end(data);
-    });
-  });
-});
 
 const median = (a) => { const s = a.slice().sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 
@@ -114,8 +90,11 @@ async function measureReturningVisit(origin, file) {
   }
 }
 
-server.listen(0, '127.0.0.1', async () => {
-  const origin = `http://127.0.0.1:${server.address().port}/`;
+// Served as a host whose max-age has run out: every request is revalidated (no-cache, answered 304
+// when unchanged). That is what a returning visit meets after a while, and it is what dropped V8's
+// code cache for a module that came through the network (see compileModule in web/app.js).
+serve(siteFiles(siteDir), { revalidate: true }).then(async (server) => {
+  const origin = server.url;
   const base = origin + '?sw=0';
   const browser = await chromium.launch(CHROMIUM);
   try {

@@ -2,32 +2,25 @@
 // same run. Both are timed from navigation start to the first flame-graph canvas painted, each
 // fetching the profile from the same local server (gcscope via ?url=, speedscope via #profileURL=).
 //   node bench/flamegraph_vs_speedscope.js SITE_DIR REPS PROFILE.json  → one JSON line
-const http = require('http');
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require('@playwright/test');
+const { serve } = require('./static_server');
 
 const [siteDir, repsArg, profile] = process.argv.slice(2);
 const reps = Number(repsArg) || 3;
 const roots = { '/gcscope/': path.resolve(siteDir), '/speedscope/': path.join(__dirname, '..', 'node_modules', 'speedscope', 'dist', 'release') };
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
 
-const server = http.createServer((req, res) => {
-  const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  let file = null;
-  if (p.endsWith('/profile.json')) file = path.resolve(profile);
-  for (const [prefix, dir] of Object.entries(roots)) if (!file && p.startsWith(prefix)) file = path.join(dir, p.slice(prefix.length) || 'index.html');
-  if (!file) { res.writeHead(404); res.end(); return; }
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    res.end(data);
-  });
-});
+// The profile at /profile.json; each site under its prefix.
+const files = (p) => {
+  if (p.endsWith('/profile.json')) return path.resolve(profile);
+  const [prefix, dir] = Object.entries(roots).find(([pre]) => p.startsWith(pre)) || [];
+  return prefix ? path.join(dir, p.slice(prefix.length) || 'index.html') : null;
+};
 const median = (a) => { const s = a.slice().sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
 
-server.listen(0, '127.0.0.1', async () => {
-  const base = `http://127.0.0.1:${server.address().port}`;
+serve(files).then(async (server) => {
+  const base = server.url.replace(/\/$/, '');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   const ours = [], theirs = [];

@@ -13,10 +13,9 @@
 //   The part of the page a reader uses is in view: the charts while zooming, the table while paging
 //   (sections out of view are not drawn, style.css).
 //   node bench/jvm/zoom_bench.js SITE_DIR LOG [ZOOMS] [PAGES]   → one JSON object on stdout
-const http = require('http');
 const fs = require('fs');
-const path = require('path');
 const { chromium } = require('@playwright/test');
+const { serve, siteFiles } = require('../static_server');
 
 const [siteDir, logPath, zoomsArg, pagesArg] = process.argv.slice(2);
 if (!siteDir || !logPath) {
@@ -25,18 +24,7 @@ if (!siteDir || !logPath) {
 }
 const ZOOMS = Number(zoomsArg) || 60;
 const PAGES = Number(pagesArg) || 30;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  const f = path.join(path.resolve(siteDir), p);
-  fs.readFile(f, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(f)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(data);
-  });
-});
 
 // p-th percentile (nearest rank) of a list of milliseconds.
 function pct(list, p) {
@@ -162,11 +150,11 @@ async function workerHeap(page) {
 }
 
 (async () => {
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const site = await serve(siteFiles(siteDir));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/?sw=0&warmup=0`);
+  await page.goto(site.url + '?sw=0&warmup=0');
   await page.locator('#samples button.sample').first().waitFor();
   const out = { log: logPath, bytes: fs.statSync(logPath).size };
   Object.assign(out, await openLog(page));
@@ -211,5 +199,5 @@ async function workerHeap(page) {
   out.heap_live_end = await workerHeap(page);
   console.log(JSON.stringify(out));
   await browser.close();
-  server.close();
+  site.close();
 })().catch((err) => { console.error(err); process.exit(1); });

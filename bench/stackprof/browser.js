@@ -1,25 +1,16 @@
 // Time to the first flame graph in Debian's chromium: from choosing the file to the flame graph's
 // canvas being drawn, for the benchmark dump (Marshal) and its JSON twin. Serves build/wasm/site.
 //   node bench/stackprof/browser.js [DUMP...]   (NODE_PATH must reach the playwright package)
-const http = require('http');
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require('playwright');
+const { serve, siteFiles } = require('../static_server');
 
 const root = path.join(__dirname, '../../build/wasm/site');
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
-const server = http.createServer((req, res) => {
-  const file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/\/$/, '/index.html'));
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
-    res.end(data);
-  });
-});
 
 (async () => {
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const site = await serve(siteFiles(root));
+  const url = site.url;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless'] });
   const files = process.argv.slice(2);
   for (const f of files) {
@@ -39,5 +30,5 @@ const server = http.createServer((req, res) => {
     console.log(`${path.basename(f)} (${(fs.statSync(f).size / 1e6).toFixed(1)} MB): first flame graph ${times[1].toFixed(2)} s median of 3 [${times.join(', ')}]`);
   }
   await browser.close();
-  server.close();
+  site.close();
 })();

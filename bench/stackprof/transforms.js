@@ -6,10 +6,9 @@
 //   diff:      a second dump chosen in the view's "Compare with" input, from the choice to the
 //              differential flame graph drawn (the second dump analyzed, compared by the engine).
 //   node bench/stackprof/transforms.js SITE_DIR DUMP [DUMP_B] [REPS]   → one JSON object on stdout
-const http = require('http');
 const fs = require('fs');
-const path = require('path');
 const { chromium } = require('@playwright/test');
+const { serve, siteFiles } = require('../static_server');
 
 const [siteDir, dumpA, dumpB, repsArg] = process.argv.slice(2);
 if (!siteDir || !dumpA) {
@@ -17,7 +16,6 @@ if (!siteDir || !dumpA) {
   process.exit(2);
 }
 const REPS = Number(repsArg) || 5;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
 // The frames of bench/stackprof/generate.rb's workload (stackprof's labels).
 const TRANSFORMS = [
   { focus_function: 'Bench.hop' },
@@ -28,15 +26,6 @@ const TRANSFORMS = [
   { collapse_recursion: 'all' },
 ];
 
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (p.endsWith('/')) p += 'index.html';
-  fs.readFile(path.join(path.resolve(siteDir), p), (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'Content-Type': TYPES[path.extname(p)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
-    res.end(data);
-  });
-});
 
 function pct(list, p) {
   const s = list.slice().sort((a, b) => a - b);
@@ -83,11 +72,11 @@ async function diffOnce(page, file) {
 }
 
 (async () => {
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const site = await serve(siteFiles(siteDir));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/?sw=0&warmup=0`);
+  await page.goto(site.url + '?sw=0&warmup=0');
   await page.locator('#samples button.sample').first().waitFor();
   const out = { dump: dumpA, bytes: fs.statSync(dumpA).size, open_ms: await openDump(page, dumpA) };
   out.samples = await page.evaluate(() => document.querySelector('.job').gcscopeDoc.reports[0].samples);
@@ -104,5 +93,5 @@ async function diffOnce(page, file) {
   if (dumpB) out.diff = { dump: dumpB, bytes: fs.statSync(dumpB).size, ms: await diffOnce(page, dumpB) };
   console.log(JSON.stringify(out));
   await browser.close();
-  server.close();
+  site.close();
 })().catch((err) => { console.error(err); process.exit(1); });
