@@ -369,6 +369,71 @@
     return box;
   }
 
+  // The rows of one page drawn only where the scroll box shows them, OVERSCAN more on each side: a gap
+  // row above the body (in the table's head) and one below (in its foot) hold the height of the rest,
+  // so the box scrolls over the whole page while a page turn lays out about a box-height of rows, not
+  // all of them. Until the box and a row have been measured (a ResizeObserver's callback, after
+  // layout) the page is drawn whole.
+  //   draw(rows, first): writes rows (a slice of the page starting at index first) into the body.
+  function rowWindow(scroller, body, gapAbove, gapBelow, draw) {
+    const OVERSCAN = 6;
+    let rows = [], from = 0, to = 0, top = 0, rowHeight = 0, viewHeight = 0, pending = false;
+    const setGap = (gap, n) => {
+      gap.hidden = n === 0;
+      gap.firstChild.style.height = n * rowHeight + 'px';
+    };
+    const visible = () => {
+      if (!rowHeight || !viewHeight) return [0, rows.length];
+      const a = Math.max(0, Math.floor(top / rowHeight));
+      return [a, Math.min(rows.length, Math.ceil((top + viewHeight) / rowHeight))];
+    };
+    function place(force) {
+      const [a, b] = visible();
+      if (!force && a >= from && b <= to) return;
+      from = rowHeight ? Math.max(0, a - OVERSCAN) : 0;
+      to = rowHeight ? Math.min(rows.length, b + OVERSCAN) : rows.length;
+      draw(rows.slice(from, to), from);
+      setGap(gapAbove, from);
+      setGap(gapBelow, rows.length - to);
+    }
+    scroller.addEventListener('scroll', () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; top = scroller.scrollTop; place(false); });
+    }, { passive: true });
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver((entries) => {
+        viewHeight = entries[entries.length - 1].contentRect.height;
+        const row = body.firstElementChild;
+        if (!rowHeight && row) rowHeight = row.getBoundingClientRect().height;
+        if (rowHeight && viewHeight) place(false);
+      }).observe(scroller);
+    }
+    // A page shown: from its first row.
+    return (pageRows) => {
+      rows = pageRows;
+      if (top !== 0) { scroller.scrollTop = 0; top = 0; }
+      place(true);
+    };
+  }
+
+  // Column minimum widths that only grow, from the longest text a column has shown: the columns keep
+  // their places while a windowed page scrolls rows in and out, and from page to page.
+  function growingWidths(headCells, columns, content) {
+    const widest = columns.map(() => 0);
+    return (rows) => {
+      columns.forEach((c, k) => {
+        let n = widest[k];
+        for (const r of rows) {
+          const v = content(r, c, k);
+          if (typeof v === 'string' && v.length > n) n = Math.min(v.length, LONG_TEXT);
+          else if (typeof v === 'number' && String(v).length > n) n = String(v).length;
+        }
+        if (n > widest[k]) { widest[k] = n; headCells[k].style.minWidth = `calc(${n}ch + 1rem)`; }
+      });
+    };
+  }
+
   // A table over rows the engine holds (any number of them): one page at a time, asked again on
   // sorting (a header click), filtering (the search box) and paging (Previous/Next).
   //   columns: as table()'s; a column's key is the field the engine sorts by
@@ -404,6 +469,9 @@
     const csv = el('button', { type: 'button', class: 'gs-small', text: 'CSV', title: 'Download this page as CSV' });
     const headRow = el('tr');
     const tbody = el('tbody');
+    const gap = () => el('tr', { class: 'gs-gap', 'aria-hidden': 'true', hidden: true }, el('td', { colspan: String(columns.length) }));
+    const gapAbove = gap(), gapBelow = gap();
+    const headCells = [];
     columns.forEach((c) => {
       const button = el('button', { type: 'button', class: 'gs-sort', text: c.label || c.key, title: c.title || 'Sort by this column' });
       button.addEventListener('click', () => {
@@ -412,7 +480,8 @@
         offset = 0;
         load();
       });
-      headRow.appendChild(el('th', { scope: 'col', class: c.numeric ? 'num' : '' }, button));
+      headCells.push(el('th', { scope: 'col', class: c.numeric ? 'num' : '' }, button));
+      headRow.appendChild(headCells[headCells.length - 1]);
     });
     let typing = null;
     input.addEventListener('input', () => {
@@ -426,19 +495,28 @@
       for (const r of current.rows) lines.push(columns.map((c) => csvCell(r[c.key])).join(','));
       download(opts.csvName || 'table.csv', 'text/csv', lines.join('\n') + '\n');
     });
-    wrap.append(el('div', { class: 'gs-table-tools' }, caption, input, count, prev, next, csv, status),
-      el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.csvName || noun },
-        el('table', {}, el('thead', {}, headRow), tbody)));
+    const grid = el('table', {}, el('thead', {}, headRow, gapAbove), tbody, el('tfoot', {}, gapBelow));
+    const scroller = el('div', { class: 'gs-table-scroll', tabindex: '0', role: 'region', 'aria-label': opts.csvName || noun }, grid);
+    wrap.append(el('div', { class: 'gs-table-tools' }, caption, input, count, prev, next, csv, status), scroller);
 
-    const fill = rowWriter(tbody, columns, (r, c) => {
+    const content = (r, c) => {
       const v = r[c.key];
       return c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
+    };
+    const fill = rowWriter(tbody, columns, content);
+    const widen = growingWidths(headCells, columns, content);
+    // Screen readers hear each drawn row's place in the page (aria-rowindex; the header is row 1).
+    const drawPage = rowWindow(scroller, tbody, gapAbove, gapBelow, (slice, first) => {
+      fill(slice);
+      Array.prototype.forEach.call(tbody.children, (tr, i) => tr.setAttribute('aria-rowindex', String(first + i + 2)));
     });
 
     function show(answer) {
       if (answer.rows.length > limit) answer = Object.assign({}, answer, { rows: answer.rows.slice(0, limit) });
       current = answer;
-      fill(answer.rows);
+      widen(answer.rows);
+      grid.setAttribute('aria-rowcount', String(answer.rows.length + 1));
+      drawPage(answer.rows);
       headRow.querySelectorAll('th').forEach((th, i) => {
         const on = columns[i].key === sort;
         th.classList.toggle('sorted', on);
