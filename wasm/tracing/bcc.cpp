@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analyzers.h"
+#include "line_analyzer.h"
 #include "probe_listing.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
@@ -57,25 +58,9 @@ std::string strip_bytes_repr(std::string_view s) {
   return std::string(s);
 }
 
-class BccAnalyzer : public Analyzer {
+class BccAnalyzer : public LineAnalyzer {
  public:
-  explicit BccAnalyzer(const AnalyzeOptions& options) : options_(options) {}
-
-  void feed(const char* data, size_t len) override {
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-  }
-  void end_member() override {
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-    end_table();
-  }
-
-  std::vector<tables::Schema> tables() const override { return trace_tables(); }
-  bool write_table(const std::string& name, tables::RowSink& sink) override {
-    return write_trace_table(d_, current_path(), name, sink);
-  }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
-    return d_.query(method, args);
-  }
+  using LineAnalyzer::LineAnalyzer;
 
   void finish(nlohmann::json& report) override {
     d_.tool = tool_.empty() ? "bcc" : tool_;
@@ -424,7 +409,9 @@ class BccAnalyzer : public Analyzer {
     return true;
   }
 
-  void on_line(std::string_view line, uint64_t n) {
+  void member_ended() override { end_table(); }
+
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
     int64_t ln = static_cast<int64_t>(n);
     std::string_view t = trim(line);
     if (mode_ != Mode::kNone) {
@@ -477,9 +464,6 @@ class BccAnalyzer : public Analyzer {
     bool timed = false;
   };
 
-  AnalyzeOptions options_;
-  LineSplitter lines_;
-  TraceData d_;
   ProbeListing listing_;
   std::unordered_map<std::string, MethodTotal> method_totals_;
   std::vector<std::string> method_order_;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "analyzers.h"
+#include "line_analyzer.h"
 #include "core/json_string.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
@@ -47,14 +48,14 @@ bool json_to_int(const ojson& v, Int& out) {
 
 constexpr int kMaxDepth = 128;
 
-class BpftraceJsonAnalyzer : public Analyzer {
+class BpftraceJsonAnalyzer : public LineAnalyzer {
  public:
-  explicit BpftraceJsonAnalyzer(const AnalyzeOptions& options) : options_(options) {}
+  using LineAnalyzer::LineAnalyzer;
 
   void feed(const char* data, size_t len) override {
     chunk_begin_ = data;
     chunk_end_ = data + len;
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    feed_lines(data, len);
     // the last printf text seen in this chunk: copied once per chunk, not once per event
     flush_last_printf();
     chunk_begin_ = chunk_end_ = nullptr;
@@ -62,19 +63,11 @@ class BpftraceJsonAnalyzer : public Analyzer {
 
   void end_member() override {
     chunk_begin_ = chunk_end_ = nullptr;
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    finish_lines();
     if (depth_ > 0) {
       error(obj_line_, -1, "invalid JSON: the input ends inside the event object starting on this line (truncated)");
       reset_object();
     }
-  }
-
-  std::vector<tables::Schema> tables() const override { return trace_tables(); }
-  bool write_table(const std::string& name, tables::RowSink& sink) override {
-    return write_trace_table(d_, current_path(), name, sink);
-  }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
-    return d_.query(method, args);
   }
 
   void finish(nlohmann::json& report) override {
@@ -111,7 +104,7 @@ class BpftraceJsonAnalyzer : public Analyzer {
     return depth_;
   }
 
-  void on_line(std::string_view line, uint64_t n, uint64_t /*off*/) {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
     int64_t ln = static_cast<int64_t>(n);
     if (depth_ > 0) {
       if (starts_with(line, "{\"type\"") || starts_with(line, "{ \"type\"")) {
@@ -510,9 +503,6 @@ class BpftraceJsonAnalyzer : public Analyzer {
     d_.maps.push_back(std::move(block));
   }
 
-  AnalyzeOptions options_;
-  LineSplitter lines_;
-  TraceData d_;
   std::string str_, clean_, scratch_;
   const char* chunk_begin_ = nullptr;
   const char* chunk_end_ = nullptr;

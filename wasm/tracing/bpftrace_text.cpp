@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "analyzers.h"
+#include "line_analyzer.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "hist_label.h"
@@ -47,31 +48,19 @@ bool parse_u64_tok(std::string_view s, uint64_t& out) {
   return text::parse_u64(s, p, out) && p == s.size();
 }
 
-class BpftraceTextAnalyzer : public Analyzer {
+class BpftraceTextAnalyzer : public LineAnalyzer {
  public:
-  explicit BpftraceTextAnalyzer(const AnalyzeOptions& options) : options_(options) {}
-
-  void feed(const char* data, size_t len) override {
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
-  }
+  using LineAnalyzer::LineAnalyzer;
 
   void end_member() override {
     final_partial_ = lines_.has_partial_line();
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    finish_lines();
     final_partial_ = false;
     if (in_multikey_) {
       error(multikey_line_, -1, "map key starting here is never closed by \"]: value\" (input ends inside it)");
       in_multikey_ = false;
     }
     close_hist();
-  }
-
-  std::vector<tables::Schema> tables() const override { return trace_tables(); }
-  bool write_table(const std::string& name, tables::RowSink& sink) override {
-    return write_trace_table(d_, current_path(), name, sink);
-  }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
-    return d_.query(method, args);
   }
 
   void finish(nlohmann::json& report) override {
@@ -505,7 +494,7 @@ class BpftraceTextAnalyzer : public Analyzer {
   }
 
   // ---- dispatch ----
-  void on_line(std::string_view line, uint64_t n, uint64_t /*off*/) {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
     int64_t ln = static_cast<int64_t>(n);
     if (in_multikey_) {
       continue_multikey(line, ln);
@@ -579,10 +568,7 @@ class BpftraceTextAnalyzer : public Analyzer {
     int64_t line;
   };
 
-  AnalyzeOptions options_;
-  LineSplitter lines_;
   ProbeListing listing_;
-  TraceData d_;
   int cur_ = -1;
   bool block_broken_ = true;
   std::unordered_set<std::string> cur_keys_;

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "analyzers.h"
+#include "line_analyzer.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
@@ -24,25 +25,9 @@ std::string_view strip_hex_offset(std::string_view f) {
   return f.substr(0, plus);
 }
 
-class FoldedAnalyzer : public Analyzer {
+class FoldedAnalyzer : public LineAnalyzer {
  public:
-  explicit FoldedAnalyzer(const AnalyzeOptions& options) : options_(options) {}
-
-  void feed(const char* data, size_t len) override {
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-  }
-  void end_member() override {
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-    block_frames_.clear();
-  }
-
-  std::vector<tables::Schema> tables() const override { return trace_tables(); }
-  bool write_table(const std::string& name, tables::RowSink& sink) override {
-    return write_trace_table(d_, current_path(), name, sink);
-  }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
-    return d_.query(method, args);
-  }
+  using LineAnalyzer::LineAnalyzer;
 
   void finish(nlohmann::json& report) override {
     if (dtrace_blocks_) d_.tool = "dtrace";
@@ -64,7 +49,9 @@ class FoldedAnalyzer : public Analyzer {
   }
 
  private:
-  void on_line(std::string_view line, uint64_t n) {
+  void member_ended() override { block_frames_.clear(); }
+
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
     int64_t ln = static_cast<int64_t>(n);
     if (line.empty()) {
       block_frames_.clear();
@@ -143,9 +130,6 @@ class FoldedAnalyzer : public Analyzer {
     if (bad_lines_ <= 100) error(ln, -1, msg);
   }
 
-  AnalyzeOptions options_;
-  LineSplitter lines_;
-  TraceData d_;
   std::vector<std::string> block_frames_;
   uint64_t dtrace_blocks_ = 0;
   uint64_t gcd_ = 0;

@@ -5,6 +5,7 @@
 // known, arguments after the first '(' dropped, ';' turned into ':', quotes removed, Java's leading
 // 'L' dropped for comm "java"; weight = the period when the header has one, else 1.
 #include "analyzers.h"
+#include "line_analyzer.h"
 #include "core/line_splitter.h"
 #include "core/text_scan.h"
 #include "trace_model.h"
@@ -29,25 +30,9 @@ bool is_uint(std::string_view s) {
   return true;
 }
 
-class PerfScriptAnalyzer : public Analyzer {
+class PerfScriptAnalyzer : public LineAnalyzer {
  public:
-  explicit PerfScriptAnalyzer(const AnalyzeOptions& options) : options_(options) {}
-
-  void feed(const char* data, size_t len) override {
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-  }
-  void end_member() override {
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t) { on_line(line, n); });
-    end_sample();
-  }
-
-  std::vector<tables::Schema> tables() const override { return trace_tables(); }
-  bool write_table(const std::string& name, tables::RowSink& sink) override {
-    return write_trace_table(d_, current_path(), name, sink);
-  }
-  nlohmann::json query(const std::string& method, const nlohmann::json& args) override {
-    return d_.query(method, args);
-  }
+  using LineAnalyzer::LineAnalyzer;
 
   void finish(nlohmann::json& report) override {
     d_.tool = "perf";
@@ -165,7 +150,9 @@ class PerfScriptAnalyzer : public Analyzer {
     in_sample_ = true;
   }
 
-  void on_line(std::string_view line, uint64_t n) {
+  void member_ended() override { end_sample(); }
+
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
     int64_t ln = static_cast<int64_t>(n);
     if (trim(line).empty()) {
       end_sample();
@@ -185,9 +172,6 @@ class PerfScriptAnalyzer : public Analyzer {
     parse_header(line, ln);
   }
 
-  AnalyzeOptions options_;
-  LineSplitter lines_;
-  TraceData d_;
   std::string comm_;
   std::vector<std::string> frames_;
   uint64_t period_ = 1;
