@@ -128,9 +128,10 @@ async function exportCsv(page, panel, sql, file) {
 
 // Every table of a job, exported from the panel as CSV, holds the rows `gcscope tables` writes for
 // the same files (EXCEPT ALL both ways, both read with the page's column types; `input` differs:
-// the page knows the files' names only).
-test('a job\'s tables in the page are the CLI\'s tables, row for row', async ({ page }) => {
-  const inputs = [fixture('tracing/perf-script-ruby.txt'), fixture('tracing/bpftrace-maps.txt'), fixture('tracing/bpftrace-hist.txt'), handCountedStream()];
+// the page knows the files' names only). The page's tables reach DuckDB as the engine worker's
+// Arrow IPC streams (web/worker.js ipcStream): this checks every value of them. Resolves to the
+// rows of each table.
+async function pageTablesAreTheCli(page, inputs) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gcscope-sql-cli-'));
   const summary = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['tables', ...inputs, '--out', dir]).toString());
   await page.goto('/?warmup=0');
@@ -150,10 +151,28 @@ test('a job\'s tables in the page are the CLI\'s tables, row for row', async ({ 
       + (SELECT count(*) FROM (SELECT * FROM ${fromPage} EXCEPT ALL SELECT * FROM ${fromCli}))`)), table).toBe(0);
     compared[table] = rows;
   }
+  return compared;
+}
+
+test('a job\'s tables in the page are the CLI\'s tables, row for row', async ({ page }) => {
+  const compared = await pageTablesAreTheCli(page, [fixture('tracing/perf-script-ruby.txt'), fixture('tracing/bpftrace-maps.txt'),
+    fixture('tracing/bpftrace-hist.txt'), handCountedStream()]);
   // Every table has rows: the stream's 7 events, the hist's 10 buckets, the perf script's 10 stacks.
   expect(compared).toMatchObject({ events: 7, histogram_bins: 10, stacks: 10 });
   expect(Object.keys(compared).sort()).toEqual(['events', 'histogram_bins', 'maps', 'stacks']);
   expect(compared.maps).toBeGreaterThan(0);
+});
+
+// A JVM log's six tables, row for row; its pauses are the log's pause lines, counted here.
+test('a JVM log\'s tables in the page are the CLI\'s tables, row for row', async ({ page }) => {
+  const file = fixture('jvm/jdk17-g1.log');
+  const pauseLines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => /\bGC\(\d+\) Pause .* [0-9.]+ms$/.test(l)).length;
+  const compared = await pageTablesAreTheCli(page, [file]);
+  expect(Object.keys(compared).sort()).toEqual(['findings', 'gc_events', 'heap_pools', 'pauses', 'phases', 'safepoints']);
+  expect(compared.pauses).toBe(pauseLines);
+  expect(pauseLines).toBeGreaterThan(10);
+  expect(compared.phases).toBeGreaterThan(0);
+  expect(compared.heap_pools).toBeGreaterThan(0);
 });
 
 test('a capture\'s examples run, and a query joins two jobs on their stacks', async ({ page }) => {

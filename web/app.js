@@ -293,8 +293,8 @@
           worker.postMessage({ type: 'query', id, method, args: args || {} });
         });
       },
-      // The rows of one table as column batches (worker.js tableBatches; web/sql/ registers them in
-      // DuckDB): onBatch(batch) for each, then the promise resolves to {rows}.
+      // The rows of one table as Arrow IPC streams (worker.js tableBatches; web/sql/ registers them in
+      // DuckDB): onBatch({rows, ipc}) for each, then the promise resolves to {rows, ms, sendMs}.
       table(name, onBatch, batchRows) {
         if (released) return Promise.reject(new QueryError(released));
         const id = ++nextId;

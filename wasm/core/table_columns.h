@@ -1,5 +1,5 @@
 // A table's rows as Arrow-layout column buffers, in batches: what the page hands to DuckDB-wasm
-// (apache-arrow wraps the buffers as they are, no JSON on the way). Per column of a batch:
+// (web/worker.js frames them as they are into Arrow IPC streams: no JSON on the way). Per column:
 //   validity  one bit per row, least significant bit first, 1 = a value (Arrow's validity bitmap)
 //   data      int64 / timestamp (µs since the epoch): 8 bytes a row, little-endian; float64: 8 bytes;
 //             bool: one bit per row like validity; string: the UTF-8 bytes of every row, one after another

@@ -5,8 +5,8 @@
 //
 // app.js loads this file when a panel is first opened, and this file loads DuckDB (sql/vendor/:
 // DuckDB-wasm and apache-arrow from npm, copied by the build); the service worker keeps both once
-// loaded. The engine's rows reach DuckDB as Arrow column buffers, batch by batch, straight from the
-// engine's tables (engine.table: no JSON on the way).
+// loaded. The engine's rows reach DuckDB as Arrow IPC streams, batch by batch, written by the engine's
+// worker straight from the engine's tables (engine.table; worker.js ipcStream: no JSON on the way).
 /* global Arrow */
 'use strict';
 (function () {
@@ -62,45 +62,30 @@
 
   // ---- The engine's tables into DuckDB ---------------------------------------------------------
 
-  function arrowType(type) {
-    switch (type) {
-      case 'int64': return new Arrow.Int64();
-      case 'float64': return new Arrow.Float64();
-      case 'bool': return new Arrow.Bool();
-      case 'timestamp': return new Arrow.TimestampMicrosecond('UTC');
-      default: return new Arrow.Utf8();
-    }
-  }
+  // Where registration's time goes (GCSCOPE.sql.stats.register, for the benchmark): the engine's
+  // worker writing the batches as Arrow IPC streams and sending them (engineSendMs: the streams and
+  // sending only), and DuckDB's worker inserting them (while the engine writes the next ones).
+  function newTiming() { return { tables: {}, engineMs: 0, engineSendMs: 0, insertMs: 0, batches: 0, ipcBytes: 0 }; }
 
-  // One column of a batch (see wasm/core/table_columns.h for the buffers' layout).
-  function columnData(type, c, rows) {
-    const props = { type, length: rows, nullCount: c.nulls, nullBitmap: c.nulls ? new Uint8Array(c.validity) : null };
-    if (c.type === 'string') {
-      props.valueOffsets = new Int32Array(c.offsets);
-      props.data = new Uint8Array(c.data);
-    } else if (c.type === 'float64') props.data = new Float64Array(c.data);
-    else if (c.type === 'bool') props.data = new Uint8Array(c.data);
-    else props.data = new BigInt64Array(c.data);
-    return Arrow.makeData(props);
-  }
-
-  function arrowTable(batch) {
-    const fields = batch.columns.map((c) => new Arrow.Field(c.name, arrowType(c.type), true));
-    const children = batch.columns.map((c, i) => columnData(fields[i].type, c, batch.rows));
-    const data = Arrow.makeData({ type: new Arrow.Struct(fields), length: batch.rows, nullCount: 0, children });
-    return new Arrow.Table([new Arrow.RecordBatch(new Arrow.Schema(fields), data)]);
-  }
-
-  async function insertTable(conn, engine, schema, name) {
+  async function insertTable(conn, engine, schema, name, timing) {
     let chain = Promise.resolve();
     let create = true;
-    await engine.table(name, (batch) => {
-      const table = arrowTable(batch);
+    const answer = await engine.table(name, (batch) => {
+      timing.batches++;
+      timing.ipcBytes += batch.ipc.byteLength;
       const first = create;
       create = false;
-      chain = chain.then(() => conn.insertArrowTable(table, { schema, name, create: first }));
+      chain = chain.then(async () => {
+        const t0 = performance.now();
+        await conn.insertArrowFromIPCStream(batch.ipc, { schema, name, create: first });
+        timing.insertMs += performance.now() - t0;
+      });
     }, BATCH_ROWS);
+    const t3 = performance.now();
     await chain;
+    timing.engineMs += answer.ms || 0;
+    timing.engineSendMs += answer.sendMs || 0;
+    timing.tables[name] = { rows: answer.rows, engineMs: Math.round(answer.ms || 0), insertTailMs: Math.round(performance.now() - t3) };
   }
 
   const schemaOf = (card) => 'j' + card.dataset.job;
@@ -114,13 +99,15 @@
         const schema = schemaOf(card);
         const tables = await engine.query('session.tables', {});
         const conn = await db.connect();
+        const timing = newTiming();
         try {
           await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-          for (const t of tables) await insertTable(conn, engine, schema, t.name);
+          for (const t of tables) await insertTable(conn, engine, schema, t.name, timing);
         } finally {
           await conn.close();
         }
         stats.registerMs = performance.now() - t0;
+        stats.register = timing;
         return { schema, tables, formats: (card.gcscopeDoc.reports || []).map((r) => r.format) };
       })();
       registered.set(card, done);
