@@ -19,22 +19,26 @@ function eventStream(n) {
 // Registration's parts (web/sql/panel.js newTiming), rounded to ms.
 const split = (t) => Object.fromEntries(Object.entries(t || {}).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v) : v]));
 
-// CPU time per thread while the panel opened, from a Chromium trace: the thread time (tdur) of
-// each top-level task, summed per thread name (the main thread, the engine's and DuckDB's workers
-// are "DedicatedWorker thread"s, told apart by their thread id). Unlike wall time, it does not grow
-// with the machine's load.
+// CPU time per thread from a Chromium trace of the panel's opening: the thread time (tdur) of each
+// top-level task, summed per thread (the engine's and DuckDB's workers are both "DedicatedWorker
+// thread"s, told apart by their thread id), before registration began (DuckDB's first load) and
+// during it (web/sql/panel.js marks both ends). Unlike wall time, it does not grow with the load.
 function threadCpu(trace) {
   const events = trace.traceEvents || trace;
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
-  const sums = new Map();
+  const mark = (name) => (events.find((e) => e.name === name && e.cat === 'blink.user_timing') || {}).ts;
+  const [begin, end] = [mark('gcscope-sql-register'), mark('gcscope-sql-registered')];
+  const phases = { load: new Map(), register: new Map() };
   for (const e of events) {
-    if (e.ph !== 'X' || e.tdur === undefined || e.cat !== 'toplevel') continue;
+    if (e.ph !== 'X' || e.tdur === undefined || e.cat !== 'toplevel' || e.ts > end) continue;
+    const sums = e.ts < begin ? phases.load : phases.register;
     const key = `${e.pid}:${e.tid}`;
     sums.set(key, (sums.get(key) || 0) + e.tdur / 1000);
   }
-  return Object.fromEntries([...sums].filter(([, ms]) => ms >= 20).sort((a, b) => b[1] - a[1])
+  const table = (sums) => Object.fromEntries([...sums].filter(([, ms]) => ms >= 20).sort((a, b) => b[1] - a[1])
     .map(([key, ms]) => [`${names.get(key) || '?'} ${key.split(':')[1]}`, Math.round(ms)]));
+  return { load: table(phases.load), register: table(phases.register) };
 }
 
 async function measure(page, input, label, groupBy) {
@@ -43,7 +47,7 @@ async function measure(page, input, label, groupBy) {
   const card = page.locator('.job').first();
   await expect(card.locator('.job-status')).toHaveText('Done', { timeout: 600_000 });
   const load = os.loadavg()[0];
-  await page.context().browser().startTracing(page, { categories: ['toplevel', '__metadata'] });
+  await page.context().browser().startTracing(page, { categories: ['toplevel', '__metadata', 'blink.user_timing'] });
   const t0 = Date.now();
   await card.locator('.job-sql').click();
   await expect(card.locator('.sql-panel')).toHaveAttribute('data-ready', 'true', { timeout: 600_000 });

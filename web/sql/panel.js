@@ -95,6 +95,7 @@
     if (!registered.has(card)) {
       const done = (async () => {
         const t0 = performance.now();
+        performance.mark('gcscope-sql-register');  // the benchmark's trace splits its threads' time here
         const engine = card.gcscopeEngine;
         const schema = schemaOf(card);
         const tables = await engine.query('session.tables', {});
@@ -108,6 +109,7 @@
         }
         stats.registerMs = performance.now() - t0;
         stats.register = timing;
+        performance.mark('gcscope-sql-registered');
         return { schema, tables, formats: (card.gcscopeDoc.reports || []).map((r) => r.format) };
       })();
       registered.set(card, done);
