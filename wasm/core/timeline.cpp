@@ -56,18 +56,20 @@ Range range_of(const json& args) {
 
 // ---- Bands ----
 
-void Bands::add(double start, double duration, double value) {
-  if (!r_.contains(start)) return;
-  ++count_;
+void Bands::add(double start, double duration, double value, uint64_t items) {
+  if (!r_.contains(start) || items == 0) return;
+  count_ += items;
   if (std::isfinite(value)) total_ += value, max_ = std::isnan(max_) ? value : std::max(max_, value);
   const double end = start + (std::isfinite(duration) && duration > 0 ? duration : 0);
   if (!merged_) {
-    items_.push_back({start, end, value, 1});
+    items_.push_back({start, end, value, items});
     if (items_.size() > 2 * static_cast<size_t>(r_.width)) merge_all();
     return;
   }
   Item& c = items_[column_of(r_, start)];
-  if (c.count++ == 0) c.start = start, c.end = end, c.max = value;
+  const bool first = c.count == 0;
+  c.count += items;
+  if (first) c.start = start, c.end = end, c.max = value;
   else c.start = std::min(c.start, start), c.end = std::max(c.end, end), c.max = std::fmax(c.max, value);
 }
 
@@ -75,7 +77,9 @@ void Bands::merge_all() {
   std::vector<Item> columns(static_cast<size_t>(r_.width), Item{0, 0, NAN, 0});
   for (const Item& it : items_) {
     Item& c = columns[column_of(r_, it.start)];
-    if (c.count++ == 0) c.start = it.start, c.end = it.end, c.max = it.max;
+    const bool first = c.count == 0;
+    c.count += it.count;
+    if (first) c.start = it.start, c.end = it.end, c.max = it.max;
     else c.start = std::min(c.start, it.start), c.end = std::max(c.end, it.end), c.max = std::fmax(c.max, it.max);
   }
   items_ = std::move(columns);

@@ -40,7 +40,8 @@ class Bands {
   Bands(std::string name, std::string unit, const Range& range)
       : name_(std::move(name)), unit_(std::move(unit)), r_(range) {}
   // An interval from `start` lasting `duration` seconds; `value` (in unit) is what max reports.
-  void add(double start, double duration, double value);
+  // `items`: how many items the interval holds (a Ruby payload sees several GCs between two samples).
+  void add(double start, double duration, double value, uint64_t items = 1);
   nlohmann::json take();
 
  private:

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/query.h"
+#include "core/timeline.h"
 #include "tuner_run.h"
 
 namespace gcscope::rubygc {
@@ -141,7 +142,8 @@ json range(const Payload& p, const json& args) {
 }  // namespace
 
 const std::vector<std::string>& payload_query_methods() {
-  static const std::vector<std::string> methods = {"rubygc.process", "rubygc.timeline", "rubygc.range"};
+  static const std::vector<std::string> methods = {"rubygc.process", "rubygc.timeline", "rubygc.range",
+                                                   timeline::kMethod};
   return methods;
 }
 
@@ -149,6 +151,7 @@ json payload_query(const Payload& p, const std::string& method, const json& args
   if (p.n == 0) throw QueryError("this payload has no samples to ask about (see its verdict)");
   if (method == "rubygc.timeline") return timeline(p, args);
   if (method == "rubygc.range") return range(p, args);
+  if (method == timeline::kMethod) return payload_timeline(p, args);
   throw QueryError("unknown method '" + method + "'");
 }
 

@@ -17,7 +17,9 @@
 namespace gcscope::rubygc {
 
 const std::vector<std::string>& payload_query_methods();
-// Answers rubygc.timeline and rubygc.range for one payload; QueryError otherwise.
+// Answers rubygc.timeline, rubygc.range and timeline.series for one payload; QueryError otherwise.
 nlohmann::json payload_query(const Payload& payload, const std::string& method, const nlohmann::json& args);
+// timeline.series over one payload, on its own timestamps (epoch seconds or seconds since boot).
+nlohmann::json payload_timeline(const Payload& payload, const nlohmann::json& args);
 
 }  // namespace gcscope::rubygc

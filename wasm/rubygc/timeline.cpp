@@ -1,0 +1,98 @@
+// A payload's timeline (core/timeline.h, method "timeline.series"): its GCs as bands, minor and major
+// apart, the heap's live slots and the allocation rate as lines, on the payload's clock.
+//
+// A payload has no GC start or end times (GC_CYCLE_* samples are delivered late, and plain Ruby
+// records only GC_CYCLE_ENDED, after the sweep): what it has is GC.stat counters read at each sample.
+// minor_gc_count and major_gc_count rise when a GC runs, so the GCs a counter gained at a sample ran
+// between the sample written before it and that sample: that interval is the GC's band, holding as
+// many GCs as the counter rose. Its value is the GC time (GC.stat `time`, Ruby >= 3.1) gained over
+// the same interval; when both counters rose in one interval, the time is the major band's.
+// Counters are taken as their highest value written so far: a thread's late sample (check_counter_order)
+// adds no GCs and no allocations twice.
+#include <algorithm>
+#include <cmath>
+
+#include "core/timeline.h"
+#include "queries.h"
+
+namespace gcscope::rubygc {
+
+namespace {
+
+// The start of 2001 (UTC) in epoch seconds: a timestamp past it is wall-clock time (agents up to
+// 1.0.69); a monotonic clock's (1.0.70 on, gcscope's recorder) counts seconds since boot.
+constexpr double kEpoch2001 = 978307200.0;
+
+// A counter's highest value written so far and what the current sample adds to it.
+class HighWater {
+ public:
+  explicit HighWater(int column) : column_(column) {}
+  bool present() const { return column_ >= 0; }
+  // The rise at sample i over every sample before it (0 for the first sample or a lagging one).
+  int64_t rise(const Payload& p, size_t i) {
+    if (column_ < 0 || static_cast<size_t>(column_) >= p.width) return 0;
+    const int64_t v = p.at(i, column_);
+    if (!seen_) {
+      seen_ = true, high_ = v;
+      return 0;
+    }
+    const int64_t r = v > high_ ? v - high_ : 0;
+    high_ = std::max(high_, v);
+    return r;
+  }
+
+ private:
+  int column_;
+  bool seen_ = false;
+  int64_t high_ = 0;
+};
+
+}  // namespace
+
+nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
+  timeline::Range range = timeline::range_of(args);
+  const StatColumns& c = p.col;
+  const size_t n = std::min({p.n, p.ts.size(), p.stat.size() / std::max<size_t>(p.width, 1)});
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; ++i) lo = std::min(lo, p.ts[i]), hi = std::max(hi, p.ts[i]);
+  if (lo <= hi) range.default_to(lo, hi);
+  const bool wall = n > 0 && lo >= kEpoch2001;
+
+  timeline::Bands minor("minor GCs", "ms", range), major("major GCs", "ms", range);
+  timeline::Line live("heap live slots", "slots", timeline::Line::Kind::kMax, range);
+  timeline::Line allocated("objects allocated", "objects/s", timeline::Line::Kind::kRate, range);
+  HighWater minors(c.minor), majors(c.major), gc_time(c.time), allocs(c.total_allocated);
+  // Allocations seen at a sample written at the same instant as the one before wait for the next
+  // interval of some length (a rate needs one).
+  int64_t pending_allocs = 0;
+  double latest = NAN;  // the latest timestamp written before sample i
+  for (size_t i = 0; i < n; ++i) {
+    const double t = p.ts[i];
+    const int64_t mi = minors.rise(p, i), ma = majors.rise(p, i), ms = gc_time.rise(p, i);
+    pending_allocs += allocs.rise(p, i);
+    if (c.heap_live >= 0 && static_cast<size_t>(c.heap_live) < p.width)
+      live.add(t, static_cast<double>(p.heap_live(i)));
+    if (!std::isnan(latest)) {
+      const double start = std::min(latest, t), span = std::max(t - latest, 0.0);
+      const double time_ms = gc_time.present() ? static_cast<double>(ms) : NAN;
+      if (ma > 0) major.add(start, span, time_ms, static_cast<uint64_t>(ma));
+      if (mi > 0) minor.add(start, span, ma > 0 ? NAN : time_ms, static_cast<uint64_t>(mi));
+      if (allocs.present() && span > 0) {
+        allocated.add(start, static_cast<double>(pending_allocs), span);
+        pending_allocs = 0;
+      }
+    }
+    latest = std::isnan(latest) ? t : std::max(latest, t);
+  }
+  nlohmann::json series = nlohmann::json::array();
+  series.push_back(minor.take());
+  series.push_back(major.take());
+  if (c.heap_live >= 0) series.push_back(live.take());
+  if (allocs.present()) series.push_back(allocated.take());
+  return timeline::answer(
+      wall ? "epoch" : "own",
+      wall ? "wall-clock time (the agent's timestamps)" : "the agent's monotonic clock (seconds since boot)", range,
+      std::move(series));
+}
+
+}  // namespace gcscope::rubygc
