@@ -48,18 +48,32 @@ bool any_has(const ProbeRows& p, const char* key) {
   return false;
 }
 
-// Σ row[key] over the rows (exact for integers); null with a note when some rows lack it.
-json summed(const ProbeRows& p, const char* key, const std::vector<std::string>& labels, json& notes) {
-  if (!any_has(p, key)) return nullptr;
-  Num sum;
-  sum.ok = sum.integral = true;
+// Each row's `key` with its number, in row order: none when no row gives it (a field none gives is
+// absent from the sum, not lost); false with a note when only some rows give it.
+bool row_numbers(const ProbeRows& p, const char* key, const std::vector<std::string>& labels, json& notes,
+                 std::vector<std::pair<const json*, Num>>& out) {
+  out.clear();
+  if (!any_has(p, key)) return true;
   for (size_t k = 0; k < p.rows.size(); ++k) {
     const json* v = field_of(*p.rows[k], key);
     Num n = v ? num_of(*v) : Num();
     if (!n.ok) {
       notes.push_back(p.probe + ": " + key + " not summed: " + labels[p.capture[k]] + " gives none");
-      return nullptr;
+      out.clear();
+      return false;
     }
+    out.push_back({v, n});
+  }
+  return true;
+}
+
+// Σ row[key] over the rows (exact for integers); null when some rows lack it (row_numbers).
+json summed(const ProbeRows& p, const char* key, const std::vector<std::string>& labels, json& notes) {
+  std::vector<std::pair<const json*, Num>> values;
+  if (!row_numbers(p, key, labels, notes, values) || values.empty()) return nullptr;
+  Num sum;
+  sum.ok = sum.integral = true;
+  for (const auto& [v, n] : values) {
     sum.integral = sum.integral && n.integral;
     sum.i += n.i;
     sum.d += n.d;
@@ -67,25 +81,19 @@ json summed(const ProbeRows& p, const char* key, const std::vector<std::string>&
   return sum.integral ? int128_json(sum.i) : json(sum.d);
 }
 
-// The smallest (or largest) row[key]; null with a note when some rows lack it.
+// The smallest (or largest) row[key]; null when some rows lack it (row_numbers).
 json extreme(const ProbeRows& p, const char* key, bool largest, const std::vector<std::string>& labels, json& notes) {
-  if (!any_has(p, key)) return nullptr;
-  const json* best = nullptr;
-  double best_d = 0;
-  __int128 best_i = 0;
-  for (size_t k = 0; k < p.rows.size(); ++k) {
-    const json* v = field_of(*p.rows[k], key);
-    Num n = v ? num_of(*v) : Num();
-    if (!n.ok) {
-      notes.push_back(p.probe + ": " + key + " not summed: " + labels[p.capture[k]] + " gives none");
-      return nullptr;
-    }
-    bool integral = n.integral && (!best || num_of(*best).integral);
-    bool better =
-        !best || (integral ? (largest ? n.i > best_i : n.i < best_i) : (largest ? n.d > best_d : n.d < best_d));
-    if (better) best = v, best_d = n.d, best_i = n.i;
+  std::vector<std::pair<const json*, Num>> values;
+  if (!row_numbers(p, key, labels, notes, values) || values.empty()) return nullptr;
+  const std::pair<const json*, Num>* best = nullptr;
+  for (const auto& x : values) {
+    const Num& n = x.second;
+    bool integral = n.integral && (!best || best->second.integral);
+    bool better = !best || (integral ? (largest ? n.i > best->second.i : n.i < best->second.i)
+                                     : (largest ? n.d > best->second.d : n.d < best->second.d));
+    if (better) best = &x;
   }
-  return best ? *best : json();
+  return *best->first;
 }
 
 using BucketKey = std::tuple<bool, Int, bool, Int>;  // has_lo, lo, has_hi, hi
