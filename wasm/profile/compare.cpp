@@ -238,6 +238,67 @@ nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b)
 }
 }  // namespace
 
+namespace {
+
+// Side `s`'s tree added to `merged`: its rows become frames of `merged` (one per identity, through
+// `frame_of`) and each node's self weight a sample of its node.
+void add_tree(const nlohmann::json& s, StackModel& merged, std::unordered_map<std::string, uint32_t>& frame_of) {
+  const auto& f = s["frames"];
+  std::vector<uint32_t> row_frame;
+  for (size_t i = 0; i < f["name"].size(); ++i) {
+    const std::string& name = f["name"][i].get_ref<const std::string&>();
+    const std::string& file = f["file"][i].get_ref<const std::string&>();
+    const nlohmann::json& line = f["line"][i];
+    auto [it, fresh] = frame_of.emplace(identity(name, file, line), 0);
+    if (fresh) it->second = merged.add_frame({name, file, line.is_number() ? line.get<int64_t>() : kNoLine, ""});
+    row_frame.push_back(it->second);
+  }
+  const auto& t = s["tree"];
+  std::vector<int32_t> node(t["parent"].size());
+  for (size_t i = 0; i < node.size(); ++i) {
+    int64_t p = t["parent"][i].get<int64_t>(), r = t["frame"][i].get<int64_t>();
+    if (p >= static_cast<int64_t>(i) || r < 0 || static_cast<size_t>(r) >= row_frame.size())
+      throw QueryError("a compare side's tree is malformed at node " + std::to_string(i));
+    node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)], row_frame[static_cast<size_t>(r)]);
+    double w = t["self"][i].get<double>();
+    if (w != 0) merged.add_sample(node[i], w);
+  }
+}
+
+}  // namespace
+
+nlohmann::json sum_profile_sides(const std::vector<const nlohmann::json*>& sides,
+                                 const std::vector<std::string>& labels, nlohmann::json& notes) {
+  StackModel merged;
+  std::unordered_map<std::string, uint32_t> frame_of;
+  std::string mode;
+  bool any = false;
+  size_t unit_from = 0;
+  for (size_t i = 0; i < sides.size(); ++i) {
+    const nlohmann::json& s = *sides[i];
+    if (!s.is_object() || s.value("kind", "") != "profile" || !(s.value("samples", 0.0) > 0)) continue;
+    if (!s.contains("tree") || !s["tree"].is_object() || !s.contains("frames")) {
+      notes.push_back(labels[i] + ": its samples are not summed: it has no stack tree to add");
+      continue;
+    }
+    std::string unit = s.value("unit", std::string("samples"));
+    if (!any) {
+      merged.unit = unit, mode = s.value("mode", ""), unit_from = i, any = true;
+    } else if (unit != merged.unit) {
+      notes.push_back(labels[i] + ": its samples are not summed: it counts " + unit + " and " + labels[unit_from] +
+                      " " + merged.unit);
+      continue;
+    }
+    try {
+      add_tree(s, merged, frame_of);
+    } catch (const nlohmann::json::exception& e) {
+      throw QueryError(labels[i] + ": a compare side is malformed: " + e.what());
+    }
+  }
+  if (merged.empty()) return {{"kind", "profile"}, {"samples", 0}};
+  return compare_side(merged, mode);
+}
+
 std::vector<nlohmann::json> regressions(const nlohmann::json& result, double points) {
   std::vector<nlohmann::json> out;
   if (!result.is_object() || !result.contains("frames")) return out;

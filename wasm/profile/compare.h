@@ -30,6 +30,14 @@ nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<
                             const std::string& mode, const StackModel* tree);
 nlohmann::json compare_profiles(const nlohmann::json& a, const nlohmann::json& b);
 
+// Several profile sides (compare_side answers of one side's captures) as one: their stack trees
+// merged by the path of frame identities, so every frame's self and total are those of one profile
+// of all their samples. Sides with no samples add nothing; a side that holds samples without a tree,
+// or counts another unit than the first, cannot be added exactly and is left out, named in `notes`
+// (labels[i] names side i). Without any samples: {kind: "profile", samples: 0}.
+nlohmann::json sum_profile_sides(const std::vector<const nlohmann::json*>& sides,
+                                 const std::vector<std::string>& labels, nlohmann::json& notes);
+
 // The rows of a compare result whose total share grew by more than `points` percentage points.
 std::vector<nlohmann::json> regressions(const nlohmann::json& result, double points);
 

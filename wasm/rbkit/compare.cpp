@@ -108,6 +108,50 @@ json compare_captures(const json& a, const json& b, size_t max_classes) {
   r["classes"] = class_rows(a, b, span_a, span_b, max_classes, omitted);
   r["classes_omitted"] = omitted;
   out["rbkit"] = std::move(r);
+  for (const auto& [label, side] : {std::pair<const char*, const json*>{"a", &a}, {"b", &b}})
+    if (side->contains("set")) out[label]["set"] = (*side)["set"];
+  return out;
+}
+
+json sum_sides(const std::vector<json>& sides) {
+  std::vector<std::string> labels;
+  std::vector<const json*> ptrs;
+  json inputs = json::array(), notes = json::array(), classes = json::object();
+  double span = 0, made = 0, cycles = 0, gc_ms = 0, gc_max = 0;
+  bool spans = true;
+  for (size_t i = 0; i < sides.size(); ++i) {
+    const json& s = sides[i];
+    ptrs.push_back(&s);
+    const json side_inputs = s.value("inputs", json::array());
+    for (const auto& in : side_inputs) inputs.push_back(in);
+    const std::string label = !side_inputs.empty() && side_inputs[0].is_string() ? side_inputs[0].get<std::string>()
+                                                                                 : "capture " + std::to_string(i + 1);
+    labels.push_back(label);
+    const double s_span = number_or_nan(s, "span_s");
+    if (std::isnan(s_span) && spans) {
+      spans = false;
+      notes.push_back(label + " has no timestamps: the set has no span, so no rates per second");
+    }
+    span += std::isnan(s_span) ? 0 : s_span;
+    const double s_made = number_or_nan(s, "objects_created");
+    made += std::isnan(s_made) ? 0 : s_made;
+    for (auto [sum, key] : {std::pair<double*, const char*>{&cycles, "cycles"}, {&gc_ms, "total_ms"}}) {
+      const double v = gc_figure(s, key);
+      *sum += std::isnan(v) ? 0 : v;
+    }
+    const double longest = gc_figure(s, "max_ms");
+    if (!std::isnan(longest)) gc_max = std::max(gc_max, longest);
+    if (s.contains("rbkit") && s["rbkit"].contains("classes") && s["rbkit"]["classes"].is_object())
+      for (const auto& [name, n] : s["rbkit"]["classes"].items())
+        if (n.is_number()) classes[name] = classes.value(name, 0.0) + n.get<double>();
+  }
+  json out = profile::sum_profile_sides(ptrs, labels, notes);
+  out["inputs"] = std::move(inputs);
+  out["rbkit"] = {{"span_s", spans ? json(span) : json()},
+                  {"objects_created", made},
+                  {"gc", {{"cycles", cycles}, {"total_ms", gc_ms}, {"max_ms", gc_max}}},
+                  {"classes", std::move(classes)}};
+  out["set"] = {{"captures", sides.size()}, {"not_summed", std::move(notes)}};
   return out;
 }
 

@@ -22,6 +22,14 @@ nlohmann::json compare_side(const profile::StackModel& cpu, nlohmann::json figur
 // capture's span (first to last timestamp), so captures of different lengths compare. Classes are
 // matched by name and sorted by |per_s_delta| (|created delta| without spans), then by name, and
 // cut at `max_classes`.
+// `set` (a side summed from several captures, sum_sides) is copied to the result's "a"/"b".
 nlohmann::json compare_captures(const nlohmann::json& a, const nlohmann::json& b, size_t max_classes = 200);
+
+// Several captures of one side (the rbkit format's FormatHandler::sum_sides), each its compare_side
+// with "inputs", as one side: the cpu_sample stacks merged (profile::sum_profile_sides), objects
+// created, GC cycles and GC time added, per class too, the longest GC the longest of all, and the
+// span the sum of the captures' spans, so rates are per second of all the time captured (null when
+// a capture has no span). What cannot be summed is named in "set": {captures, not_summed: [text]}.
+nlohmann::json sum_sides(const std::vector<nlohmann::json>& sides);
 
 }  // namespace gcscope::rbkit

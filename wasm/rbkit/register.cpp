@@ -107,6 +107,7 @@ void register_rbkit(FormatRegistry& registry) {
   h.make = [](const AnalyzeOptions&) -> std::unique_ptr<Analyzer> { return std::make_unique<RbkitAnalyzer>(); };
   h.compare_family = "rbkit";
   h.compare = [](const nlohmann::json& a, const nlohmann::json& b) { return rbkit::compare_captures(a, b); };
+  h.sum_sides = rbkit::sum_sides;  // one report per capture: a folder of captures is a set
   // The live-object map and bins (~0.3 of a capture's bytes) and the rbkit_events log (about 4
   // bytes an event, ~0.16 of the real server's capture, up to twice that while the log grows).
   h.memory_per_input_byte = 0.5;

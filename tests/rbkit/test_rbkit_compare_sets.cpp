@@ -1,0 +1,138 @@
+// Sets of rbkit captures on one side of a comparison (compare.side {set: true}, `gcscope compare
+// DIR B`; rbkit::sum_sides): the cpu samples of a capture counted twice are stackprof --text's rows
+// doubled, and a set's objects, GC cycles and classes are the sums of its captures' own sides, whose
+// object counts are the hand counts of tests/rbkit/test_rbkit_compare.cpp.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "core/query.h"
+#include "profile/compare.h"
+#include "rbkit/rbkit_capture.h"
+#include "support.h"
+
+using namespace gcscope;
+using namespace gcscope::test;
+using nlohmann::json;
+
+namespace {
+
+// (name, self, total) of each frame row of `stackprof --text`: "TOTAL (pct) SAMPLES (pct) FRAME".
+std::multiset<std::tuple<std::string, double, double>> text_rows(const std::string& text) {
+  std::multiset<std::tuple<std::string, double, double>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    double total = 0, self = 0;
+    std::string pct1, pct2, name;
+    if (!(l >> total >> pct1 >> self >> pct2)) continue;
+    std::getline(l >> std::ws, name);
+    rows.emplace(name, self, total);
+  }
+  return rows;
+}
+
+json side_of(InputSet& set, bool whole_set) { return set.query("compare.side", {{"set", whole_set}}); }
+
+}  // namespace
+
+TEST_CASE("rbkit compare of sets: a capture counted twice is stackprof --text doubled", "[rbkit][compare]") {
+  const std::string cpu = fixture("rbkit/cpu-workload.rbkit");
+  auto a = open_captures({{"one/cpu-workload.rbkit", cpu}, {"two/cpu-workload.rbkit", cpu}});
+  auto b = open_captures({{"cpu-workload.rbkit", cpu}});
+  json c = b->query("compare.with", {{"other", side_of(*a, true)}, {"set", true}});
+  auto want = text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
+  REQUIRE(want.size() == 19);
+  CHECK(c["a"]["set"] == json({{"captures", 2}, {"not_summed", json::array()}}));
+  CHECK_FALSE(c["b"].contains("set"));
+  CHECK(c["totals"] == json({{"a", 294}, {"b", 147}, {"delta", -147}}));
+  std::multiset<std::tuple<std::string, double, double>> half_a, got_b;
+  for (const auto& f : c["frames"]) {
+    half_a.emplace(f["name"], f["self_a"].get<double>() / 2, f["total_a"].get<double>() / 2);
+    got_b.emplace(f["name"], f["self_b"], f["total_b"]);
+    CHECK(f["total_delta_pct"].get<double>() == Approx(0).margin(1e-9));
+  }
+  CHECK(half_a == want);
+  CHECK(got_b == want);
+  CHECK(c["rbkit"]["objects_created"]["a"] == 0.0);
+  // without {set: true} the first capture alone is side A
+  json first = b->query("compare.with", {{"other", side_of(*a, false)}});
+  CHECK(first["totals"]["a"] == 147);
+}
+
+TEST_CASE("rbkit compare of sets: objects, GC and classes are the sums of the captures'", "[rbkit][compare]") {
+  const std::vector<std::string> names = {"rbkit/cpu-workload.rbkit", "rbkit/leak-synthetic.rbkit",
+                                          "rbkit/stock-server-first12.rbkit"};
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<json> singles;  // each capture's own side, from a session of its own
+  for (const auto& n : names) {
+    files.push_back({fixture(n), fixture(n)});
+    singles.push_back(side_of(*open_capture(fixture(n)), false)["side"]["rbkit"]);
+  }
+  auto set = open_captures(files);
+  json answer = side_of(*set, true);
+  CHECK(answer["reports"] == json({0, 1, 2}));
+  const json& side = answer["side"];
+  const json& r = side["rbkit"];
+  // hand counts: cpu-workload traces no objects, leak-synthetic creates 4000 (100 a second for 40
+  // s), the real server's first 12 messages 3152 (counted with the msgpack gem)
+  CHECK(singles[0]["objects_created"] == 0);
+  CHECK(singles[1]["objects_created"] == 4000);
+  CHECK(singles[2]["objects_created"] == 3152);
+  CHECK(r["objects_created"] == 7152.0);
+  double span = 0, cycles = 0, gc_ms = 0, longest = 0;
+  std::map<std::string, double> classes;
+  for (const auto& s : singles) {
+    span += s["span_s"].get<double>();
+    cycles += s["gc"]["cycles"].get<double>();
+    gc_ms += s["gc"]["total_ms"].get<double>();
+    longest = std::max(longest, s["gc"]["max_ms"].get<double>());
+    for (const auto& [name, n] : s["classes"].items()) classes[name] += n.get<double>();
+  }
+  CHECK(singles[1]["gc"]["cycles"] == 8);  // seconds 4, 9, ..., 39 of the generator
+  CHECK(r["span_s"].get<double>() == Approx(span));
+  CHECK(r["gc"]["cycles"] == cycles);
+  CHECK(r["gc"]["total_ms"].get<double>() == Approx(gc_ms));
+  CHECK(r["gc"]["max_ms"] == longest);
+  REQUIRE(r["classes"].size() == classes.size());
+  for (const auto& [name, n] : classes) CHECK(r["classes"][name] == n);
+  CHECK(r["classes"]["Order"] == 200.0 + singles[2]["classes"].value("Order", 0.0));
+  // only cpu-workload has cpu samples: the set's are its 147
+  CHECK(side["samples"] == 147);
+  CHECK(side["set"] == json({{"captures", 3}, {"not_summed", json::array()}}));
+
+  // compared with leak-synthetic alone: the set's rates are per second of all three spans
+  auto leak = open_capture(fixture("rbkit/leak-synthetic.rbkit"));
+  json c = leak->query("compare.with", {{"other", answer}});
+  CHECK(c["rbkit"]["objects_created"] == json({{"a", 7152.0}, {"b", 4000.0}, {"delta", -3152.0}}));
+  CHECK(c["rbkit"]["objects_per_s"]["a"].get<double>() == Approx(7152 / span));
+  CHECK(c["a"]["set"]["captures"] == 3);
+  CHECK(c["frames_omitted"] == "capture B has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
+}
+
+TEST_CASE("profile sides counting different units are not summed, and say so", "[profile][compare]") {
+  // two one-frame profiles written by hand: 3 samples of f, then 5 bytes of g
+  auto side = [](const char* name, const char* unit, double w) {
+    return json{{"kind", "profile"},
+                {"unit", unit},
+                {"mode", ""},
+                {"samples", w},
+                {"frames",
+                 {{"name", json::array({name})},
+                  {"file", json::array({""})},
+                  {"line", json::array({nullptr})},
+                  {"self", json::array({w})},
+                  {"total", json::array({w})}}},
+                {"tree", {{"parent", json::array({-1})}, {"frame", json::array({0})}, {"self", json::array({w})}}}};
+  };
+  json f = side("f", "samples", 3), g = side("g", "bytes", 5), f2 = side("f", "samples", 4);
+  json notes = json::array();
+  json sum = profile::sum_profile_sides({&f, &g, &f2}, {"one", "two", "three"}, notes);
+  CHECK(sum["samples"] == 7);
+  CHECK(sum["frames"]["name"] == json::array({"f"}));
+  CHECK(sum["frames"]["self"] == json::array({7}));
+  CHECK(notes == json::array({"two: its samples are not summed: it counts bytes and one samples"}));
+}
