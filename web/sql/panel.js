@@ -67,43 +67,62 @@
   // sending only), and DuckDB's worker inserting them (while the engine writes the next ones).
   function newTiming() { return { tables: {}, engineMs: 0, engineSendMs: 0, insertMs: 0, batches: 0, ipcBytes: 0 }; }
 
-  async function insertTable(conn, engine, schema, name, timing) {
-    let chain = Promise.resolve();
+  // A table's batches, asked of the engine now and taken in order as they arrive: next() resolves
+  // to the next batch, or null after the last (rejects if the engine failed).
+  function batchQueue(engine, name) {
+    const items = [];
+    let wake = null, ended = false, failure = null;
+    const signal = () => { if (wake) { wake(); wake = null; } };
+    const answer = engine.table(name, (batch) => { items.push(batch); signal(); }, BATCH_ROWS)
+      .then((a) => { ended = true; signal(); return a; }, (err) => { failure = err; ended = true; signal(); return {}; });
+    return {
+      answer,
+      async next() {
+        while (!items.length && !ended) await new Promise((resolve) => { wake = resolve; });
+        if (items.length) return items.shift();
+        if (failure) throw failure;
+        return null;
+      },
+    };
+  }
+
+  async function insertTable(conn, queue, schema, name, timing) {
     let create = true;
-    const answer = await engine.table(name, (batch) => {
+    for (let batch; (batch = await queue.next());) {
       timing.batches++;
       timing.ipcBytes += batch.ipc.byteLength;
-      const first = create;
+      const t0 = performance.now();
+      await conn.insertArrowFromIPCStream(batch.ipc, { schema, name, create });
+      timing.insertMs += performance.now() - t0;
       create = false;
-      chain = chain.then(async () => {
-        const t0 = performance.now();
-        await conn.insertArrowFromIPCStream(batch.ipc, { schema, name, create: first });
-        timing.insertMs += performance.now() - t0;
-      });
-    }, BATCH_ROWS);
-    const t3 = performance.now();
-    await chain;
+    }
+    const answer = await queue.answer;
     timing.engineMs += answer.ms || 0;
     timing.engineSendMs += answer.sendMs || 0;
-    timing.tables[name] = { rows: answer.rows, engineMs: Math.round(answer.ms || 0), insertTailMs: Math.round(performance.now() - t3) };
+    timing.tables[name] = { rows: answer.rows, engineMs: Math.round(answer.ms || 0) };
   }
 
   const schemaOf = (card) => 'j' + card.dataset.job;
   const liveCards = () => Array.from(document.querySelectorAll('#jobs .job[data-engine="live"]')).reverse();
 
-  function registerJob(db, card) {
+  // Registers the tables of `card`'s job in DuckDB (dbReady: a promise of it). The engine writes the
+  // tables' batches while DuckDB still loads (its worker answers them one table after another); they
+  // wait here until DuckDB takes them, in order.
+  function registerJob(dbReady, card) {
     if (!registered.has(card)) {
       const done = (async () => {
-        const t0 = performance.now();
-        performance.mark('gcscope-sql-register');  // the benchmark's trace splits its threads' time here
         const engine = card.gcscopeEngine;
         const schema = schemaOf(card);
         const tables = await engine.query('session.tables', {});
+        const queues = tables.map((t) => batchQueue(engine, t.name));
+        const db = await dbReady;
+        const t0 = performance.now();
+        performance.mark('gcscope-sql-register');  // the benchmark's trace splits its threads' time here
         const conn = await db.connect();
         const timing = newTiming();
         try {
           await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-          for (const t of tables) await insertTable(conn, engine, schema, t.name, timing);
+          for (let i = 0; i < tables.length; i++) await insertTable(conn, queues[i], schema, tables[i].name, timing);
         } finally {
           await conn.close();
         }
@@ -291,9 +310,10 @@
   }
 
   async function connectPanel(p, card) {
-    const db = await loadDuckDB();
+    const dbReady = loadDuckDB();
     const cards = card ? [card] : liveCards();
-    const jobs = await Promise.all(cards.map((c) => registerJob(db, c)));
+    const jobs = await Promise.all(cards.map((c) => registerJob(dbReady, c)));
+    const db = await dbReady;
     const conn = await db.connect();
     if (card) await conn.query(`SET search_path = '${schemaOf(card)},main'`);
     p.tablesLine.textContent = 'Tables: ' + jobs.map((j) => (card ? '' : j.schema + ': ') + j.tables.map((t) => t.name).join(', ')).join('; ');
@@ -381,8 +401,9 @@
 
   // Rows of a query across every open job as objects (the embedding API's {sql}).
   async function query(sql) {
-    const db = await loadDuckDB();
-    await Promise.all(liveCards().map((c) => registerJob(db, c)));
+    const dbReady = loadDuckDB();
+    await Promise.all(liveCards().map((c) => registerJob(dbReady, c)));
+    const db = await dbReady;
     const conn = await db.connect();
     try {
       const res = await runQuery(conn, sql);
