@@ -5,7 +5,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, fixture, chooseFiles, lastJob } = require('./helpers');
+const { ROOT, fixture, chooseFiles, lastJob, tempFile } = require('./helpers');
 
 // The JVM log's pauses from its text: the wall-clock time (epoch s) of each "[gc,start] GC(n) Pause"
 // line and the duration (ms) its closing "GC(n) Pause ... <d>ms" line prints.
@@ -92,4 +92,160 @@ test('a JVM log and an rbkit capture on one time axis; an offset moves a job', a
   // The text's starts are printed to the millisecond: it decides where none is that near an end.
   const inRange = pauses.filter((p) => p.start >= t0 && p.start <= t1).length;
   if (!pauses.some((p) => Math.abs(p.start - t0) < 0.0015 || Math.abs(p.start - t1) < 0.0015)) expect(count).toBe(inRange);
+});
+
+// A TuneMyGC payload's GCs and values as its samples count them, without gcscope: the GC.stat
+// columns by the header's key names (header[7]), each counter taken at its highest value so far
+// (a thread's late sample adds nothing), a GC counter's rise at a sample being that many GCs.
+function payloadFigures(file) {
+  const [header, ...samples] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const keys = header[7];
+  const at = (s, key) => {
+    const e = s.findIndex((x) => typeof x === 'string');  // the event; GC.stat values follow it
+    return s[e + 1][keys.indexOf(key)];
+  };
+  const rises = (key) => {
+    let high = at(samples[0], key), n = 0;
+    for (const s of samples.slice(1)) { const v = at(s, key); if (v > high) { n += v - high; high = v; } }
+    return n;
+  };
+  const live = samples.map((s) => at(s, 'heap_live_slots'));
+  const ts = samples.map((s) => s[s.findIndex((x) => typeof x === 'string') - 3]);
+  return { minor: rises('minor_gc_count'), major: rises('major_gc_count'), allocated: rises('total_allocated_objects'),
+    gcMs: rises('time'), samples: samples.length, liveMax: Math.max(...live), first: ts[0] };
+}
+
+const fragment = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
+
+test('a TuneMyGC payload beside an rbkit capture: its GCs and heap on the same wall clock', async ({ page }) => {
+  const payload = fixture('rubygc/rt16_rack_app_tiny_seed.json');
+  const capture = fixture('rbkit/stock-server-first12.rbkit');
+  const want = payloadFigures(payload);
+  expect(want).toMatchObject({ minor: 1, major: 0, samples: 9, gcMs: 2 });
+  await page.goto('/');
+  await chooseFiles(page, [capture]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await chooseFiles(page, [payload]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await page.locator('button.timeline-open').click();
+  const panel = page.locator('section.timeline-panel');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  const tuner = panel.locator('tr[data-job="2"]');
+  await expect(tuner.locator('.timeline-clock')).toHaveText('wall-clock time');
+  const n = (x) => x.toLocaleString('en-US');
+  await expect(tuner.locator('.timeline-totals')).toHaveText(
+    `${want.minor} minor GCs, ${want.gcMs.toFixed(2)} ms in all, longest ${want.gcMs.toFixed(2)} ms; ${want.major} major GCs; ` +
+    `heap live slots: ${want.samples} values, highest ${n(want.liveMax)}; objects allocated: ${n(want.allocated)} in all`);
+  // On one axis with the capture, at the payload's own first timestamp (epoch seconds).
+  const chart = panel.locator('figure.timeline-chart');
+  const firstX = await chart.evaluate((fig) => {
+    const u = fig.gcscopePlot;
+    const k = u.series.findIndex((s) => s.label === 'Job 2: heap live slots (slots)');
+    return u.data[0][u.data[k].findIndex((v) => v !== null)];
+  });
+  expect(firstX).toBe(want.first);
+  const [min, max] = (await chart.getAttribute('data-shown')).split(',').map(Number);
+  expect(min).toBeLessThanOrEqual(1795257121);  // the capture's first second
+  expect(max).toBeGreaterThanOrEqual(want.first);
+});
+
+test('the zoom and offsets are in the fragment: a reload shows the same view; a bad offset is refused', async ({ page }) => {
+  const log = fixture('jvm/jdk17-g1-time.log');
+  const capture = fixture('rbkit/stock-server-first12.rbkit');
+  const openBoth = async () => {
+    await chooseFiles(page, [log]);
+    await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+    await chooseFiles(page, [capture]);
+    await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  };
+  await page.goto('/');
+  await openBoth();
+  await page.locator('button.timeline-open').click();
+  const panel = page.locator('section.timeline-panel');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  expect(fragment(page).get('tl')).toBe('1,2');
+  const offset = panel.locator('tr[data-job="2"] input.timeline-offset');
+  const error = panel.locator('tr[data-job="2"] .timeline-offset-error');
+  // A number moves the job; text that is not one is refused and the last number stays.
+  const seconds = 5861.5;
+  await offset.fill(String(seconds));
+  await offset.press('Enter');
+  await expect.poll(() => fragment(page).get('tl.off')).toBe(`2.0:${seconds}`);
+  await expect(error).toBeHidden();
+  await offset.fill('5861,5 s');
+  await offset.press('Enter');
+  await expect(error).toBeVisible();
+  await expect(error).toHaveText(`"5861,5 s" is not a number of seconds: the offset stays ${seconds} s`);
+  await expect(offset).toHaveValue(String(seconds));
+  await expect(offset).toHaveAttribute('aria-invalid', 'true');
+  expect(fragment(page).get('tl.off')).toBe(`2.0:${seconds}`);
+  // Zoom twice by keyboard; the range reaches the fragment once the zooming stops.
+  const chart = panel.locator('figure.timeline-chart');
+  const body = chart.locator('.gs-chart-body');
+  await body.focus();
+  for (let press = 0; press < 2; press++) {
+    const before = await chart.getAttribute('data-x-range');
+    await body.press('=');
+    await expect(chart).not.toHaveAttribute('data-x-range', before || '');
+  }
+  const range = await chart.getAttribute('data-x-range');
+  await expect.poll(() => fragment(page).get('tl.range')).toBe(range);
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  const totals = await panel.locator('.timeline-totals').allTextContents();
+  expect(totals[0]).toMatch(/GC pauses/);
+
+  // The same link after a reload, with the same files chosen again: the panel opens by itself on
+  // the same range with the same offset, and the engines count the same.
+  await page.reload();
+  await openBoth();
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await expect(chart).toHaveAttribute('data-x-range', range);
+  await expect(offset).toHaveValue(String(seconds));
+  expect(await panel.locator('.timeline-totals').allTextContents()).toEqual(totals);
+  // Closing the panel forgets its view.
+  await panel.locator('button.timeline-close').click();
+  expect(['tl', 'tl.range', 'tl.off'].map((k) => fragment(page).get(k))).toEqual([null, null, null]);
+});
+
+test('a saved HTML report of a job on the timeline shows the timeline from its recorded answers', async ({ page }) => {
+  const log = fixture('jvm/jdk17-g1-time.log');
+  const capture = fixture('rbkit/stock-server-first12.rbkit');
+  await page.goto('/?sw=0&warmup=0');
+  await chooseFiles(page, [log]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await chooseFiles(page, [capture]);
+  const job = await lastJob(page);
+  await expect(job).toHaveAttribute('data-engine', 'live');
+  await page.locator('button.timeline-open').click();
+  const panel = page.locator('section.timeline-panel');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  const whole = await panel.locator('.timeline-totals').allTextContents();
+  const chart = panel.locator('figure.timeline-chart');
+  const body = chart.locator('.gs-chart-body');
+  await body.focus();
+  await body.press('=');
+  await expect(chart).not.toHaveAttribute('data-x-range', '');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  const range = await chart.getAttribute('data-x-range');
+  const zoomed = await panel.locator('.timeline-totals').allTextContents();
+  expect(zoomed).not.toEqual(whole);
+  const [download] = await Promise.all([page.waitForEvent('download'), job.getByRole('button', { name: 'Save as HTML report' }).click()]);
+  const html = fs.readFileSync(await download.path(), 'utf8');
+
+  // Opened from a file: no engine, the panel as it was saved, both jobs, the range shown then.
+  await page.goto('file://' + tempFile('report.gcscope.html', html));
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await expect(panel.locator('table.timeline-jobs tbody tr')).toHaveCount(2);
+  await expect(chart).toHaveAttribute('data-x-range', range);
+  expect(await panel.locator('.timeline-totals').allTextContents()).toEqual(zoomed);
+  // The whole range was shown before saving too; a range never shown is not in the report.
+  await body.focus();
+  await body.press('0');
+  await expect(chart).toHaveAttribute('data-x-range', '');
+  await expect.poll(() => panel.locator('.timeline-totals').allTextContents()).toEqual(whole);
+  await body.press('=');  // the zoom made before saving: recorded
+  await expect(chart).toHaveAttribute('data-x-range', range);
+  await expect.poll(() => panel.locator('.timeline-totals').allTextContents()).toEqual(zoomed);
+  await body.press('=');
+  await expect(panel.locator('.timeline-totals').first()).toContainText('a saved report holds only the ranges shown when it was saved');
 });

@@ -688,7 +688,11 @@
       body.appendChild(el('div', { class: 'job-exports' },
         el('button', { type: 'button', class: 'gs-small', text: 'Download JSON report', on: { click: () => GCSCOPE.ui.download('gcscope-report.json', 'application/json', JSON.stringify(doc, null, 2)) } }),
         el('button', { type: 'button', class: 'gs-small', text: 'Save as HTML report', title: 'One self-contained file: opens offline in any browser',
-          on: { click: () => GCSCOPE.exportHtml(engine ? Object.assign({}, doc, { answers: engine.answers() }) : doc) } })));
+          on: { click: () => {
+            // With the timeline panel open over this job, the report keeps the panel (web/lib/timeline.js).
+            const timeline = engine && GCSCOPE.timeline ? GCSCOPE.timeline.snapshot(engine) : null;
+            GCSCOPE.exportHtml(engine ? Object.assign({}, doc, { answers: engine.answers() }, timeline ? { timeline } : {}) : doc);
+          } } })));
     }
     body.appendChild(renderInputs(doc));
     const general = doc.errors.filter((e) => !doc.inputs.some((i) => e.path === i.path || e.path.startsWith(i.path + '/')));
@@ -709,6 +713,8 @@
       el('h2', { class: 'job-title', text: doc.inputs.map((i) => i.path).join(', ') }),
       el('span', { class: 'job-status done', text: 'Saved report' })), body));
     renderDocument(body, doc, [], savedEngine(doc.answers));
+    // The timeline panel open when the report was saved, drawn from its answers (web/lib/timeline.js).
+    if (doc.timeline && GCSCOPE.timeline) GCSCOPE.timeline.openSaved(doc.timeline);
     return;
   }
 

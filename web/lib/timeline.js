@@ -3,12 +3,52 @@
 // input with wall-clock time at its instants, one without it (clock "own") with its start at the
 // axis's start, each moved by the offset the reader types (seconds). Bands (JVM pauses, Ruby GC
 // cycles) are drawn across the whole plot over the others' lines; every number shown is the engine's.
+//
+// The fragment keeps the view (GCSCOPE.state; docs/PAGE.md, Deep links): `tl` the jobs on the
+// timeline (the panel opens again once they are all live), `tl.range` the zoomed axis range,
+// `tl.off` the offsets typed (`job.report:seconds`, comma-separated). A saved HTML report of a job on
+// the timeline carries the panel's answers (snapshot()) and draws it from them (openSaved()).
 /* global uPlot */
 'use strict';
 (function (global) {
   const GCSCOPE = global.GCSCOPE || (global.GCSCOPE = {});
   const METHOD = 'timeline.series';
   const ZOOM_KEYS = '+ / - zoom in and out, left and right arrows move, 0 shows the whole range';
+
+  // Ranges whose answers a source keeps for a saved report (the whole range and the latest zooms).
+  const KEPT_RANGES = 16;
+  const state = () => (GCSCOPE.state && !GCSCOPE.staticReport ? GCSCOPE.state : null);
+  const sourceKey = (src) => `${src.job}.${src.index}`;
+  const rangeKey = (args) => (args.t0 === undefined ? 'all' : `${args.t0},${args.t1}`);
+  let current = null;  // the open panel: {sources, view()}, for snapshot()
+
+  // "t0,t1" of the fragment: the range, or null when it is not two increasing numbers.
+  function parseRange(v) {
+    const parts = (v || '').split(',');
+    if (parts.length !== 2) return null;
+    const [a, b] = parts.map((x) => (x.trim() === '' ? NaN : Number(x)));
+    return Number.isFinite(a) && Number.isFinite(b) && b > a ? [a, b] : null;
+  }
+  // "1.0:-5,2.0:3.5" of the fragment: offset by source key.
+  function parseOffsets(v) {
+    const out = new Map();
+    for (const item of (v || '').split(',')) {
+      const m = /^(\d+\.\d+):(.+)$/.exec(item);
+      const x = m ? parseOffset(m[2]) : null;
+      if (x !== null) out.set(m[1], x);
+    }
+    return out;
+  }
+  // A typed offset in seconds: a decimal number (an empty field is 0), else null.
+  function parseOffset(text) {
+    const t = String(text).trim();
+    if (t === '') return 0;
+    return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : null;
+  }
+  function writeOffsets(sources) {
+    const st = state();
+    if (st) st.set('tl.off', sources.filter((s) => s.offset).map((s) => `${sourceKey(s)}:${s.offset}`).join(',') || null);
+  }
 
   const liveCards = () => Array.from(document.querySelectorAll('#jobs .job[data-engine="live"]')).reverse();
 
@@ -37,17 +77,33 @@
 
   // One row of the table under the chart: the source, its clock, its offset input and what the
   // engine counted in the visible range.
+  // A typed offset that is not a number is refused with a message; the last valid one stays.
   function sourceRow(src, onOffset) {
     const { el } = GCSCOPE.ui;
     const id = `timeline-offset-${src.job}-${src.index}`;
-    const input = el('input', { type: 'number', step: 'any', value: '0', id, class: 'timeline-offset', dataset: { job: src.job },
-      'aria-label': `Offset of job ${src.job} in seconds`,
-      on: { change: () => { src.offset = Number(input.value) || 0; onOffset(); } } });
+    const error = el('span', { class: 'timeline-offset-error error', id: id + '-error', role: 'alert', hidden: true });
+    const input = el('input', { type: 'text', inputmode: 'decimal', value: String(src.offset || 0), id, class: 'timeline-offset',
+      dataset: { job: src.job }, 'aria-label': `Offset of job ${src.job} in seconds`, 'aria-describedby': error.id,
+      on: { change: () => {
+        const v = parseOffset(input.value);
+        if (v === null) {
+          error.textContent = `"${input.value}" is not a number of seconds: the offset stays ${src.offset || 0} s`;
+          error.hidden = false;
+          input.setAttribute('aria-invalid', 'true');
+          input.value = String(src.offset || 0);
+          return;
+        }
+        error.hidden = true;
+        input.removeAttribute('aria-invalid');
+        if (v === (src.offset || 0)) return;
+        src.offset = v;
+        onOffset();
+      } } });
     src.totalsCell = el('td', { class: 'timeline-totals' });
     return el('tr', { dataset: { job: src.job } },
       el('th', { scope: 'row', text: src.label }),
       el('td', { class: 'timeline-clock', text: src.whole.clock === 'epoch' ? 'wall-clock time' : src.whole.clock_name + ' (no wall-clock time)' }),
-      el('td', {}, input),
+      el('td', {}, input, error),
       src.totalsCell);
   }
 
@@ -111,7 +167,8 @@
     ctx.restore();
   }
 
-  function build(box, sources) {
+  // `initialView`: the axis range to show first (from the fragment or a saved report), null for all.
+  function build(box, sources, initialView) {
     const { el } = GCSCOPE.ui;
     const epoch = sources.some((s) => s.whole.clock === 'epoch');
     const starts = sources.filter((s) => s.whole.clock === 'epoch' && s.whole.t0 !== null).map((s) => s.whole.t0);
@@ -124,7 +181,7 @@
       'aria-label': 'Timeline of the open jobs (chart; the table below lists what each job shows); ' + ZOOM_KEYS,
       'aria-describedby': 'timeline-table' });
     figure.append(body);
-    let view = null;  // [min, max] of the shared axis, null for everything
+    let view = initialView || null;  // [min, max] of the shared axis, null for everything
     let plot = null, programmatic = false, generation = 0;
     let shownRange = null;  // the axis range drawn: the view, or every job's extent
 
@@ -138,6 +195,10 @@
         try {
           src.answer = await src.card.gcscopeEngine.query(METHOD, Object.assign({ report: src.index }, args));
           src.totalsCell.textContent = totalsText(src.answer);
+          const kept = src.recorded || (src.recorded = new Map());
+          kept.delete(rangeKey(args));
+          kept.set(rangeKey(args), src.answer);
+          if (kept.size > KEPT_RANGES) kept.delete(Array.from(kept.keys()).find((k) => k !== 'all'));
         } catch (err) {
           src.answer = { series: [] };
           src.totalsCell.textContent = String((err && err.message) || err);
@@ -152,6 +213,8 @@
       const xs = data[0];
       shownRange = view || (xs.length ? [xs[0], xs[xs.length - 1]] : null);
       figure.dataset.xRange = view ? `${view[0]},${view[1]}` : '';
+      const st = state();
+      if (st) st.set('tl.range', view ? `${view[0]},${view[1]}` : null, { lazy: true });
       figure.dataset.shown = shownRange ? shownRange.join(',') : '';
       status.textContent = '';
       box.dataset.ready = 'true';
@@ -195,7 +258,8 @@
       view = next && next[1] > next[0] ? next : null;
       refresh();
     });
-    for (const src of sources) tbody.appendChild(sourceRow(src, refresh));
+    for (const src of sources) tbody.appendChild(sourceRow(src, () => { writeOffsets(sources); refresh(); }));
+    current = { sources, view: () => view };
     const whole = el('button', { type: 'button', class: 'gs-small timeline-whole', text: 'Whole range',
       on: { click: () => { view = null; refresh(); } } });
     box.append(el('p', { class: 'muted', text: (epoch ? 'Inputs with wall-clock time are at their instants; ' : '') +
@@ -207,16 +271,37 @@
     return refresh();
   }
 
-  // Opens the panel over the reports of every live job (again: rebuilt over the jobs open now).
-  async function open() {
+  // The panel's frame, before the jobs' table: {box}. Closing it forgets the fragment's view.
+  function panel(title) {
     const { el } = GCSCOPE.ui;
     const old = document.querySelector('.timeline-panel');
     if (old) old.remove();
+    current = null;
     const box = el('section', { class: 'timeline-panel', 'aria-labelledby': 'timeline-title' });
-    const close = el('button', { type: 'button', class: 'gs-small timeline-close', text: 'Close', on: { click: () => box.remove() } });
-    box.append(el('header', { class: 'sql-head' }, el('h3', { id: 'timeline-title', text: 'Timeline of the open jobs' }), close));
+    const close = el('button', { type: 'button', class: 'gs-small timeline-close', text: 'Close', on: { click: () => {
+      box.remove();
+      current = null;
+      const st = state();
+      if (st) for (const key of ['tl', 'tl.range', 'tl.off']) st.set(key, null);
+    } } });
+    box.append(el('header', { class: 'sql-head' }, el('h3', { id: 'timeline-title', text: title }), close));
     document.getElementById('jobs').before(box);
+    return box;
+  }
+
+  // Opens the panel over the reports of every live job (again: rebuilt over the jobs open now).
+  // fromLink: with the view and offsets the fragment keeps; otherwise a new view, written there.
+  async function open({ fromLink = false } = {}) {
+    const { el } = GCSCOPE.ui;
+    const box = panel('Timeline of the open jobs');
     const sources = timelineSources();
+    const st = state();
+    const offsets = fromLink && st ? parseOffsets(st.get('tl.off')) : new Map();
+    for (const src of sources) src.offset = offsets.get(sourceKey(src)) || 0;
+    if (st) {
+      st.set('tl', Array.from(new Set(sources.map((s) => s.job))).join(',') || null);
+      if (!fromLink) for (const key of ['tl.range', 'tl.off']) st.set(key, null);
+    }
     await Promise.all(sources.map(async (src) => {
       try {
         src.whole = await src.card.gcscopeEngine.query(METHOD, { report: src.index, width: 1 });
@@ -229,7 +314,34 @@
       box.append(el('p', { class: 'muted', text: 'None of the open jobs has a timeline.' }));
       return box;
     }
-    await build(box, usable);
+    await build(box, usable, fromLink && st ? parseRange(st.get('tl.range')) : null);
+    return box;
+  }
+
+  // What a saved report of a job on the timeline (the one `engine` answers for) keeps of the panel:
+  // every source's clock, offset and the answers of the ranges it was shown; null when the panel is
+  // closed or the job is not on it.
+  function snapshot(engine) {
+    if (!current || !current.sources.some((s) => s.card.gcscopeEngine === engine)) return null;
+    return {
+      view: current.view(),
+      sources: current.sources.map((s) => ({ job: s.job, index: s.index, format: s.format, label: s.label, whole: s.whole,
+        offset: s.offset || 0, answers: Object.fromEntries(s.recorded || []) })),
+    };
+  }
+
+  // A saved report's timeline: the saved sources, each answering the ranges it kept (at any width).
+  async function openSaved(saved) {
+    const box = panel('Timeline of the jobs when the report was saved');
+    const sources = (saved.sources || []).map((s) => ({ job: s.job, index: s.index, format: s.format, label: s.label,
+      whole: s.whole, offset: s.offset || 0,
+      card: { gcscopeEngine: { query(method, args) {
+        const key = rangeKey(args || {});
+        if (method === METHOD && s.answers && Object.prototype.hasOwnProperty.call(s.answers, key)) return Promise.resolve(s.answers[key]);
+        return Promise.reject(new Error('a saved report holds only the ranges shown when it was saved: open the inputs in gcscope to ask more'));
+      } } } }));
+    if (!sources.length) return box;
+    await build(box, sources, saved.view || null);
     return box;
   }
 
@@ -239,9 +351,20 @@
     const button = GCSCOPE.ui.el('button', { type: 'button', class: 'gs-small timeline-open', text: 'Timeline', hidden: true,
       title: 'Every open job on one time axis', on: { click: () => open() } });
     tools.appendChild(button);
-    const update = () => { button.hidden = liveCards().length < 2; };
+    // A link's fragment naming the jobs on the timeline opens it once they are all live.
+    let linkPending = Boolean(state() && state().get('tl'));
+    const update = () => {
+      const live = liveCards();
+      button.hidden = live.length < 2;
+      if (!linkPending) return;
+      const ready = new Set(live.filter((c) => c.gcscopeDoc && c.gcscopeEngine).map((c) => c.dataset.job));
+      const wanted = state().get('tl').split(',');
+      if (!wanted.every((j) => ready.has(j))) return;
+      linkPending = false;
+      open({ fromLink: true });
+    };
     new MutationObserver(update).observe(jobs, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-engine'] });
   }
 
-  GCSCOPE.timeline = { open, offer, sources: timelineSources };
+  GCSCOPE.timeline = { open, offer, openSaved, snapshot, sources: timelineSources };
 })(typeof window !== 'undefined' ? window : globalThis);
