@@ -2,8 +2,8 @@
 // of a zoom (jvm.summary and jvm.series for a 1,328-pixel chart) at seeded random places for four
 // range widths (1/2, 1/10, 1/100, 1/1000 of the log), and pages of the event table (jvm.events,
 // in time order, then by duration), after the session built its index (session.prepare, as the
-// worker does once the report is out). Prints the CPU time's p50/p95/max per kind of question.
-// Build and run: bench/jvm/query.sh.
+// worker does once the report is out), and the timeline panel's timeline.series. Prints the CPU
+// time's p50/p95/max per kind of question. Build and run: bench/jvm/query.sh.
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -34,6 +34,27 @@ double timed(gcscope::InputSet& set, const char* method, const nlohmann::json& a
   const double t0 = cpu_ms();
   const nlohmann::json answer = set.query(method, args);
   return cpu_ms() - t0;
+}
+
+// timeline.series (core/timeline.h) as the page's timeline panel asks it: the whole range, then
+// zooms to 1/10 and 1/1000 of it at seeded random places, each for a chart of 1000 and 4000 pixels.
+void timeline_questions(gcscope::InputSet& set, int zooms, std::mt19937_64& rng) {
+  const nlohmann::json whole = set.query("timeline.series", {{"width", 1}});
+  const double first = whole["t0"].get<double>(), last = whole["t1"].get<double>();
+  for (int px : {1000, 4000}) {
+    std::vector<double> ms;
+    for (int z = 0; z < zooms; ++z) ms.push_back(timed(set, "timeline.series", {{"width", px}}));
+    print_times(("timeline.series, whole, " + std::to_string(px) + " px").c_str(), ms);
+    for (int divisor : {10, 1000}) {
+      const double span = (last - first) / divisor;
+      ms.clear();
+      for (int z = 0; z < zooms; ++z) {
+        const double t0 = first + std::uniform_real_distribution<double>(0, last - first - span)(rng);
+        ms.push_back(timed(set, "timeline.series", {{"t0", t0}, {"t1", t0 + span}, {"width", px}}));
+      }
+      print_times(("timeline.series, 1/" + std::to_string(divisor) + ", " + std::to_string(px) + " px").c_str(), ms);
+    }
+  }
 }
 
 }  // namespace
@@ -80,6 +101,7 @@ int main(int argc, char** argv) {
   }
   print_times("jvm.summary, every width", all_summary);
   print_times("jvm.series, every width", all_series);
+  timeline_questions(set, zooms, rng);
   for (const char* sort : {"t", "duration_s"}) {
     std::vector<double> ms;
     for (int p = 0; p < pages; ++p)
