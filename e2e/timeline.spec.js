@@ -5,7 +5,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, fixture, chooseFiles, lastJob, tempFile } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
 
 // The JVM log's pauses from its text: the wall-clock time (epoch s) of each "[gc,start] GC(n) Pause"
 // line and the duration (ms) its closing "GC(n) Pause ... <d>ms" line prints.
@@ -248,4 +248,48 @@ test('a saved HTML report of a job on the timeline shows the timeline from its r
   await expect.poll(() => panel.locator('.timeline-totals').allTextContents()).toEqual(zoomed);
   await body.press('=');
   await expect(panel.locator('.timeline-totals').first()).toContainText('a saved report holds only the ranges shown when it was saved');
+});
+
+test('a tracing capture with its own timestamps beside a JVM log on uptime: both start at the axis start', async ({ page }) => {
+  // bcc's ugc output as its repository publishes it: "START TIME(us) DESCRIPTION" lines, one event
+  // stream per description, START in seconds of the tracer's clock (no wall-clock time).
+  const capture = corpus('trace/bcc-upstream/ugc_example.txt');
+  const events = [];
+  for (const line of fs.readFileSync(capture, 'utf8').split('\n')) {
+    const m = /^(\d+\.\d+)\s+(\d+\.\d+)\s+(\S.*?)\s*$/.exec(line);
+    if (m) events.push({ start: Number(m[1]), ns: Number(m[2]) * 1000, what: m[3] });
+  }
+  const scavenges = events.filter((e) => e.what === 'GC scavenge');
+  const full = events.filter((e) => e.what === 'GC mark-sweep-compact');
+  expect([scavenges.length, full.length]).toEqual([20, 2]);
+  const t0 = Math.min(...events.map((e) => e.start));
+  const n = (x) => x.toLocaleString('en-US');
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1.log')]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await chooseFiles(page, [capture]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await page.locator('button.timeline-open').click();
+  const panel = page.locator('section.timeline-panel');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  const jvm = panel.locator('tr[data-job="1"]'), tracing = panel.locator('tr[data-job="2"]');
+  await expect(jvm.locator('.timeline-clock')).toHaveText('JVM uptime (no wall-clock time)');
+  await expect(tracing.locator('.timeline-clock')).toHaveText("the capture's timestamps (no wall-clock time)");
+  await expect(tracing.locator('.timeline-totals')).toContainText(
+    `GC scavenge: ${scavenges.length} values, highest ${n(Math.max(...scavenges.map((e) => e.ns)))}`);
+  await expect(tracing.locator('.timeline-totals')).toContainText(
+    `GC mark-sweep-compact: ${full.length} values, highest ${n(Math.max(...full.map((e) => e.ns)))}`);
+  // Neither has wall-clock time: each starts at the axis's start (0), the capture's first scavenge
+  // its START less the capture's first START; an offset moves it by that many seconds.
+  const chart = panel.locator('figure.timeline-chart');
+  const firstX = (label) => chart.evaluate((fig, name) => {
+    const u = fig.gcscopePlot;
+    const k = u.series.findIndex((s) => s.label === name);
+    return k < 0 ? null : u.data[0][u.data[k].findIndex((v) => v !== null)];
+  }, label);
+  const label = 'Job 2: GC scavenge (as printed (ns for latencies))';
+  expect(await firstX(label)).toBeCloseTo(scavenges[0].start - t0, 9);
+  await tracing.locator('input.timeline-offset').fill('2.5');
+  await tracing.locator('input.timeline-offset').press('Enter');
+  await expect.poll(() => firstX(label)).toBeCloseTo(scavenges[0].start - t0 + 2.5, 9);
 });
