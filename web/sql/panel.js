@@ -12,7 +12,10 @@
 (function () {
   const { el, fmt } = GCSCOPE.ui;
   const vendor = (file) => new URL('sql/vendor/' + file, document.baseURI).href;
-  const BATCH_ROWS = 65536;
+  // Rows per batch, each batch one insert into DuckDB: a whole number of DuckDB's row groups (122,880
+  // rows), and few inserts, since each costs DuckDB much beside its rows (BENCHMARKS.md, SQL). The
+  // engine holds one batch at a time: ~50 MB for the widest tables' rows.
+  const BATCH_ROWS = 4 * 122880;
   const SHOWN_ROWS = 10000;      // rows a result keeps for its table and chart (COPY exports them all)
   const stats = {};              // timings, for the benchmarks and the tests (GCSCOPE.sql.stats)
   let dbPromise = null;
