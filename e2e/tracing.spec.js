@@ -223,6 +223,63 @@ test('comparing captures of two jobs shows the deltas gcscope compare computes',
   }
 });
 
+// Two jobs of two captures each, compared as sets: each side is the sum of its job's captures
+// (compare.side/compare.with {set: true}), what `gcscope compare DIR_A DIR_B` computes.
+test('two jobs of several captures are compared as their sums', async ({ page }) => {
+  const stacks = (name) => corpus('trace/stacks/flamegraph-tests/' + name);
+  // stacks weighed in samples on both sides (a perf script's period would not add to samples)
+  const setA = [stacks('perf-funcab-cmd-01.txt'), stacks('perf-js-stacks-01.txt')];
+  const setB = [stacks('perf-funcab-cmd-01-collapsed-all.txt'), stacks('perf-java-stacks-02.txt')];
+  const folder = (files) => {
+    const dir = path.dirname(tempFile('x', ''));
+    for (const f of files) fs.copyFileSync(f, path.join(dir, path.basename(f)));
+    fs.unlinkSync(path.join(dir, 'x'));
+    return dir;
+  };
+  const cli = gcscope('compare', folder(setA), folder(setB)).compare;
+  // the sum is not the first capture of each side: the option must change the figures
+  const single = gcscope('compare', setA[0], setB[0]).compare;
+  expect(cli.a.set).toEqual({ captures: 2, formats: ['perf-script'], not_summed: [] });
+  expect(cli.b.set.captures).toBe(2);
+  expect(cli.b.set.not_summed).toEqual([]);
+  expect(cli.totals.a).not.toBe(single.totals.a);
+  expect(cli.totals.b).not.toBe(single.totals.b);
+
+  await page.goto('/');
+  await chooseFiles(page, setA);
+  await lastJob(page);
+  await chooseFiles(page, setB);
+  await lastJob(page);
+  const jobA = page.locator('.job').nth(1);  // jobs are listed newest first
+  const box = jobA.locator('section.report').first().locator('.tracing-compare');
+  const option = box.locator('.gs-compare-set-option');
+  // A capture of its own job is not a set comparison: no option
+  await box.locator('button', { hasText: 'Compare' }).click();
+  await expect(box.locator('select option:checked')).toContainText('this job');
+  await expect(option).toBeHidden();
+  const other = await box.locator('select option', { hasText: 'job 1' }).first().getAttribute('value');
+  await box.locator('select').selectOption(other);
+  await expect(option).toBeVisible();
+  // one capture against one first: the figures of the two first captures
+  await expect(box.locator('.tracing-compare-stacks-summary')).toContainText(`A ${single.stacks.a.unique} (${shown(single.stacks.a.total_weight)}`);
+  await option.locator('input').check();
+  await expect(box.locator('.gs-compare-set-note li')).toHaveText(['A: 2 reports summed', 'B: 2 reports summed']);
+  const s = cli.stacks;
+  await expect(box.locator('.tracing-compare-stacks-summary')).toHaveText(
+    `stacks: A ${shown(s.a.unique)} (${shown(s.a.total_weight)} ${s.a.weight_unit}), B ${shown(s.b.unique)} (${shown(s.b.total_weight)} ${s.b.weight_unit}); ` +
+    `${shown(s.common)} in both, ${shown(s.only_a)} only in A, ${shown(s.only_b)} only in B`);
+  const rows = box.locator('.tracing-compare-frames tbody tr');
+  expect(cli.frames.length).toBeGreaterThan(5);
+  for (let i = 0; i < 5; i++) {
+    const cells = rows.nth(i).locator('td');
+    await expect(cells.nth(0)).toHaveText(cli.frames[i].name);
+    await expect(cells.nth(2)).toHaveText(shown(cli.frames[i].self_a));
+    await expect(cells.nth(3)).toHaveText(shown(cli.frames[i].self_b));
+    await expect(cells.nth(7)).toHaveText(shown(cli.frames[i].total_a));
+    await expect(cells.nth(8)).toHaveText(shown(cli.frames[i].total_b));
+  }
+});
+
 test("a capture opens with its slowest probes; a probe's values are binned by the engine", async ({ page }) => {
   const file = tempFile('events.ndjson', eventStream());
   await page.goto('/');

@@ -317,54 +317,112 @@
   function otherReports(self, ctx, accept) {
     const seen = new Set([self]);
     const out = [];
-    const add = (r, where, engine, index) => {
+    const add = (r, where, engine, index, doc) => {
       if (!r || !accept(r) || seen.has(r)) return;
       seen.add(r);
-      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where, engine: engine || null, index });
+      out.push({ report: r, label: reportLabel(r, where) + ' — ' + where, engine: engine || null, index, doc });
     };
-    ((ctx && ctx.doc && ctx.doc.reports) || []).forEach((r, k) => add(r, 'this job', ctx.engine, k));
+    const own = ctx && ctx.doc;
+    ((own && own.reports) || []).forEach((r, k) => add(r, 'this job', ctx.engine, k, own));
     if (typeof document !== 'undefined') {
       document.querySelectorAll('.job').forEach((card, i) => ((card.gcscopeDoc && card.gcscopeDoc.reports) || [])
-        .forEach((r, k) => add(r, 'job ' + (i + 1), card.gcscopeEngine, k)));
+        .forEach((r, k) => add(r, 'job ' + (i + 1), card.gcscopeEngine, k, card.gcscopeDoc)));
     }
     return out;
+  }
+
+  // How many reports of a job's document `accept` takes: a job of several (a set of captures) can be
+  // compared as their sum.
+  const setSize = (doc, accept) => ((doc && doc.reports) || []).filter((r) => accept(r)).length;
+
+  // What the engine says it summed on each side of a comparison: `set` ({captures, not_summed: [why]})
+  // where a side was summed from several reports, `not_summed` (why) where only the first was compared.
+  function setSummary(c) {
+    const lines = [];
+    for (const [key, name] of [['a', 'A'], ['b', 'B']]) {
+      const side = (c && c[key]) || {};
+      if (side.set) {
+        lines.push({ text: `${name}: ${side.set.captures} reports summed`, cls: 'gs-set-summed' });
+        for (const why of side.set.not_summed || []) lines.push({ text: `${name}: ${why}`, cls: 'warning gs-set-not-summed' });
+      } else if (side.not_summed) {
+        lines.push({ text: `${name}: ${side.not_summed}`, cls: 'warning gs-set-not-summed' });
+      } else {
+        lines.push({ text: `${name}: one report`, cls: 'gs-set-single' });
+      }
+    }
+    return lines;
   }
 
   // The engine's comparison of this report (side a) with a picked one (side b, from otherReports):
   // this report's engine gives its side, the picked report's engine compares (wasm/core/query.h,
   // compare.side / compare.with). Rejects with a message for the user when either engine is gone.
+  // With pick.set, each side is every report of its job in the compare family, summed by the
+  // engine (compare.side/compare.with {set: true}); pick.onCompared(c), when given, sees the answer.
   async function compareWithEngine(ctx, pick) {
     if (!pick || !pick.engine) throw new Error('the other analysis is no longer in memory: analyze it again to compare');
-    const side = await ctx.query('compare.side');
-    return pick.engine.query('compare.with', { report: pick.index, other: side, other_is: 'a' });
+    const set = Boolean(pick.set);
+    const side = await ctx.query('compare.side', set ? { set } : undefined);
+    const c = await pick.engine.query('compare.with', Object.assign({ report: pick.index, other: side, other_is: 'a' }, set ? { set } : {}));
+    if (pick.onCompared) pick.onCompared(c);
+    return c;
   }
 
   // "Compare with": a select of the other reports `accept` takes (refilled on focus, since jobs come
-  // and go), a Compare button, and an output box that draw(out, pick) fills.
+  // and go), a Compare button, and an output box that draw(out, pick) fills. When the picked report
+  // is another job's and either job holds several reports `accept` takes, a checkbox compares the
+  // two jobs' sums instead (pick.set; compareWithEngine), and the engine's account of what it summed
+  // shows above the output.
   // opts: {self, ctx, accept, cls, ariaLabel, prompt, emptyText, draw, showAtOnce}
   function comparePicker(opts) {
     const box = el('div', { class: opts.cls });
     const select = el('select', { 'aria-label': opts.ariaLabel });
     const refresh = el('button', { type: 'button', class: 'gs-small', text: 'Compare' });
+    const summed = el('input', { type: 'checkbox', class: 'gs-compare-set' });
+    const setOption = el('label', { class: 'gs-compare-set-option', hidden: true }, summed, ' sum each job\'s reports (compare the two sets)');
+    const setNote = el('ul', { class: 'gs-compare-set-note muted', hidden: true });
     const out = el('div', { class: opts.cls + '-out' });
     let candidates = [];
+    let drawn = 0;  // the latest show(): an answer to an earlier one does not write the note
+    const picked = () => candidates[Number(select.value) || 0];
+    const offerSet = () => {
+      const pick = picked();
+      const own = opts.ctx && opts.ctx.doc;
+      setOption.hidden = !pick || !pick.doc || pick.doc === own ||
+        (setSize(own, opts.accept) < 2 && setSize(pick.doc, opts.accept) < 2);
+    };
     const fill = () => {
       candidates = otherReports(opts.self, opts.ctx, opts.accept);
       select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
       select.disabled = !candidates.length;
+      offerSet();
     };
     const show = () => {
+      const v = select.value;
       fill();
+      if (v !== '' && candidates[Number(v)]) select.value = v;  // the same pick, if still there
+      offerSet();
       out.replaceChildren();
-      const pick = candidates[Number(select.value) || 0];
+      setNote.replaceChildren();
+      setNote.hidden = true;
+      const pick = picked();
       if (!pick) { out.appendChild(el('p', { class: 'muted', text: opts.emptyText })); return; }
-      opts.draw(out, pick);
+      const set = !setOption.hidden && summed.checked;
+      const turn = ++drawn;
+      opts.draw(out, Object.assign({}, pick, !set ? {} : {
+        set,
+        onCompared: (c) => {
+          if (turn !== drawn) return;
+          setNote.replaceChildren(...setSummary(c).map((l) => el('li', { class: l.cls, text: l.text })));
+          setNote.hidden = false;
+        },
+      }));
     };
-    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; });
+    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; offerSet(); });
     select.addEventListener('change', show);
+    summed.addEventListener('change', show);
     refresh.addEventListener('click', show);
     fill();
-    box.append(el('div', { class: opts.cls + '-tools' }, el('span', { text: opts.prompt }), select, ' ', refresh), out);
+    box.append(el('div', { class: opts.cls + '-tools' }, el('span', { text: opts.prompt }), select, ' ', refresh, ' ', setOption), setNote, out);
     if (opts.showAtOnce && candidates.length) show();
     return box;
   }
