@@ -4,7 +4,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, fixture, corpus, chooseFiles, lastJob } = require('./helpers');
+const { ROOT, fixture, corpus, chooseFiles, lastJob, tempFile } = require('./helpers');
 
 const report = (job) => job.locator('section.report[data-format="rbkit-capture"]');
 
@@ -183,4 +183,81 @@ test('cpu samples: the shared flame graph with the engine\'s transforms; downloa
   await expect(fg).toHaveAttribute('data-transforms', '0');
   expect(await collapsed()).toBe(folded);
   await expect(r.locator('.rbkit-flamegraph .error')).toHaveCount(0);
+});
+
+// The capture without the samples holding Report#fib, re-encoded by the fixture's own msgpack codec
+// (fixtures/rbkit/rbkit_frames.py), as tests/cli/cli_stacks.sh makes it.
+function captureWithoutFib() {
+  const out = tempFile('nofib.rbkit', '');
+  execFileSync('python3', ['-c', `
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from rbkit_frames import decode, encode
+data, out, i = open(sys.argv[1], "rb").read(), bytearray(), 0
+fib = lambda e: e.get(0) == 9 and any(f.get(13) == "Report#fib" for f in e.get(2) or [])
+while i < len(data):
+    msg, i = decode(data, i)
+    if msg.get(0) == 7:
+        msg[2] = [e for e in msg[2] if not fib(e)]
+    out += encode(msg)
+open(sys.argv[2], "wb").write(bytes(out))
+`, fixture('rbkit/cpu-workload.rbkit'), out]);
+  return out;
+}
+
+test('two captures compare: objects and GC per second, per class, and the cpu samples per frame', async ({ page }) => {
+  const cpu = fixture('rbkit/cpu-workload.rbkit'), leak = fixture('rbkit/leak-synthetic.rbkit'), nofib = captureWithoutFib();
+  await page.goto('/');
+  for (const f of [cpu, leak, nofib]) {
+    await chooseFiles(page, [f]);
+    await lastJob(page);
+  }
+  const box = report(page.locator('.job').nth(2)).locator('.rbkit-compare');  // jobs are listed newest first
+  // the other jobs came after this one's view was drawn: Compare refills the list
+  await box.locator('button', { hasText: 'Compare' }).click();
+  const pick = async (name) => {
+    await box.locator('select').selectOption(await box.locator('select option', { hasText: name }).first().getAttribute('value'));
+  };
+  // leak-synthetic.rbkit (rbkit_frames.py leak), counted by hand: 100 objects a second for 40 s,
+  // k < 5 Order, odd k String (48 of 5..99), even k Hash (47) -> 4000: Order 200, String 1920, Hash
+  // 1880; a GC cycle in seconds 4, 9, ..., 39 (8) of 30 ms each; timestamps from the handshake
+  // (t0 - 500 ms) to the last gc_end_s (t0 + 39980 ms): 40.48 s. cpu-workload.rbkit has no objects.
+  await pick('leak-synthetic.rbkit');
+  const figures = box.locator('.gs-table', { hasText: 'Objects and GC' });
+  const cells = (label) => figures.locator('tbody tr', { has: page.locator('td:first-child', { hasText: new RegExp('^' + label + '$') }) }).locator('td');
+  await expect(cells('objects created').nth(2)).toHaveText('4,000');
+  await expect(cells('objects created').nth(3)).toHaveText('4,000');
+  await expect(cells('span \\(s\\)').nth(2)).toHaveText('40.48');
+  await expect(cells('objects created per s').nth(2)).toHaveText((4000 / 40.48).toLocaleString('en-US', { maximumFractionDigits: 3 }));
+  await expect(cells('objects created per s').nth(4)).toHaveText('—');  // from 0
+  await expect(cells('GC cycles').nth(2)).toHaveText('8');
+  await expect(cells('GC time \\(ms\\)').nth(2)).toHaveText('240');
+  await expect(cells('longest GC \\(ms\\)').nth(2)).toHaveText('30');
+  const classes = box.locator('.gs-table', { hasText: 'Objects created per class' }).locator('tbody tr');
+  await expect(classes).toHaveCount(3);
+  for (const [i, name, n] of [[0, 'String', '1,920'], [1, 'Hash', '1,880'], [2, 'Order', '200']]) {
+    await expect(classes.nth(i).locator('td').nth(0)).toHaveText(name);
+    await expect(classes.nth(i).locator('td').nth(2)).toHaveText(n);
+  }
+  await expect(box.locator('.rbkit-compare-no-frames')).toHaveText("No per-frame deltas: capture B has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
+
+  // Against the capture without fib: per frame, the rows of `gcscope compare` of the two files, whose
+  // totals are the sample counts of stackprof's folding with and without the Report#fib lines.
+  await pick('nofib.rbkit');
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['compare', cpu, nofib]).toString()).compare;
+  const folded = fs.readFileSync(fixture('rbkit/cpu-workload.folded.txt'), 'utf8').split('\n').filter(Boolean);
+  const weight = (lines) => lines.reduce((s, l) => s + Number(l.split(' ').pop()), 0);
+  expect(cli.totals.a).toBe(weight(folded));
+  expect(cli.totals.b).toBe(weight(folded.filter((l) => !l.includes('Report#fib'))));
+  const rows = box.locator('.rbkit-compare-frames tbody tr');
+  await expect(rows).toHaveCount(cli.frames.length);
+  for (let i = 0; i < cli.frames.length; i++) {
+    const td = rows.nth(i).locator('td');
+    await expect(td.nth(0)).toHaveText(cli.frames[i].name);
+    await expect(td.nth(2)).toHaveText(cli.frames[i].self_a.toLocaleString('en-US'));
+    await expect(td.nth(3)).toHaveText(cli.frames[i].self_b.toLocaleString('en-US'));
+    await expect(td.nth(7)).toHaveText(cli.frames[i].total_a.toLocaleString('en-US'));
+    await expect(td.nth(8)).toHaveText(cli.frames[i].total_b.toLocaleString('en-US'));
+  }
+  await expect(cells('objects created').nth(3)).toHaveText('0');
 });

@@ -314,6 +314,55 @@
     container.appendChild(box);
   }
 
+  // Compare with another rbkit capture on the page: the engine compares (compare.side of this capture,
+  // A, then compare.with on B's engine; rbkit/compare.h, the same as `gcscope compare A B`): objects
+  // created and GC cycles per second of each capture's span, per class, and the per-frame deltas of
+  // the cpu samples. This lays out its answer.
+  function compareSection(report, ctx) {
+    return ctx.ui.comparePicker({
+      self: report, ctx, accept: (r) => r.format === 'rbkit-capture', cls: 'rbkit-compare',
+      ariaLabel: 'rbkit capture to compare with', prompt: 'Compare this capture (A) with (B): ',
+      emptyText: 'No other rbkit capture on the page: analyze another one (as its own job, or dropped together) to compare.',
+      draw: (out, pick) => {
+        out.appendChild(ctx.ui.el('p', { class: 'muted', text: 'Comparing…' }));
+        ctx.ui.compareWithEngine(ctx, pick)
+          .then((c) => { out.replaceChildren(); drawComparison(out, c, ctx); },
+            (e) => { out.replaceChildren(ctx.ui.el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
+      },
+    });
+  }
+
+  function drawComparison(out, c, ctx) {
+    const { el, fmt, table } = ctx.ui;
+    const r = c.rbkit;
+    const v = (x) => fmt.num(x);
+    const pct = (x) => (x === null || x === undefined ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
+    const row = (label, d) => ({ figure: label, a: d.a, b: d.b, delta: d.delta === undefined ? null : d.delta, delta_percent: d.delta_percent === undefined ? null : d.delta_percent });
+    out.appendChild(table([
+      { key: 'figure', label: 'figure' }, { key: 'a', label: 'A', numeric: true, format: v }, { key: 'b', label: 'B', numeric: true, format: v },
+      { key: 'delta', label: 'Δ (B − A)', numeric: true, format: v }, { key: 'delta_percent', label: 'Δ%', numeric: true, format: pct },
+    ], [
+      row('span (s)', r.span_s), row('objects created', r.objects_created), row('objects created per s', r.objects_per_s),
+      row('GC cycles', r.gc_cycles), row('GC cycles per s', r.gc_per_s), row('GC time (ms)', r.gc_total_ms), row('longest GC (ms)', r.gc_max_ms),
+    ], { csvName: 'rbkit-compare.csv', caption: 'Objects and GC (rates per second of each capture\'s span)', filter: false }));
+    if (r.classes.length) {
+      out.appendChild(table([
+        { key: 'class', label: 'class' }, { key: 'created_a', label: 'created A', numeric: true, format: v }, { key: 'created_b', label: 'created B', numeric: true, format: v },
+        { key: 'per_s_a', label: 'per s A', numeric: true, format: v }, { key: 'per_s_b', label: 'per s B', numeric: true, format: v },
+        { key: 'per_s_delta', label: 'Δ per s', numeric: true, format: v },
+      ], r.classes, { csvName: 'rbkit-compare-classes.csv', caption: 'Objects created per class' + (r.classes_omitted ? `, ${r.classes_omitted} smaller changes omitted` : '') }));
+    }
+    if (c.frames) {
+      const box = el('div', { class: 'rbkit-compare-frames' });
+      out.appendChild(box);
+      GCSCOPE.flamegraph.comparison(box, c, { labels: { a: 'A', b: 'B' }, unit: c.unit, cls: 'rbkit-diff-flame', name: 'rbkit' });
+    } else if (c.frames_omitted) {
+      out.appendChild(el('p', { class: 'muted rbkit-compare-no-frames', text: 'No per-frame deltas: ' + c.frames_omitted }));
+    }
+    out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
+      on: { click: () => ctx.ui.download('rbkit-compare.json', 'application/json', JSON.stringify(c, null, 2)) } }));
+  }
+
   GCSCOPE.registerView('rbkit-capture', {
     render(container, report, ctx) {
       const { el, fmt, table, kpis, section } = ctx.ui;
@@ -360,6 +409,7 @@
       const cpuBox = section('CPU samples');
       container.appendChild(cpuBox);
       renderCpu(cpuBox, report, ctx);
+      container.appendChild(section('Compare', compareSection(report, ctx)));
       const evRows = Object.entries(ev.by_type || {}).map(([k, v]) => [k, v, (ev.top_level || {})[k] || 0]);
       container.appendChild(section('Events', table([{ key: 0, label: 'Event type' }, { key: 1, label: 'Count', numeric: true }, { key: 2, label: 'Top-level', numeric: true }],
         evRows, { filter: false, csvName: 'rbkit-events.csv', sort: { key: 1, desc: true } })));
