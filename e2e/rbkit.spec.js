@@ -261,3 +261,37 @@ test('two captures compare: objects and GC per second, per class, and the cpu sa
   }
   await expect(cells('objects created').nth(3)).toHaveText('0');
 });
+
+test('a job of several captures compares as their sum with the box ticked, as gcscope compare DIR does', async ({ page }) => {
+  const cpu = fixture('rbkit/cpu-workload.rbkit'), leak = fixture('rbkit/leak-synthetic.rbkit'), nofib = captureWithoutFib();
+  const dir = path.dirname(tempFile('cpu-workload.rbkit', fs.readFileSync(cpu)));
+  fs.copyFileSync(leak, path.join(dir, 'leak-synthetic.rbkit'));
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['compare', dir, nofib]).toString()).compare;
+  expect(cli.a.set).toEqual({ captures: 2, not_summed: [] });
+  await page.goto('/');
+  await chooseFiles(page, [cpu, leak]);
+  await lastJob(page);
+  await chooseFiles(page, [nofib]);
+  await lastJob(page);
+  const box = report(page.locator('.job').nth(1)).first().locator('.rbkit-compare');
+  await box.locator('button', { hasText: 'Compare' }).click();
+  await box.locator('select').selectOption(await box.locator('select option', { hasText: 'nofib.rbkit' }).first().getAttribute('value'));
+  await box.locator('.gs-compare-set-option input').check();
+  await expect(box.locator('.gs-compare-set-note li')).toHaveText(['A: 2 reports summed', 'B: one report']);
+  // the set's objects are leak-synthetic's 4000 (cpu-workload traces none); its samples cpu-workload's
+  const figures = box.locator('.gs-table', { hasText: 'Objects and GC' });
+  const objects = figures.locator('tbody tr', { has: page.locator('td:first-child', { hasText: /^objects created$/ }) }).locator('td');
+  await expect(objects.nth(1)).toHaveText('4,000');
+  expect(cli.rbkit.objects_created.a).toBe(4000);
+  expect(cli.totals.a).toBe(147);
+  const perSecond = figures.locator('tbody tr', { has: page.locator('td:first-child', { hasText: /^objects created per s$/ }) }).locator('td');
+  await expect(perSecond.nth(1)).toHaveText(cli.rbkit.objects_per_s.a.toLocaleString('en-US', { maximumFractionDigits: 3 }));
+  const rows = box.locator('.rbkit-compare-frames tbody tr');
+  await expect(rows).toHaveCount(cli.frames.length);
+  for (let i = 0; i < cli.frames.length; i++) {
+    const td = rows.nth(i).locator('td');
+    await expect(td.nth(0)).toHaveText(cli.frames[i].name);
+    await expect(td.nth(7)).toHaveText(cli.frames[i].total_a.toLocaleString('en-US'));
+    await expect(td.nth(8)).toHaveText(cli.frames[i].total_b.toLocaleString('en-US'));
+  }
+});
