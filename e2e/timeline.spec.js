@@ -179,6 +179,11 @@ test('the zoom and offsets are in the fragment: a reload shows the same view; a 
   await expect(offset).toHaveValue(String(seconds));
   await expect(offset).toHaveAttribute('aria-invalid', 'true');
   expect(fragment(page).get('tl.off')).toBe(`2.0:${seconds}`);
+  // A number too large to be one (Infinity) is refused too.
+  await offset.fill('1e400');
+  await offset.press('Enter');
+  await expect(error).toHaveText(`"1e400" is not a number of seconds: the offset stays ${seconds} s`);
+  expect(fragment(page).get('tl.off')).toBe(`2.0:${seconds}`);
   // Zoom twice by keyboard; the range reaches the fragment once the zooming stops.
   const chart = panel.locator('figure.timeline-chart');
   const body = chart.locator('.gs-chart-body');
@@ -248,6 +253,15 @@ test('a saved HTML report of a job on the timeline shows the timeline from its r
   await expect.poll(() => panel.locator('.timeline-totals').allTextContents()).toEqual(zoomed);
   await body.press('=');
   await expect(panel.locator('.timeline-totals').first()).toContainText('a saved report holds only the ranges shown when it was saved');
+
+  // A report whose saved timeline is not what gcscope writes: the panel says so, the report stands.
+  const data = /(<script type="application\/json" id="gcscope-data">)(.*?)(<\/script>)/s.exec(html);
+  const doc = JSON.parse(data[2]);
+  doc.timeline.sources[0].whole = null;
+  const broken = html.replace(data[0], () => data[1] + JSON.stringify(doc).replace(/</g, '\\u003c') + data[3]);
+  await page.goto('file://' + tempFile('broken.gcscope.html', broken));
+  await expect(panel.locator('p.error')).toHaveText('This report\'s timeline cannot be read: it is not what gcscope saves.');
+  await expect(page.locator('.job .report').first()).toBeVisible();
 });
 
 test('a tracing capture with its own timestamps beside a JVM log on uptime: both start at the axis start', async ({ page }) => {

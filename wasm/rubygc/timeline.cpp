@@ -5,8 +5,10 @@
 // records only GC_CYCLE_ENDED, after the sweep): what it has is GC.stat counters read at each sample.
 // minor_gc_count and major_gc_count rise when a GC runs, so the GCs a counter gained at a sample ran
 // between the sample written before it and that sample: that interval is the GC's band, holding as
-// many GCs as the counter rose. Its value is the GC time (GC.stat `time`, Ruby >= 3.1) gained over
-// the same interval; when both counters rose in one interval, the time is the major band's.
+// many GCs as the counter rose. Its value is the GC time (GC.stat `time`, Ruby >= 3.1) gained from
+// that interval until the next GC's: a GC's lazy sweep, and a sample written late, add to `time`
+// after the counter rose. When both counters rose in one interval, the time is the major band's. Time
+// gained before the first band belongs to a GC before the first sample and is left out.
 // Counters are taken as their highest value written so far: a thread's late sample (check_counter_order)
 // adds no GCs and no allocations twice.
 #include <algorithm>
@@ -47,6 +49,17 @@ class HighWater {
   int64_t high_ = 0;
 };
 
+// The latest GC band, kept open while GC time is still gained after its GCs.
+struct OpenBand {
+  timeline::Bands* bands = nullptr;  // none open
+  double start = 0, span = 0, gc_ms = 0;
+  uint64_t gcs = 0;
+  void close(bool timed) {
+    if (bands) bands->add(start, span, timed ? gc_ms : NAN, gcs);
+    bands = nullptr;
+  }
+};
+
 }  // namespace
 
 nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
@@ -66,17 +79,20 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   // interval of some length (a rate needs one).
   int64_t pending_allocs = 0;
   double latest = NAN;  // the latest timestamp written before sample i
+  OpenBand open;
   for (size_t i = 0; i < n; ++i) {
     const double t = p.ts[i];
-    const int64_t mi = minors.rise(p, i), ma = majors.rise(p, i), ms = gc_time.rise(p, i);
+    const int64_t minor_gcs = minors.rise(p, i), major_gcs = majors.rise(p, i), gc_ms = gc_time.rise(p, i);
     pending_allocs += allocs.rise(p, i);
     if (c.heap_live >= 0 && static_cast<size_t>(c.heap_live) < p.width)
       live.add(t, static_cast<double>(p.heap_live(i)));
     if (!std::isnan(latest)) {
       const double start = std::min(latest, t), span = std::max(t - latest, 0.0);
-      const double time_ms = gc_time.present() ? static_cast<double>(ms) : NAN;
-      if (ma > 0) major.add(start, span, time_ms, static_cast<uint64_t>(ma));
-      if (mi > 0) minor.add(start, span, ma > 0 ? NAN : time_ms, static_cast<uint64_t>(mi));
+      if (major_gcs > 0 || minor_gcs > 0) open.close(gc_time.present());
+      if (major_gcs > 0 && minor_gcs > 0) minor.add(start, span, NAN, static_cast<uint64_t>(minor_gcs));
+      if (major_gcs > 0) open = {&major, start, span, 0, static_cast<uint64_t>(major_gcs)};
+      else if (minor_gcs > 0) open = {&minor, start, span, 0, static_cast<uint64_t>(minor_gcs)};
+      open.gc_ms += static_cast<double>(gc_ms);
       if (allocs.present() && span > 0) {
         allocated.add(start, static_cast<double>(pending_allocs), span);
         pending_allocs = 0;
@@ -84,6 +100,7 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
     }
     latest = std::isnan(latest) ? t : std::max(latest, t);
   }
+  open.close(gc_time.present());
   nlohmann::json series = nlohmann::json::array();
   series.push_back(minor.take());
   series.push_back(major.take());

@@ -39,11 +39,12 @@
     }
     return out;
   }
-  // A typed offset in seconds: a decimal number (an empty field is 0), else null.
+  // A typed offset in seconds: a finite decimal number (an empty field is 0), else null.
   function parseOffset(text) {
     const t = String(text).trim();
     if (t === '') return 0;
-    return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : null;
+    const x = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : NaN;
+    return Number.isFinite(x) ? x : null;
   }
   function writeOffsets(sources) {
     const st = state();
@@ -330,10 +331,20 @@
     };
   }
 
+  // Whether a saved report's timeline has the shape snapshot() writes.
+  const savedShape = (saved) => saved && Array.isArray(saved.sources) && saved.sources.every((s) => s && s.whole &&
+    Array.isArray(s.whole.series) && (!s.answers || typeof s.answers === 'object'));
+
   // A saved report's timeline: the saved sources, each answering the ranges it kept (at any width).
+  // A report whose timeline cannot be read says so in the panel; the rest of the report stands.
   async function openSaved(saved) {
     const box = panel('Timeline of the jobs when the report was saved');
-    const sources = (saved.sources || []).map((s) => ({ job: s.job, index: s.index, format: s.format, label: s.label,
+    const { el } = GCSCOPE.ui;
+    if (!savedShape(saved)) {
+      box.append(el('p', { class: 'error', role: 'alert', text: 'This report\'s timeline cannot be read: it is not what gcscope saves.' }));
+      return box;
+    }
+    const sources = saved.sources.map((s) => ({ job: s.job, index: s.index, format: s.format, label: s.label,
       whole: s.whole, offset: s.offset || 0,
       card: { gcscopeEngine: { query(method, args) {
         const key = rangeKey(args || {});
@@ -341,7 +352,11 @@
         return Promise.reject(new Error('a saved report holds only the ranges shown when it was saved: open the inputs in gcscope to ask more'));
       } } } }));
     if (!sources.length) return box;
-    await build(box, sources, saved.view || null);
+    try {
+      await build(box, sources, saved.view || null);
+    } catch (err) {
+      box.append(el('p', { class: 'error', role: 'alert', text: 'This report\'s timeline cannot be drawn: ' + err.message }));
+    }
     return box;
   }
 
