@@ -13,8 +13,14 @@ const TYPES = {
   '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2',
 };
 
-// The files of a built site: a path ending in / is its index.html.
-const siteFiles = (dir) => (p) => path.join(path.resolve(dir), p.endsWith('/') ? p + 'index.html' : p);
+// The files of a built site: a path ending in / is its index.html; none outside the site.
+const siteFiles = (dir) => {
+  const root = path.resolve(dir);
+  return (p) => {
+    const file = path.join(root, p.endsWith('/') ? p + 'index.html' : p);
+    return file.startsWith(root + path.sep) ? file : null;
+  };
+};
 
 function answer(req, res, file, revalidate) {
   fs.stat(file, (err, st) => {
@@ -34,7 +40,14 @@ function answer(req, res, file, revalidate) {
 
 async function serve(files, opts = {}) {
   const server = http.createServer((req, res) => {
-    const file = files(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let file;
+    try {
+      file = files(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    } catch {
+      res.writeHead(400);
+      res.end();
+      return;
+    }
     if (!file) { res.writeHead(404); res.end(); return; }
     answer(req, res, file, !!opts.revalidate);
   });

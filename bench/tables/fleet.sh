@@ -24,12 +24,19 @@ for n in "$@"; do
     echo "$work/in/svc-$(printf %05d "$k").log"
   done > "$work/list"
   mib=$(cat "$work"/in/*.log | wc -c | awk '{ printf "%.1f", $1 / 1048576 }')
+  # A failed run (a write error, or no input analyzed) is reported, not measured.
+  status=0
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" \
-    "$root/build/native/gcscope" tables --from "$work/list" --out "$work/out" -j "$jobs" > "$work/summary" 2> "$work/stderr" || true
-  read -r wall user sys rss < "$work/time"
+    "$root/build/native/gcscope" tables --from "$work/list" --out "$work/out" -j "$jobs" > "$work/summary" 2> "$work/stderr" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "gcscope tables failed (exit $status):" >&2; cat "$work/stderr" >&2; exit 1
+  fi
+  tail -n 1 "$work/time" > "$work/time.last"
+  read -r wall user sys rss < "$work/time.last"
+  analyzed=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["analyzed"])' "$work/summary")
   pauses=$(($(cat "$work"/out/pauses*.csv | wc -l) - $(ls "$work"/out/pauses*.csv | wc -l)))
-  awk -v n="$n" -v mib="$mib" -v wall="$wall" -v cpu="$user" -v sys="$sys" -v rss="$rss" -v p="$pauses" 'BEGIN {
-    printf "N=%d: %s MiB in, %.2f s wall, %.2f s CPU, %.1f MiB/s, %.1f ms an input, peak RSS %.0f MiB, %d pause rows\n",
-      n, mib, wall, cpu + sys, mib / wall, 1000 * wall / n, rss / 1024, p }'
+  awk -v n="$n" -v mib="$mib" -v wall="$wall" -v cpu="$user" -v sys="$sys" -v rss="$rss" -v p="$pauses" -v a="$analyzed" 'BEGIN {
+    printf "N=%d (%d analyzed): %s MiB in, %.2f s wall, %.2f s CPU, %.1f MiB/s, %.1f ms an input, peak RSS %.0f MiB, %d pause rows\n",
+      n, a, mib, wall, cpu + sys, mib / wall, 1000 * wall / n, rss / 1024, p }'
 done
 rm -rf "$work"
