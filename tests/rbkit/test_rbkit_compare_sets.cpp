@@ -1,9 +1,8 @@
 // Sets of rbkit captures on one side of a comparison (compare.side {set: true}, `gcscope compare
 // DIR B`; rbkit::sum_sides): the cpu samples of a capture counted twice are stackprof --text's rows
-// doubled, and a set's objects, GC cycles and classes are the sums of its captures' own sides, whose
-// object counts are the hand counts of tests/rbkit/test_rbkit_compare.cpp.
+// doubled, and a set's span, objects, GC cycles and classes are the sums of hand counts of its
+// captures (fixtures/rbkit/count_figures.rb, over the msgpack gem's decoding).
 #include <catch2/catch.hpp>
-#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -67,39 +66,31 @@ TEST_CASE("rbkit compare of sets: objects, GC and classes are the sums of the ca
   const std::vector<std::string> names = {"rbkit/cpu-workload.rbkit", "rbkit/leak-synthetic.rbkit",
                                           "rbkit/stock-server-first12.rbkit"};
   std::vector<std::pair<std::string, std::string>> files;
-  std::vector<json> singles;  // each capture's own side, from a session of its own
-  for (const auto& n : names) {
-    files.push_back({fixture(n), fixture(n)});
-    singles.push_back(side_of(*open_capture(fixture(n)), false)["side"]["rbkit"]);
-  }
+  for (const auto& n : names) files.push_back({fixture(n), fixture(n)});
   auto set = open_captures(files);
   json answer = side_of(*set, true);
   CHECK(answer["reports"] == json({0, 1, 2}));
   const json& side = answer["side"];
   const json& r = side["rbkit"];
-  // hand counts: cpu-workload traces no objects, leak-synthetic creates 4000 (100 a second for 40
-  // s), the real server's first 12 messages 3152 (counted with the msgpack gem)
-  CHECK(singles[0]["objects_created"] == 0);
-  CHECK(singles[1]["objects_created"] == 4000);
-  CHECK(singles[2]["objects_created"] == 3152);
+  // Hand counts of the three captures, decoded with the msgpack gem by fixtures/rbkit/count_figures.rb
+  // (span: first to last timestamp of any message; a GC cycle: gc_start to its gc_end_s):
+  // - cpu-workload: 1795256999500 to 1795257004322 ms, 4.822 s; no GC cycle; no object created
+  // - leak-synthetic: 1795256999500 to 1795257039980 ms, 40.48 s; 8 GC cycles of 30 ms each; 4000
+  //   objects created: String 1920, Hash 1880, Order 200
+  // - stock-server-first12: 1795257121398 to 1795257124477 ms, 3.079 s; 1 GC cycle of 1702 ms (its
+  //   first gc_end_s has no gc_start before it); 3152 objects created: String 1107, Hash 1104,
+  //   Array 492, Order 328, Time 120, one with a nil class name
   CHECK(r["objects_created"] == 7152.0);
-  double span = 0, cycles = 0, gc_ms = 0, longest = 0;
-  std::map<std::string, double> classes;
-  for (const auto& s : singles) {
-    span += s["span_s"].get<double>();
-    cycles += s["gc"]["cycles"].get<double>();
-    gc_ms += s["gc"]["total_ms"].get<double>();
-    longest = std::max(longest, s["gc"]["max_ms"].get<double>());
-    for (const auto& [name, n] : s["classes"].items()) classes[name] += n.get<double>();
-  }
-  CHECK(singles[1]["gc"]["cycles"] == 8);  // seconds 4, 9, ..., 39 of the generator
-  CHECK(r["span_s"].get<double>() == Approx(span));
-  CHECK(r["gc"]["cycles"] == cycles);
-  CHECK(r["gc"]["total_ms"].get<double>() == Approx(gc_ms));
-  CHECK(r["gc"]["max_ms"] == longest);
-  REQUIRE(r["classes"].size() == classes.size());
-  for (const auto& [name, n] : classes) CHECK(r["classes"][name] == n);
-  CHECK(r["classes"]["Order"] == 200.0 + singles[2]["classes"].value("Order", 0.0));
+  CHECK(r["span_s"].get<double>() == Approx(4.822 + 40.48 + 3.079));
+  CHECK(r["gc"]["cycles"] == 9.0);
+  CHECK(r["gc"]["total_ms"].get<double>() == Approx(8 * 30.0 + 1702));
+  CHECK(r["gc"]["max_ms"] == 1702.0);
+  CHECK(r["classes"] == json({{"String", 1920.0 + 1107},
+                              {"Hash", 1880.0 + 1104},
+                              {"Order", 200.0 + 328},
+                              {"Array", 492.0},
+                              {"Time", 120.0},
+                              {"(nil)", 1.0}}));
   // only cpu-workload has cpu samples: the set's are its 147
   CHECK(side["samples"] == 147);
   CHECK(side["set"] == json({{"captures", 3}, {"not_summed", json::array()}}));
@@ -108,7 +99,8 @@ TEST_CASE("rbkit compare of sets: objects, GC and classes are the sums of the ca
   auto leak = open_capture(fixture("rbkit/leak-synthetic.rbkit"));
   json c = leak->query("compare.with", {{"other", answer}});
   CHECK(c["rbkit"]["objects_created"] == json({{"a", 7152.0}, {"b", 4000.0}, {"delta", -3152.0}}));
-  CHECK(c["rbkit"]["objects_per_s"]["a"].get<double>() == Approx(7152 / span));
+  CHECK(c["rbkit"]["objects_per_s"]["a"].get<double>() == Approx(7152 / (4.822 + 40.48 + 3.079)));
+  CHECK(c["rbkit"]["objects_per_s"]["b"].get<double>() == Approx(4000 / 40.48));
   CHECK(c["a"]["set"]["captures"] == 3);
   CHECK(c["frames_omitted"] == "capture B has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
 }
