@@ -1,8 +1,10 @@
 // Sets of rbkit captures on one side of a comparison (compare.side {set: true}, `gcscope compare
 // DIR B`; rbkit::sum_sides): the cpu samples of a capture counted twice are stackprof --text's rows
 // doubled, and a set's span, objects, GC cycles and classes are the sums of hand counts of its
-// captures (fixtures/rbkit/count_figures.rb, over the msgpack gem's decoding).
+// captures (fixtures/rbkit/count_figures.rb, over the msgpack gem's decoding). Profile sides written
+// by hand show which sides profile::sum_profile_sides leaves out of a sum (other unit, other mode).
 #include <catch2/catch.hpp>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -35,6 +37,21 @@ std::multiset<std::tuple<std::string, double, double>> text_rows(const std::stri
 }
 
 json side_of(InputSet& set, bool whole_set) { return set.query("compare.side", {{"set", whole_set}}); }
+
+// A one-frame profile side written by hand: w units of frame `name`.
+json hand_side(const char* name, const char* unit, const char* mode, double w) {
+  return json{{"kind", "profile"},
+              {"unit", unit},
+              {"mode", mode},
+              {"samples", w},
+              {"frames",
+               {{"name", json::array({name})},
+                {"file", json::array({""})},
+                {"line", json::array({nullptr})},
+                {"self", json::array({w})},
+                {"total", json::array({w})}}},
+              {"tree", {{"parent", json::array({-1})}, {"frame", json::array({0})}, {"self", json::array({w})}}}};
+}
 
 }  // namespace
 
@@ -106,25 +123,34 @@ TEST_CASE("rbkit compare of sets: objects, GC and classes are the sums of the ca
 }
 
 TEST_CASE("profile sides counting different units are not summed, and say so", "[profile][compare]") {
-  // two one-frame profiles written by hand: 3 samples of f, then 5 bytes of g
-  auto side = [](const char* name, const char* unit, double w) {
-    return json{{"kind", "profile"},
-                {"unit", unit},
-                {"mode", ""},
-                {"samples", w},
-                {"frames",
-                 {{"name", json::array({name})},
-                  {"file", json::array({""})},
-                  {"line", json::array({nullptr})},
-                  {"self", json::array({w})},
-                  {"total", json::array({w})}}},
-                {"tree", {{"parent", json::array({-1})}, {"frame", json::array({0})}, {"self", json::array({w})}}}};
-  };
-  json f = side("f", "samples", 3), g = side("g", "bytes", 5), f2 = side("f", "samples", 4);
+  // 3 samples of f, then 5 bytes of g, then 4 samples of f
+  json f = hand_side("f", "samples", "", 3), g = hand_side("g", "bytes", "", 5), f2 = hand_side("f", "samples", "", 4);
   json notes = json::array();
   json sum = profile::sum_profile_sides({&f, &g, &f2}, {"one", "two", "three"}, notes);
   CHECK(sum["samples"] == 7);
   CHECK(sum["frames"]["name"] == json::array({"f"}));
   CHECK(sum["frames"]["self"] == json::array({7}));
   CHECK(notes == json::array({"two: its samples are not summed: it counts bytes and one samples"}));
+}
+
+TEST_CASE("profile sides of different modes are not summed, and say so", "[profile][compare]") {
+  // all count samples: 3 cpu samples of f, 5 wall samples of g, 2 of h with no mode, 4 cpu samples of f
+  json f = hand_side("f", "samples", "cpu", 3), g = hand_side("g", "samples", "wall", 5);
+  json h = hand_side("h", "samples", "", 2), f2 = hand_side("f", "samples", "cpu", 4);
+  json notes = json::array();
+  json sum = profile::sum_profile_sides({&f, &g, &h, &f2}, {"one", "two", "three", "four"}, notes);
+  CHECK(sum["samples"] == 9);  // 3 + 2 + 4: the wall side's 5 are left out
+  CHECK(sum["mode"] == "cpu");
+  std::map<std::string, double> self;
+  for (size_t i = 0; i < sum["frames"]["name"].size(); ++i)
+    self[sum["frames"]["name"][i]] = sum["frames"]["self"][i].get<double>();
+  CHECK(self == std::map<std::string, double>{{"f", 7}, {"h", 2}});
+  CHECK(notes == json::array({"two: its samples are not summed: it is a wall-mode profile and one a cpu-mode one"}));
+
+  // a side with no mode first: the first mode named (wall) is the sum's, the cpu sides are left out
+  notes = json::array();
+  sum = profile::sum_profile_sides({&h, &g, &f}, {"one", "two", "three"}, notes);
+  CHECK(sum["samples"] == 7);
+  CHECK(sum["mode"] == "wall");
+  CHECK(notes == json::array({"three: its samples are not summed: it is a cpu-mode profile and two a wall-mode one"}));
 }

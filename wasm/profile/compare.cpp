@@ -271,9 +271,9 @@ nlohmann::json sum_profile_sides(const std::vector<const nlohmann::json*>& sides
                                  const std::vector<std::string>& labels, nlohmann::json& notes) {
   StackModel merged;
   std::unordered_map<std::string, uint32_t> frame_of;
-  std::string mode;
+  std::string mode;  // the first mode named; a side with no mode ("") fits any, as in compare_profiles
   bool any = false;
-  size_t unit_from = 0;
+  size_t unit_from = 0, mode_from = 0;
   for (size_t i = 0; i < sides.size(); ++i) {
     const nlohmann::json& s = *sides[i];
     if (!s.is_object() || s.value("kind", "") != "profile" || !(s.value("samples", 0.0) > 0)) continue;
@@ -281,14 +281,20 @@ nlohmann::json sum_profile_sides(const std::vector<const nlohmann::json*>& sides
       notes.push_back(labels[i] + ": its samples are not summed: it has no stack tree to add");
       continue;
     }
-    std::string unit = s.value("unit", std::string("samples"));
+    std::string unit = s.value("unit", std::string("samples")), side_mode = s.value("mode", "");
     if (!any) {
-      merged.unit = unit, mode = s.value("mode", ""), unit_from = i, any = true;
+      merged.unit = unit, unit_from = i, any = true;
     } else if (unit != merged.unit) {
       notes.push_back(labels[i] + ": its samples are not summed: it counts " + unit + " and " + labels[unit_from] +
                       " " + merged.unit);
       continue;
+    } else if (!side_mode.empty() && !mode.empty() && side_mode != mode) {
+      // a cpu and a wall profile may both count "samples", but of different clocks
+      notes.push_back(labels[i] + ": its samples are not summed: it is a " + side_mode + "-mode profile and " +
+                      labels[mode_from] + " a " + mode + "-mode one");
+      continue;
     }
+    if (mode.empty() && !side_mode.empty()) mode = side_mode, mode_from = i;
     try {
       add_tree(s, merged, frame_of);
     } catch (const nlohmann::json::exception& e) {

@@ -33,8 +33,9 @@ nlohmann::json compare_profiles(const nlohmann::json& a, const nlohmann::json& b
 // Several profile sides (compare_side answers of one side's captures) as one: their stack trees
 // merged by the path of frame identities, so every frame's self and total are those of one profile
 // of all their samples. Sides with no samples add nothing; a side that holds samples without a tree,
-// or counts another unit than the first, cannot be added exactly and is left out, named in `notes`
-// (labels[i] names side i). Without any samples: {kind: "profile", samples: 0}.
+// counts another unit than the first, or names another mode (cpu, wall, ...) than the first side
+// that names one, cannot be added exactly and is left out, named in `notes` (labels[i] names side i).
+// Without any samples: {kind: "profile", samples: 0}.
 nlohmann::json sum_profile_sides(const std::vector<const nlohmann::json*>& sides,
                                  const std::vector<std::string>& labels, nlohmann::json& notes);
 
