@@ -14,7 +14,8 @@
   const vendor = (file) => new URL('sql/vendor/' + file, document.baseURI).href;
   // Rows per batch, each batch one insert into DuckDB: a whole number of DuckDB's row groups (122,880
   // rows), and few inserts, since each costs DuckDB much beside its rows (BENCHMARKS.md, SQL). The
-  // engine holds one batch at a time: ~50 MB for the widest tables' rows.
+  // engine's worker holds one batch's column buffers at a time; the page holds the batches DuckDB has
+  // not taken yet, of one table at a time (registerJob).
   const BATCH_ROWS = 4 * 122880;
   const SHOWN_ROWS = 10000;      // rows a result keeps for its table and chart (COPY exports them all)
   const stats = {};              // timings, for the benchmarks and the tests (GCSCOPE.sql.stats)
@@ -67,22 +68,38 @@
 
   // Where registration's time goes (GCSCOPE.sql.stats.register, for the benchmark): the engine's
   // worker writing the batches as Arrow IPC streams and sending them (engineSendMs: the streams and
-  // sending only), and DuckDB's worker inserting them (while the engine writes the next ones).
-  function newTiming() { return { tables: {}, engineMs: 0, engineSendMs: 0, insertMs: 0, batches: 0, ipcBytes: 0 }; }
+  // sending only), and DuckDB's worker inserting them (while the engine writes the next ones); and
+  // the most batches (and their bytes) held in the page at once, waiting for DuckDB.
+  function newTiming() { return { tables: {}, engineMs: 0, engineSendMs: 0, insertMs: 0, batches: 0, ipcBytes: 0, heldMax: 0, heldBytesMax: 0, held: 0, heldBytes: 0 }; }
 
   // A table's batches, asked of the engine now and taken in order as they arrive: next() resolves
-  // to the next batch, or null after the last (rejects if the engine failed).
-  function batchQueue(engine, name) {
+  // to the next batch, or null after the last (rejects if the engine failed). drained() is called
+  // once, when the engine has sent every batch and the last has been taken (never if it failed).
+  function batchQueue(engine, name, timing, drained) {
     const items = [];
     let wake = null, ended = false, failure = null;
-    const signal = () => { if (wake) { wake(); wake = null; } };
-    const answer = engine.table(name, (batch) => { items.push(batch); signal(); }, BATCH_ROWS)
-      .then((a) => { ended = true; signal(); return a; }, (err) => { failure = err; ended = true; signal(); return {}; });
+    const signal = () => {
+      if (ended && !items.length && drained) { drained(); drained = null; }
+      if (wake) { wake(); wake = null; }
+    };
+    const hold = (batch, sign) => {
+      timing.held += sign;
+      timing.heldBytes += sign * batch.ipc.byteLength;
+      timing.heldMax = Math.max(timing.heldMax, timing.held);
+      timing.heldBytesMax = Math.max(timing.heldBytesMax, timing.heldBytes);
+    };
+    const answer = engine.table(name, (batch) => { items.push(batch); hold(batch, 1); signal(); }, BATCH_ROWS)
+      .then((a) => { ended = true; signal(); return a; }, (err) => { failure = err; drained = null; ended = true; signal(); return {}; });
     return {
       answer,
       async next() {
         while (!items.length && !ended) await new Promise((resolve) => { wake = resolve; });
-        if (items.length) return items.shift();
+        if (items.length) {
+          hold(items[0], -1);
+          const batch = items.shift();
+          signal();
+          return batch;
+        }
         if (failure) throw failure;
         return null;
       },
@@ -108,21 +125,25 @@
   const schemaOf = (card) => 'j' + card.dataset.job;
   const liveCards = () => Array.from(document.querySelectorAll('#jobs .job[data-engine="live"]')).reverse();
 
-  // Registers the tables of `card`'s job in DuckDB (dbReady: a promise of it). The engine writes the
-  // tables' batches while DuckDB still loads (its worker answers them one table after another); they
-  // wait here until DuckDB takes them, in order.
+  // Registers the tables of `card`'s job in DuckDB (dbReady: a promise of it), one table after
+  // another. The first table is asked of the engine at once, so that the engine writes it while
+  // DuckDB still loads; each next table only when DuckDB takes the last batch of the one before. So
+  // the batches waiting here for DuckDB are those of one table at most, never the whole job's, and
+  // the engine writes a table while DuckDB inserts the previous one's last batch.
   function registerJob(dbReady, card) {
     if (!registered.has(card)) {
       const done = (async () => {
         const engine = card.gcscopeEngine;
         const schema = schemaOf(card);
         const tables = await engine.query('session.tables', {});
-        const queues = tables.map((t) => batchQueue(engine, t.name));
+        const timing = newTiming();
+        const queues = [];
+        const ask = (i) => { if (i < tables.length) queues[i] = batchQueue(engine, tables[i].name, timing, () => ask(i + 1)); };
+        ask(0);
         const db = await dbReady;
         const t0 = performance.now();
         performance.mark('gcscope-sql-register');  // the benchmark's trace splits its threads' time here
         const conn = await db.connect();
-        const timing = newTiming();
         try {
           await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
           for (let i = 0; i < tables.length; i++) await insertTable(conn, queues[i], schema, tables[i].name, timing);
