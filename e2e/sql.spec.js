@@ -117,6 +117,34 @@ test('bad SQL shows DuckDB\'s error where the result goes; the panel and the pag
   expect(errors).toEqual([]);
 });
 
+// A column type the worker's Arrow writer does not know (here bool, taken out of the served
+// worker.js's IPC_TYPES) is an error naming the table, the column and the type, in the panel's
+// status; no batch of that table reaches DuckDB and the page goes on.
+test('a column type without an Arrow writer is an error naming it and its table, shown by the panel', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  let served = 0;
+  await page.context().route((url) => url.pathname.endsWith('/worker.js'), async (route) => {
+    const text = await (await route.fetch()).text();
+    const without = text.replace(/\n\s*bool: \[6, \[\]\],/, '');
+    if (without !== text) served++;
+    await route.fulfill({ status: 200, contentType: 'text/javascript', body: without });
+  });
+  // No service worker: the route must serve worker.js.
+  await page.goto('/?sw=0&warmup=0');
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(served).toBeGreaterThan(0);
+  await job.locator('.job-sql').click();
+  const panel = job.locator('.sql-panel').first();
+  await expect(panel).toHaveAttribute('data-ready', 'failed', { timeout: 60_000 });
+  await expect(panel.locator('.sql-status')).toHaveText(
+    "The SQL panel could not open: table stacks: column truncated has type 'bool', which the Arrow writer (worker.js IPC_TYPES) does not know");
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(errors).toEqual([]);
+});
+
 // Exports the panel's query as CSV (the Export CSV button) into `file`.
 async function exportCsv(page, panel, sql, file) {
   await panel.locator('.sql-text').fill(sql);

@@ -447,9 +447,13 @@ const IPC_TYPES = {
   timestamp: [10, [[0, 'i16', 2], [1, 'offset', (f) => flatString(f, 'UTC')]]],
   string: [5, []],
 };
-function ipcSchema(columns) {
+// The schema message of table `table`'s columns; throws, naming the column, its type and the table,
+// for a type IPC_TYPES does not know (its buffers would not be that of any type written here).
+function ipcSchema(table, columns) {
+  const unknown = columns.find((c) => !Object.prototype.hasOwnProperty.call(IPC_TYPES, c.type));
+  if (unknown) throw new Error(`table ${table}: column ${unknown.name} has type '${unknown.type}', which the Arrow writer (worker.js IPC_TYPES) does not know`);
   const field = (c) => (f) => {
-    const [typeId, typeFields] = IPC_TYPES[c.type] || IPC_TYPES.string;
+    const [typeId, typeFields] = IPC_TYPES[c.type];
     return flatTable(f, [[0, 'offset', (g) => flatString(g, c.name)], [1, 'bool', 1], [2, 'u8', typeId],
       [3, 'offset', (g) => flatTable(g, typeFields)], [5, 'offset', (g) => flatTables(g, [])]]);
   };
@@ -479,21 +483,28 @@ function ipcStream(schema, d, heap) {
 
 // The rows of one table (wasm/core/tables.h), batch by batch, each batch an Arrow IPC stream
 // (ipcStream) transferred to the page, which hands it to DuckDB-wasm (see web/sql/); then the
-// answer {"result": {"rows"}} like a query's, with the worker's time.
+// answer {"result": {"rows"}} like a query's, with the worker's time; or {"error"} naming the table
+// and the column when a column's type has no Arrow writer here (no batch of it is sent then). An
+// error is kept rather than thrown in the callback: it would unwind through the engine's frames.
 function tableBatches(msg) {
   if (!live) return JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to ask it more' });
   const { M, session } = live;
   try {
     const t0 = performance.now();
-    let sendMs = 0, schema = null;
-    const json = session.writeTableBatches(String(msg.name || ''), msg.batchRows | 0, (text) => {
+    const name = String(msg.name || '');
+    let sendMs = 0, schema = null, failure = null;
+    const json = session.writeTableBatches(name, msg.batchRows | 0, (text) => {
+      if (failure) return;
       const t1 = performance.now();
       const d = JSON.parse(text);
-      if (!schema) schema = ipcSchema(d.columns);
+      if (!schema) {
+        try { schema = ipcSchema(name, d.columns); } catch (err) { failure = err.message; return; }
+      }
       const ipc = ipcStream(schema, d, M.HEAPU8);
       postMessage({ type: 'table-batch', id: msg.id, batch: { rows: d.rows, ipc } }, [ipc.buffer]);
       sendMs += performance.now() - t1;
     });
+    if (failure) return JSON.stringify({ error: failure });
     // The worker's time for the whole table (writing the rows, the streams, sending them) and for
     // the streams and sending only, for the SQL benchmark.
     const a = JSON.parse(json);

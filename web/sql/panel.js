@@ -402,7 +402,7 @@
         [p.run, p.csv, p.parquet].forEach((b) => { b.disabled = false; });
         existing.dataset.ready = 'true';
       } catch (err) {
-        p.status.textContent = 'The SQL engine could not start: ' + String((err && err.message) || err);
+        p.status.textContent = 'The SQL panel could not open: ' + String((err && err.message) || err);
         existing.dataset.ready = 'failed';
         return existing;
       }
