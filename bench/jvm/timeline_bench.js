@@ -14,9 +14,11 @@ if (!siteDir || !logPath) {
 }
 const N = Number(nArg) || 30;
 
+// Closed on a failure too, so that a failed run leaves no Chromium or server behind.
+let site = null, browser = null;
 (async () => {
-  const site = await serve(siteFiles(siteDir));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
+  site = await serve(siteFiles(siteDir));
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'] });
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(site.url + '?sw=0&warmup=0');
@@ -55,4 +57,9 @@ const N = Number(nArg) || 30;
   console.log(JSON.stringify(out, null, 1));
   await browser.close();
   site.close();
-})();
+})().catch(async (err) => {
+  console.error(err);
+  if (browser) await browser.close().catch(() => {});
+  if (site) site.close();
+  process.exit(1);
+});
