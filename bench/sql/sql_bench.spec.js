@@ -19,26 +19,37 @@ function eventStream(n) {
 // Registration's parts (web/sql/panel.js newTiming), rounded to ms.
 const split = (t) => Object.fromEntries(Object.entries(t || {}).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v) : v]));
 
-// CPU time per thread from a Chromium trace of the panel's opening: the thread time (tdur) of each
-// top-level task, summed per thread (the engine's and DuckDB's workers are both "DedicatedWorker
-// thread"s, told apart by their thread id), before registration began (DuckDB's first load) and
-// during it (web/sql/panel.js marks both ends). Unlike wall time, it does not grow with the load.
-function threadCpu(trace) {
+// CPU time per thread from a Chromium trace: the thread time (tdur) of each top-level task, summed
+// per thread and per phase. The phases split at the user timing marks `marks`, in order (the panel's
+// opening: before registration, DuckDB's first load, and during it; web/sql/panel.js marks both ends;
+// tasks after the last mark are left out); a trace without marks is one phase. Unlike wall time, it
+// does not grow with the load. The engine's and DuckDB's workers are both "DedicatedWorker thread"s:
+// DuckDB's is the thread the trace's TracingSessionIdForWorker event gives for DuckDB's worker
+// script (recorded when the worker starts; `duckdbThread`, "pid:tid", names it in a later trace).
+const DUCKDB_WORKER = /duckdb-browser-eh\.worker\.js/;
+const TIMELINE = 'disabled-by-default-devtools.timeline';
+function threadCpu(trace, marks = [], duckdbThread = null) {
   const events = trace.traceEvents || trace;
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
-  const mark = (name) => (events.find((e) => e.name === name && e.cat === 'blink.user_timing') || {}).ts;
-  const [begin, end] = [mark('gcscope-sql-register'), mark('gcscope-sql-registered')];
-  const phases = { load: new Map(), register: new Map() };
+  const started = events.find((e) => e.name === 'TracingSessionIdForWorker' && DUCKDB_WORKER.test((e.args.data || {}).url || ''));
+  const duckdb = duckdbThread || (started ? `${started.pid}:${started.args.data.workerThreadId}` : null);
+  const at = marks.map((name) => {
+    const e = events.find((x) => x.name === name && x.cat === 'blink.user_timing');
+    if (!e) throw new Error(`the trace has no mark ${name}`);
+    return e.ts;
+  });
+  const phases = (at.length ? at : [Infinity]).map(() => new Map());
   for (const e of events) {
-    if (e.ph !== 'X' || e.tdur === undefined || e.cat !== 'toplevel' || e.ts > end) continue;
-    const sums = e.ts < begin ? phases.load : phases.register;
+    if (e.ph !== 'X' || e.tdur === undefined || e.cat !== 'toplevel') continue;
+    const phase = at.length ? at.findIndex((ts) => e.ts < ts) : 0;
+    if (phase < 0) continue;
     const key = `${e.pid}:${e.tid}`;
-    sums.set(key, (sums.get(key) || 0) + e.tdur / 1000);
+    phases[phase].set(key, (phases[phase].get(key) || 0) + e.tdur / 1000);
   }
   const table = (sums) => Object.fromEntries([...sums].filter(([, ms]) => ms >= 20).sort((a, b) => b[1] - a[1])
-    .map(([key, ms]) => [`${names.get(key) || '?'} ${key.split(':')[1]}`, Math.round(ms)]));
-  return { load: table(phases.load), register: table(phases.register) };
+    .map(([key, ms]) => [`${key === duckdb ? 'DuckDB' : names.get(key) || '?'} ${key.split(':')[1]}`, Math.round(ms)]));
+  return { phases: phases.map(table), duckdbThread: duckdb, duckdbMs: phases.map((sums) => (duckdb ? sums.get(duckdb) || 0 : NaN)) };
 }
 
 async function measure(page, input, label, groupBy) {
@@ -47,12 +58,14 @@ async function measure(page, input, label, groupBy) {
   const card = page.locator('.job').first();
   await expect(card.locator('.job-status')).toHaveText('Done', { timeout: 600_000 });
   const load = os.loadavg()[0];
-  await page.context().browser().startTracing(page, { categories: ['toplevel', '__metadata', 'blink.user_timing'] });
+  await page.context().browser().startTracing(page, { categories: ['toplevel', '__metadata', 'blink.user_timing', TIMELINE] });
   const t0 = Date.now();
   await card.locator('.job-sql').click();
   await expect(card.locator('.sql-panel')).toHaveAttribute('data-ready', 'true', { timeout: 600_000 });
   const openMs = Date.now() - t0;
-  const cpu = threadCpu(JSON.parse(await page.context().browser().stopTracing()));
+  const opening = threadCpu(JSON.parse(await page.context().browser().stopTracing()), ['gcscope-sql-register', 'gcscope-sql-registered']);
+  if (!opening.duckdbThread) throw new Error("the trace names no thread for DuckDB's worker");
+  const cpu = { load: opening.phases[0], register: opening.phases[1] };
   const stats = await page.evaluate(() => ({ ...GCSCOPE.sql.stats }));
   const runs = [];
   await page.context().browser().startTracing(page, { categories: ['toplevel', '__metadata'] });
@@ -66,8 +79,8 @@ async function measure(page, input, label, groupBy) {
       return res.ms;
     }, groupBy));
   }
-  // The busiest thread's CPU time per run (DuckDB's worker: the query runs there).
-  const queryCpu = Object.values(threadCpu(JSON.parse(await page.context().browser().stopTracing())).register)[0] / 5;
+  // DuckDB's worker's CPU time per run (the query runs there).
+  const queryCpu = threadCpu(JSON.parse(await page.context().browser().stopTracing()), [], opening.duckdbThread).duckdbMs[0] / 5;
   runs.sort((a, b) => a - b);
   const rows = await page.evaluate(async () => {
     const db = await GCSCOPE.sql.loadDuckDB();
