@@ -307,3 +307,100 @@ test('a tracing capture with its own timestamps beside a JVM log on uptime: both
   await tracing.locator('input.timeline-offset').press('Enter');
   await expect.poll(() => firstX(label)).toBeCloseTo(scavenges[0].start - t0 + 2.5, 9);
 });
+
+test('back/forward step through the timeline: opening, an offset, each zoom once it stops, closing', async ({ page }) => {
+  const log = fixture('jvm/jdk17-g1-time.log');
+  const capture = fixture('rbkit/stock-server-first12.rbkit');
+  const pauses = wallPauses(log);
+  // The pauses the log's text places in [t0, t1], or null when one starts within its printed
+  // millisecond of an end (the text cannot decide it).
+  const textCount = ([t0, t1]) => (pauses.some((p) => Math.abs(p.start - t0) < 0.0015 || Math.abs(p.start - t1) < 0.0015)
+    ? null : pauses.filter((p) => p.start >= t0 && p.start <= t1).length);
+  await page.goto('/');
+  await chooseFiles(page, [log]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await chooseFiles(page, [capture]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  const panel = page.locator('section.timeline-panel');
+  const chart = panel.locator('figure.timeline-chart');
+  const jvmTotals = panel.locator('tr[data-job="1"] .timeline-totals');
+  const offset = panel.locator('tr[data-job="2"] input.timeline-offset');
+  const captureStart = 1795257121;  // the capture's first second, as in the first test
+  await page.locator('button.timeline-open').click();
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await expect(jvmTotals).toContainText(`${pauses.length} GC pauses`);
+  expect(fragment(page).get('tl')).toBe('1,2');
+
+  // Step 2: the capture laid over the log by an offset.
+  const seconds = Math.floor(pauses[0].start) - 1 - captureStart;
+  await offset.fill(String(seconds));
+  await offset.press('Enter');
+  await expect.poll(() => fragment(page).get('tl.off')).toBe(`2.0:${seconds}`);
+  const shownMin = async () => Number((await chart.getAttribute('data-shown')).split(',')[0]);
+  await expect.poll(shownMin).toBeGreaterThan(captureStart + 1000);
+
+  // Then zooms, each written to the fragment once it stops, until the range leaves pauses out.
+  const body = chart.locator('.gs-chart-body');
+  const zooms = [];
+  const shownPauses = (z) => Number(/^(\d+) GC pauses/.exec(z.totals[0])[1]);
+  while (zooms.length < 2 || (shownPauses(zooms[zooms.length - 1]) === pauses.length && zooms.length < 8)) {
+    await body.focus();
+    const before = await chart.getAttribute('data-x-range');
+    await body.press('=');
+    await expect(chart).not.toHaveAttribute('data-x-range', before || '');
+    const range = await chart.getAttribute('data-x-range');
+    await expect.poll(() => fragment(page).get('tl.range')).toBe(range);
+    await expect(panel).toHaveAttribute('data-ready', 'true');
+    const want = textCount(range.split(',').map(Number));
+    if (want !== null) await expect(jvmTotals).toContainText(`${want} GC pauses`);
+    zooms.push({ range, totals: await panel.locator('.timeline-totals').allTextContents() });
+  }
+  const last = zooms.length - 1;
+  expect(shownPauses(zooms[last])).toBeLessThan(pauses.length);
+  expect(shownPauses(zooms[last])).toBeGreaterThan(0);
+
+  // A step's view, as the page shows it after back or forward.
+  const atZoom = async (z) => {
+    await expect(chart).toHaveAttribute('data-x-range', z.range);
+    await expect.poll(() => panel.locator('.timeline-totals').allTextContents()).toEqual(z.totals);
+    expect(fragment(page).get('tl.range')).toBe(z.range);
+  };
+  const atWhole = async (withOffset) => {
+    await expect(chart).toHaveAttribute('data-x-range', '');
+    await expect(jvmTotals).toContainText(`${pauses.length} GC pauses`);
+    await expect(offset).toHaveValue(String(withOffset ? seconds : 0));
+    if (withOffset) await expect.poll(shownMin).toBeGreaterThan(captureStart + 1000);
+    else await expect.poll(shownMin).toBeLessThanOrEqual(captureStart);
+  };
+  for (let k = last - 1; k >= 0; k--) {
+    await page.goBack();
+    await atZoom(zooms[k]);
+  }
+  await page.goBack();
+  await atWhole(true);
+  await page.goBack();
+  await atWhole(false);
+  await page.goBack();  // before the panel was opened
+  await expect(panel).toHaveCount(0);
+  expect(fragment(page).get('tl')).toBe(null);
+  await page.goForward();
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await atWhole(false);
+  await page.goForward();
+  await atWhole(true);
+  for (let k = 0; k <= last; k++) {
+    await page.goForward();
+    await atZoom(zooms[k]);
+  }
+
+  // Closing is a step: back opens the panel again on the view it had.
+  await panel.locator('button.timeline-close').click();
+  await expect(panel).toHaveCount(0);
+  await page.goBack();
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await expect(offset).toHaveValue(String(seconds));
+  await atZoom(zooms[last]);
+  await page.goForward();
+  await expect(panel).toHaveCount(0);
+  expect(['tl', 'tl.range', 'tl.off'].map((k) => fragment(page).get(k))).toEqual([null, null, null]);
+});

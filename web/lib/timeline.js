@@ -6,8 +6,10 @@
 //
 // The fragment keeps the view (GCSCOPE.state; docs/PAGE.md, Deep links): `tl` the jobs on the
 // timeline (the panel opens again once they are all live), `tl.range` the zoomed axis range,
-// `tl.off` the offsets typed (`job.report:seconds`, comma-separated). A saved HTML report of a job on
-// the timeline carries the panel's answers (snapshot()) and draws it from them (openSaved()).
+// `tl.off` the offsets typed (`job.report:seconds`, comma-separated). Opening and closing the panel,
+// an offset typed and a zoom (once the zooming stops) are each a history entry; back/forward show the
+// entry's view again. A saved HTML report of a job on the timeline carries the panel's answers
+// (snapshot()) and draws it from them (openSaved()).
 /* global uPlot */
 'use strict';
 (function (global) {
@@ -21,6 +23,12 @@
   const sourceKey = (src) => `${src.job}.${src.index}`;
   const rangeKey = (args) => (args.t0 === undefined ? 'all' : `${args.t0},${args.t1}`);
   let current = null;  // the open panel: {sources, view()}, for snapshot()
+  // A zoom becomes a history entry once no other zoom follows it for this long (keys held down,
+  // a wheel of + presses): one entry for the range the reader stopped at.
+  const ZOOM_SETTLE_MS = 300;
+  let zoomWrite = 0;  // the timer of the zoom waiting to be written
+  // Back/forward leaves the entry the waiting zoom belonged to: it is not written over the other.
+  global.addEventListener('popstate', () => clearTimeout(zoomWrite));
 
   // "t0,t1" of the fragment: the range, or null when it is not two increasing numbers.
   function parseRange(v) {
@@ -48,7 +56,7 @@
   }
   function writeOffsets(sources) {
     const st = state();
-    if (st) st.set('tl.off', sources.filter((s) => s.offset).map((s) => `${sourceKey(s)}:${s.offset}`).join(',') || null);
+    if (st) st.set('tl.off', sources.filter((s) => s.offset).map((s) => `${sourceKey(s)}:${s.offset}`).join(',') || null, { push: true });
   }
 
   const liveCards = () => Array.from(document.querySelectorAll('#jobs .job[data-engine="live"]')).reverse();
@@ -106,6 +114,16 @@
       el('td', { class: 'timeline-clock', text: src.whole.clock === 'epoch' ? 'wall-clock time' : src.whole.clock_name + ' (no wall-clock time)' }),
       el('td', {}, input, error),
       src.totalsCell);
+  }
+
+  // Back/forward to other offsets: each source's offset and field as the fragment has them.
+  function applyOffsets(sources, value) {
+    const offsets = parseOffsets(value);
+    for (const src of sources) {
+      src.offset = offsets.get(sourceKey(src)) || 0;
+      const input = document.getElementById(`timeline-offset-${src.job}-${src.index}`);
+      if (input) input.value = String(src.offset);
+    }
   }
 
   // What the engine counted in the range, as text ("30 GC pauses, 53.7 ms in all, longest 5.53 ms").
@@ -215,7 +233,11 @@
       shownRange = view || (xs.length ? [xs[0], xs[xs.length - 1]] : null);
       figure.dataset.xRange = view ? `${view[0]},${view[1]}` : '';
       const st = state();
-      if (st) st.set('tl.range', view ? `${view[0]},${view[1]}` : null, { lazy: true });
+      if (st) {
+        const shown = view ? `${view[0]},${view[1]}` : null;
+        clearTimeout(zoomWrite);
+        zoomWrite = setTimeout(() => { if (box.isConnected) st.set('tl.range', shown, { push: true }); }, ZOOM_SETTLE_MS);
+      }
       figure.dataset.shown = shownRange ? shownRange.join(',') : '';
       status.textContent = '';
       box.dataset.ready = 'true';
@@ -260,6 +282,21 @@
       refresh();
     });
     for (const src of sources) tbody.appendChild(sourceRow(src, () => { writeOffsets(sources); refresh(); }));
+    const st = state();
+    if (st) {
+      // A panel closed in the same step (back to an entry with other jobs) stays closed.
+      st.watch('tl.range', box, (v) => {
+        if (!box.isConnected) return;
+        clearTimeout(zoomWrite);
+        view = parseRange(v);
+        refresh();
+      });
+      st.watch('tl.off', box, (v) => {
+        if (!box.isConnected) return;
+        applyOffsets(sources, v);
+        refresh();
+      });
+    }
     current = { sources, view: () => view };
     const whole = el('button', { type: 'button', class: 'gs-small timeline-whole', text: 'Whole range',
       on: { click: () => { view = null; refresh(); } } });
@@ -272,18 +309,24 @@
     return refresh();
   }
 
-  // The panel's frame, before the jobs' table: {box}. Closing it forgets the fragment's view.
-  function panel(title) {
-    const { el } = GCSCOPE.ui;
+  // Closes the open panel, if any (not a saved report's: nothing changes its page).
+  function closePanel() {
     const old = document.querySelector('.timeline-panel');
     if (old) old.remove();
     current = null;
+    clearTimeout(zoomWrite);
+  }
+
+  // The panel's frame, before the jobs' table: {box}. Closing it forgets the fragment's view (a
+  // history entry: back opens it again on that view).
+  function panel(title) {
+    const { el } = GCSCOPE.ui;
+    closePanel();
     const box = el('section', { class: 'timeline-panel', 'aria-labelledby': 'timeline-title' });
     const close = el('button', { type: 'button', class: 'gs-small timeline-close', text: 'Close', on: { click: () => {
-      box.remove();
-      current = null;
+      closePanel();
       const st = state();
-      if (st) for (const key of ['tl', 'tl.range', 'tl.off']) st.set(key, null);
+      if (st) for (const key of ['tl', 'tl.range', 'tl.off']) st.set(key, null, { push: true });
     } } });
     box.append(el('header', { class: 'sql-head' }, el('h3', { id: 'timeline-title', text: title }), close));
     document.getElementById('jobs').before(box);
@@ -300,8 +343,9 @@
     const offsets = fromLink && st ? parseOffsets(st.get('tl.off')) : new Map();
     for (const src of sources) src.offset = offsets.get(sourceKey(src)) || 0;
     if (st) {
-      st.set('tl', Array.from(new Set(sources.map((s) => s.job))).join(',') || null);
-      if (!fromLink) for (const key of ['tl.range', 'tl.off']) st.set(key, null);
+      // One history entry: the first write that changes the fragment makes it, the others join it.
+      st.set('tl', Array.from(new Set(sources.map((s) => s.job))).join(',') || null, { push: !fromLink });
+      if (!fromLink) for (const key of ['tl.range', 'tl.off']) st.set(key, null, { push: true });
     }
     await Promise.all(sources.map(async (src) => {
       try {
@@ -367,18 +411,29 @@
       title: 'Every open job on one time axis', on: { click: () => open() } });
     tools.appendChild(button);
     // A link's fragment naming the jobs on the timeline opens it once they are all live.
-    let linkPending = Boolean(state() && state().get('tl'));
+    const st = state();
+    let linkPending = Boolean(st && st.get('tl'));
     const update = () => {
       const live = liveCards();
       button.hidden = live.length < 2;
       if (!linkPending) return;
       const ready = new Set(live.filter((c) => c.gcscopeDoc && c.gcscopeEngine).map((c) => c.dataset.job));
-      const wanted = state().get('tl').split(',');
+      const wanted = st.get('tl').split(',');
       if (!wanted.every((j) => ready.has(j))) return;
       linkPending = false;
       open({ fromLink: true });
     };
     new MutationObserver(update).observe(jobs, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-engine'] });
+    // Back/forward to an entry with the panel open (on the view it kept) or closed.
+    if (st) st.watch('tl', button, (v) => {
+      if (!v) {
+        linkPending = false;
+        closePanel();
+        return;
+      }
+      linkPending = true;
+      update();
+    });
   }
 
   GCSCOPE.timeline = { open, offer, openSaved, snapshot, sources: timelineSources };
