@@ -202,11 +202,12 @@ test('a JVM log\'s tables in the page are the CLI\'s tables, row for row', async
   expect(compared.phases).toBeGreaterThan(0);
   expect(compared.heap_pools).toBeGreaterThan(0);
   // Each of these tables is one batch (fewer rows than a batch's 491,520), and the page asks for a
-  // table only once DuckDB has taken the one before: one batch at most waits for DuckDB at a time,
-  // not the job's every table while DuckDB loads.
+  // table only once the one before is written and at most one batch waits for DuckDB: two batches
+  // at most wait at a time, not the job's every table while DuckDB loads.
   const held = await page.evaluate(() => GCSCOPE.sql.stats.register);
   expect(held.batches).toBeGreaterThanOrEqual(6);
-  expect(held.heldMax).toBe(1);
+  expect(held.heldMax).toBeGreaterThanOrEqual(1);
+  expect(held.heldMax).toBeLessThanOrEqual(2);
 });
 
 test('a capture\'s examples run, and a query joins two jobs on their stacks', async ({ page }) => {

@@ -73,14 +73,15 @@
   function newTiming() { return { tables: {}, engineMs: 0, engineSendMs: 0, insertMs: 0, batches: 0, ipcBytes: 0, heldMax: 0, heldBytesMax: 0, held: 0, heldBytes: 0 }; }
 
   // A table's batches, asked of the engine now and taken in order as they arrive: next() resolves
-  // to the next batch, or null after the last (rejects if the engine failed). drained() is called
-  // once, when the engine has sent every batch and the last has been taken (never if it failed).
-  function batchQueue(engine, name, timing, drained) {
+  // to the next batch, or null after the last (rejects if the engine failed); written once the
+  // engine has sent them all. changed() is called when a batch arrives or is taken and when the
+  // engine has written the table (not after a failure).
+  function batchQueue(engine, name, timing, changed) {
     const items = [];
     let wake = null, ended = false, failure = null;
     const signal = () => {
-      if (ended && !items.length && drained) { drained(); drained = null; }
       if (wake) { wake(); wake = null; }
+      if (!failure) changed();
     };
     const hold = (batch, sign) => {
       timing.held += sign;
@@ -89,9 +90,10 @@
       timing.heldBytesMax = Math.max(timing.heldBytesMax, timing.heldBytes);
     };
     const answer = engine.table(name, (batch) => { items.push(batch); hold(batch, 1); signal(); }, BATCH_ROWS)
-      .then((a) => { ended = true; signal(); return a; }, (err) => { failure = err; drained = null; ended = true; signal(); return {}; });
+      .then((a) => { ended = true; signal(); return a; }, (err) => { failure = err; ended = true; signal(); return {}; });
     return {
       answer,
+      get written() { return ended && !failure; },
       async next() {
         while (!items.length && !ended) await new Promise((resolve) => { wake = resolve; });
         if (items.length) {
@@ -127,9 +129,9 @@
 
   // Registers the tables of `card`'s job in DuckDB (dbReady: a promise of it), one table after
   // another. The first table is asked of the engine at once, so that the engine writes it while
-  // DuckDB still loads; each next table only when DuckDB takes the last batch of the one before. So
-  // the batches waiting here for DuckDB are those of one table at most, never the whole job's, and
-  // the engine writes a table while DuckDB inserts the previous one's last batch.
+  // DuckDB still loads; each next table once the engine has written the one before and at most one
+  // batch waits here for DuckDB. So the batches waiting are one besides those of the table being
+  // written, never the whole job's, and the engine writes while DuckDB inserts.
   function registerJob(dbReady, card) {
     if (!registered.has(card)) {
       const done = (async () => {
@@ -138,8 +140,11 @@
         const tables = await engine.query('session.tables', {});
         const timing = newTiming();
         const queues = [];
-        const ask = (i) => { if (i < tables.length) queues[i] = batchQueue(engine, tables[i].name, timing, () => ask(i + 1)); };
-        ask(0);
+        const ask = () => {
+          const i = queues.length;
+          if (i < tables.length && (i === 0 || queues[i - 1].written) && timing.held <= 1) queues.push(batchQueue(engine, tables[i].name, timing, ask));
+        };
+        ask();
         const db = await dbReady;
         const t0 = performance.now();
         performance.mark('gcscope-sql-register');  // the benchmark's trace splits its threads' time here
