@@ -288,6 +288,27 @@ if (t !== \"retained_space/bytes\") throw new Error(t);
 const sum = p.sample.reduce((s, x) => s + Number(x.value[0]), 0);
 if (sum !== Number(process.argv[3])) throw new Error(sum + \" bytes\");" "$ROOT" "$tmp/heap.pb.gz" "$reach"'
 
+# Two real bpftrace kernel-stack captures (fixtures/tracing/make_bpftrace_stacks.sh: dd with 4 KiB and
+# 1 MiB blocks): per-frame self/total on each side = awk's sums over the captures' own text, folded
+# here the way stackcollapse-bpftrace.pl does (frames leaf-first in the key, "+offset" dropped). The
+# key "@[]: N" (samples taken in user mode: no kernel frame) holds no stack and is in neither side.
+bpftrace_folded() {
+  awk '/^@[A-Za-z0-9_]*\[$/ { n = 0; next }
+    /^\]: [0-9]+$/ { s = ""; for (i = n; i >= 1; i--) s = s (s == "" ? "" : ";") f[i]; print s " " $2; n = 0; next }
+    /^ +[^ ]/ { sub(/^ +/, ""); sub(/\+[0-9]+$/, ""); f[++n] = $0 }' "$1"
+}
+K1=$ROOT/fixtures/tracing/bpftrace-kstack-dd-4k.txt
+K2=$ROOT/fixtures/tracing/bpftrace-kstack-dd-1m.txt
+bpftrace_folded "$K1" > "$tmp/k1.folded"; bpftrace_folded "$K2" > "$tmp/k2.folded"
+frame_sums "$tmp/k1.folded" > "$tmp/sums-k1.tsv"; frame_sums "$tmp/k2.folded" > "$tmp/sums-k2.tsv"
+"$G" compare "$K1" "$K2" > "$tmp/cmp-k.json"; rc=$?
+check "compare of two bpftrace kstack captures: per-frame self/total = awk's sums of each capture" \
+  '[ $rc -eq 0 ] && [ "$(grep -c "^@\[$" "$K1")" = "$(wc -l < "$tmp/k1.folded")" ] && frames_agree "$tmp/cmp-k.json" "$tmp/sums-k1.tsv" "$tmp/sums-k2.tsv"'
+check "bpftrace kstack compare: totals are the captures' counts ($(weight_sum "$tmp/k1.folded"), $(weight_sum "$tmp/k2.folded"))" \
+  'python3 -c "
+import json, sys; t = json.load(open(sys.argv[1]))[\"compare\"][\"totals\"]
+assert [t[\"a\"], t[\"b\"]] == [int(sys.argv[2]), int(sys.argv[3])], t" "$tmp/cmp-k.json" "$(weight_sum "$tmp/k1.folded")" "$(weight_sum "$tmp/k2.folded")"'
+
 "$G" query "$ROOT/fixtures/tracing/bpftrace-hist.txt" --method stacks.folded > "$tmp/none.json"; rc=$?
 check "a capture without stacks says so (exit 3)" '[ $rc -eq 3 ] && grep -q "holds no stacks" "$tmp/none.json"'
 fi
