@@ -121,6 +121,75 @@ test('comparing two profiles: the delta table and differential graph are gcscope
   await expect(diff.locator('.fg-caption')).toContainText('widths = this profile (486 samples)');
 });
 
+// The colour the user sees at CSS pixel (x, y) of a flame graph's canvas: [r, g, b].
+const pixelAt = (canvas, x, y) => canvas.evaluate((c, [px, py]) => {
+  const dpr = window.devicePixelRatio || 1;
+  return Array.from(c.getContext('2d').getImageData(Math.round(px * dpr), Math.round(py * dpr), 1, 1).data.slice(0, 3));
+}, [x, y]);
+
+test('the compare\'s delta table sorts, filters and finds a frame in the differential graph, red grew, blue shrank', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  await report.locator('.stackprof-compare-input').setInputFiles(dump('gc-cpu-raw'));
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['compare', dump('blocks-cpu-raw'), dump('gc-cpu-raw')]).toString()).compare;
+  const result = report.locator('.stackprof-compare-result');
+  const rows = result.locator('tbody tr');
+  await expect(rows).toHaveCount(cli.frames.length);
+
+  // Sorting: "Self after" descending, then ascending (the CLI's self_b of each frame).
+  const header = (label) => result.locator('th button.gs-sort', { hasText: new RegExp('^' + label.replace(/[%()]/g, '\\$&') + '$') });
+  const byAfter = cli.frames.slice().sort((x, y) => y.self_b - x.self_b);
+  expect(byAfter[0].self_b).toBeGreaterThan(byAfter[1].self_b);  // a unique first row
+  await header('Self after').click();
+  await expect(rows.first().locator('td').nth(0)).toHaveText(byAfter[0].name);  // String#to_sym, 323 after
+  await expect(rows.first().locator('td').nth(3)).toHaveText(byAfter[0].self_b.toLocaleString('en-US'));
+  await header('Self after').click();
+  await expect(rows.first().locator('td').nth(3)).toHaveText('0');
+  // Sorting by name, ascending.
+  await header('Frame').click();
+  const names = cli.frames.map((f) => f.name).sort((x, y) => x.localeCompare(y));
+  await expect(rows.first().locator('td').nth(0)).toHaveText(names[0]);
+  await expect(rows.last().locator('td').nth(0)).toHaveText(names[names.length - 1]);
+
+  // Filtering: the frames whose name or file:line holds "pipeline" (case-insensitive).
+  const filter = result.locator('input[aria-label="Filter rows"]');
+  await filter.fill('Pipeline');
+  const pipeline = cli.frames.filter((f) => (f.name + ' ' + f.file + ':' + f.line).toLowerCase().includes('pipeline'));
+  expect(pipeline.length).toBeGreaterThan(0);
+  expect(pipeline.length).toBeLessThan(cli.frames.length);
+  await expect(rows).toHaveCount(pipeline.length);
+  await filter.fill('');
+  await expect(rows).toHaveCount(cli.frames.length);
+
+  // Colour: widths are the after side (879 samples); its root row holds <main> (604) then
+  // (garbage collection) (274). <main>'s share fell (89.9 % → 68.7 %), the GC's grew (10.1 % → 31.2 %).
+  const main = cli.frames.find((f) => f.name === '<main>'), gc = cli.frames.find((f) => f.name === '(garbage collection)');
+  expect([main.total_b, gc.total_b, cli.totals.b]).toEqual([604, 274, 879]);
+  expect(main.total_delta_pct).toBeLessThan(-5);
+  expect(gc.total_delta_pct).toBeGreaterThan(5);
+  const diff = report.locator('.stackprof-diff-flame .flamegraph');
+  const canvas = diff.locator('canvas.fg-canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const mainX = box.width * (main.total_b / 2) / cli.totals.b, gcX = box.width * (main.total_b + gc.total_b / 2) / cli.totals.b;
+  // Hovering says which cell is there (y = 1 px: the cell's fill, above its label).
+  for (const [x, name] of [[mainX, '<main>'], [gcX, '(garbage collection)']]) {
+    await page.mouse.move(box.x + x, box.y + 4);
+    await expect(diff.locator('.fg-tip-name')).toHaveText(name);
+  }
+  await page.mouse.move(box.x + box.width / 2, box.y - 40);
+  const mainColour = await pixelAt(canvas, mainX, 1), gcColour = await pixelAt(canvas, gcX, 1);
+  expect(mainColour[2] - mainColour[0], 'shrank: blue').toBeGreaterThan(30);
+  expect(gcColour[0] - gcColour[2], 'grew: red').toBeGreaterThan(30);
+
+  // A row's click highlights its frame: the GC cell keeps its colour, every other cell is greyed.
+  await rows.filter({ has: page.locator('td:first-child', { hasText: /^\(garbage collection\)$/ }) }).click();
+  await expect.poll(() => pixelAt(canvas, mainX, 1)).toEqual([228, 228, 228]);
+  expect(await pixelAt(canvas, gcX, 1)).toEqual(gcColour);
+  await rows.filter({ has: page.locator('td:first-child', { hasText: /^<main>$/ }) }).click();
+  await expect.poll(() => pixelAt(canvas, gcX, 1)).toEqual([228, 228, 228]);
+  expect(await pixelAt(canvas, mainX, 1)).toEqual(mainColour);
+});
+
 test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc backs out, announced', async ({ page }) => {
   const report = await open(page, 'blocks-cpu-raw');
   const fg = report.locator('.stackprof-flame .flamegraph');
