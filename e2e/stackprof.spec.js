@@ -190,7 +190,7 @@ test('the compare\'s delta table sorts, filters and finds a frame in the differe
   expect(await pixelAt(canvas, mainX, 1)).toEqual(mainColour);
 });
 
-test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc backs out, announced', async ({ page }) => {
+test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc and Backspace back out, / searches a regexp, announced', async ({ page }) => {
   const report = await open(page, 'blocks-cpu-raw');
   const fg = report.locator('.stackprof-flame .flamegraph');
   const canvas = fg.locator('canvas.fg-canvas');
@@ -213,8 +213,59 @@ test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc backs 
   await page.keyboard.press('?');
   await expect(fg.locator('.fg-help')).toBeVisible();
   await expect(fg.locator('.fg-help')).toContainText('zoom back out');
+  await page.keyboard.press('?');
+
+  // Left/Right: siblings. The roots are <main> (437) then (garbage collection) (49 of 486), whose
+  // callees are (sweeping) (45) then (marking) (4): stackprof --text and --stackcollapse.
+  await canvas.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(live).toHaveText(/^<main>.*depth 1$/);
+  await page.keyboard.press('ArrowRight');
+  await expect(live).toHaveText(/^\(garbage collection\).*49 samples \(10\.1 %\).*depth 1$/);
+  await page.keyboard.press('ArrowRight');  // no later root: the selection stays
+  await expect(live).toHaveText(/^\(garbage collection\)/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(live).toHaveText(/^<main>.*depth 1$/);
+  await page.keyboard.press('ArrowRight');
+  // Enter zooms to the GC cell (x from 437 to 486 of 486), then to (sweeping); Backspace backs out
+  // one zoom at a time.
+  await page.keyboard.press('Enter');
+  await expect(fg).toHaveAttribute('data-view', 'left-heavy_' + +(437 / 486).toFixed(6) + '_1');
+  await page.keyboard.press('ArrowDown');
+  await expect(live).toHaveText(/^\(sweeping\).*45 samples \(9\.3 %\).*depth 2$/);
+  await page.keyboard.press('ArrowRight');
+  await expect(live).toHaveText(/^\(marking\).*4 samples \(0\.8 %\).*depth 2$/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(live).toHaveText(/^\(sweeping\)/);
+  await page.keyboard.press('Enter');
+  await expect(fg).toHaveAttribute('data-view', 'left-heavy_' + +(437 / 486).toFixed(6) + '_' + +((437 + 45) / 486).toFixed(6));
+  await page.keyboard.press('Backspace');
+  await expect(fg).toHaveAttribute('data-view', 'left-heavy_' + +(437 / 486).toFixed(6) + '_1');
+  await page.keyboard.press('Backspace');
+  await expect(fg).toHaveAttribute('data-view', 'left-heavy');
+
+  // `/` then a regular expression: anchored, it matches exactly the two frames that stackprof --text
+  // names Array#each and Enumerator#each (not Enumerable#each_slice and the like). Its share is the
+  // samples of stackprof --stackcollapse whose stack holds one of them.
+  const re = '^(Array|Enumerator)#each$';
+  const textFrames = golden('blocks-cpu-raw', 'text-all.txt').split('\n').map((l) => /^\s+\d+\s+\(\s*[\d.]+%\)\s+\d+\s+\(\s*[\d.]+%\)\s+(.*)$/.exec(l)).filter(Boolean).map((m) => m[1]);
+  expect(textFrames.filter((n) => new RegExp(re).test(n))).toEqual(['Array#each', 'Enumerator#each']);
+  expect(textFrames.filter((n) => /each/.test(n)).length).toBeGreaterThan(2);
+  let hit = 0, all = 0;
+  for (const line of golden('blocks-cpu-raw', 'stackcollapse.txt').trim().split('\n')) {
+    const cut = line.lastIndexOf(' '), n = Number(line.slice(cut + 1));
+    all += n;
+    if (line.slice(0, cut).split(';').some((f) => new RegExp(re).test(f))) hit += n;
+  }
+  expect(all).toBe(486);
   await page.keyboard.press('/');
   await expect(fg.locator('.fg-search')).toBeFocused();
+  await page.keyboard.type(re);
+  await expect(fg.locator('.fg-match')).toHaveText(`matches: ${(100 * hit / all).toFixed(1)} % of samples`);
+  await page.keyboard.press('Enter');  // back to the graph
+  await expect(canvas).toBeFocused();
 });
 
 test('speedscope round trip: the real speedscope opens the export with stackprof\'s figures', async ({ page, context }) => {
