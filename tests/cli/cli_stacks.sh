@@ -344,4 +344,52 @@ engine_folded "$L" '{}' > "$tmp/legacy-got.txt"
 check "rbkit (real server): stacks.folded = rbkit_frames.py's folding" '[ -s "$tmp/legacy-want.txt" ] && cmp -s "$tmp/legacy-want.txt" "$tmp/legacy-got.txt"'
 fi
 
+if [ "$part" = corpus ]; then
+# Sets of stackprof cpu dumps per side (a folder each): the side's total is the sum of the dumps'
+# "Samples:" and each frame's self/total the sum of its rows in `stackprof --text` of each dump. The
+# rows of frames that share name, file and line (two <main>s of gen.rb, without a line, in each dump,
+# as the dump's JSON twin lists them) are one frame to the engine: their selves add up, and as one
+# calls the other in every sample, the frame holds the outer one's total (the larger).
+mkdir "$tmp/prof-a" "$tmp/prof-b"
+for d in blocks-cpu-raw recursion-cpu-agg; do cp "$C/prof/$d/$d.dump" "$tmp/prof-a/"; done
+for d in blocks-cpu-agg gc-cpu-raw manyframes-cpu-agg; do cp "$C/prof/$d/$d.dump" "$tmp/prof-b/"; done
+"$G" compare "$tmp/prof-a" "$tmp/prof-b" > "$tmp/cmp-prof.json"; rc=$?
+check "compare of two folders of stackprof dumps: totals and frames = sums of stackprof --text" '[ $rc -eq 0 ] && python3 - "$tmp/cmp-prof.json" "$tmp/prof-a" "$tmp/prof-b" "$C/prof" <<'"'"'PY'"'"'
+import glob, json, re, subprocess, sys
+row = re.compile(r"^\s*(\d+)\s+\(\s*[\d.]+%\)\s+(\d+)\s+\(\s*[\d.]+%\)\s+(.*)$")
+def side(folder):
+    frames, samples, dumps = {}, 0, sorted(glob.glob(folder + "/*.dump"))
+    for dump in dumps:
+        text = subprocess.run(["stackprof", "--text", "--limit", "1000000", dump],
+                              capture_output=True, text=True, check=True).stdout
+        samples += int(re.search(r"^\s*Samples: (\d+)", text, re.M).group(1))
+        base = dump.rsplit("/", 1)[1][: -len(".dump")]
+        twin = json.load(open(f"{sys.argv[4]}/{base}/{base}.json"))
+        ids = {}
+        for f in twin["frames"].values():
+            ids.setdefault(f["name"], []).append((f.get("file"), f.get("line")))
+        here = {}
+        for m in filter(None, map(row.match, text.splitlines())):
+            s, t = here.get(m.group(3), (0, 0))
+            one = len(set(ids[m.group(3)])) == 1
+            assert one or len(set(ids[m.group(3)])) == len(ids[m.group(3)]), ids[m.group(3)]
+            here[m.group(3)] = (s + int(m.group(2)), max(t, int(m.group(1))) if one else t + int(m.group(1)))
+        for name, (s, t) in here.items():
+            frames[name] = tuple(x + y for x, y in zip(frames.get(name, (0, 0)), (s, t)))
+    assert len(dumps) >= 2 and len(frames) > 10, (folder, len(dumps), len(frames))
+    return frames, samples
+c = json.load(open(sys.argv[1]))["compare"]
+(fa, na), (fb, nb) = side(sys.argv[2]), side(sys.argv[3])
+assert (c["totals"]["a"], c["totals"]["b"]) == (na, nb), (c["totals"], na, nb)
+got = {}
+for r in c["frames"]:
+    g = got.get(r["name"], (0, 0, 0, 0))
+    got[r["name"]] = (g[0] + r["self_a"], g[1] + r["total_a"], g[2] + r["self_b"], g[3] + r["total_b"])
+want = {n: fa.get(n, (0, 0)) + fb.get(n, (0, 0)) for n in set(fa) | set(fb)}
+assert set(got) == set(want), sorted(set(got) ^ set(want))[:10]
+bad = [(n, got[n], want[n]) for n in want if got[n] != want[n]]
+assert not bad, (len(bad), bad[:5])
+PY'
+fi
+
 finish "cli_stacks $part"
