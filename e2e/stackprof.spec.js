@@ -328,6 +328,76 @@ test('transforms from the bar: merge the selected function, remove the breadcrum
   expect(fs.readFileSync(await download.path(), 'utf8')).toBe(fs.readFileSync(fixture('profile/transforms/expected/only-my-code.txt'), 'utf8'));
 });
 
+// Direct callers and callees of `name` (by name, summed weights) and its self/total, counted over
+// collapsed-stack text with the frames matching `hidden` removed (their time kept by the caller).
+function callsOf(folded, name, hidden) {
+  const callers = {}, callees = {};
+  let self = 0, total = 0;
+  const add = (m, k, w) => { m[k] = (m[k] || 0) + w; };
+  for (const line of folded.trim().split('\n')) {
+    const cut = line.lastIndexOf(' '), w = Number(line.slice(cut + 1));
+    const stack = line.slice(0, cut).split(';').filter((f) => !(hidden && hidden.test(f)));
+    if (!stack.includes(name)) continue;
+    total += w;
+    if (stack[stack.length - 1] === name) self += w;
+    const up = new Set(), down = new Set();
+    stack.forEach((f, i) => {
+      if (f !== name) return;
+      if (i > 0 && stack[i - 1] !== name) up.add(stack[i - 1]);
+      if (i + 1 < stack.length && stack[i + 1] !== name) down.add(stack[i + 1]);
+    });
+    for (const f of up) add(callers, f, w);
+    for (const f of down) add(callees, f, w);
+  }
+  return { self, total, callers, callees };
+}
+
+test('the method view follows a transform: callers and callees of the transformed samples', async ({ page }) => {
+  const report = await open(page, 'blocks-cpu-raw');
+  const method = report.locator('.stackprof-method');
+  const folded = golden('blocks-cpu-raw', 'stackcollapse.txt');
+  // Rows of a method view's call table: {name: weight}.
+  const callTable = async (heading) => {
+    const box = method.locator('.method-view');
+    const table = box.locator(`h5:text-matches("^${heading}") + .gs-table`);
+    const out = {};
+    for (const tr of await table.locator('tbody tr').all()) {
+      const cells = await tr.locator('td').allTextContents();
+      out[cells[2]] = Number(cells[0].replace(/,/g, ''));
+    }
+    return out;
+  };
+  await report.locator('.stackprof-text tbody tr', { hasText: 'Array#sum' }).first().click();
+  await expect(method.locator('.method-name')).toHaveText('Array#sum');
+  const before = callsOf(folded, 'Array#sum', null);
+  expect(before.callers).toEqual({ 'Workloads::Pipeline#method_missing': 87 });  // stackprof --text: 87 total
+  await expect.poll(() => callTable('Callers')).toEqual(before.callers);
+
+  // Hide Workloads::Pipeline#method_missing: Array#sum is now called by Workloads::Blocks.run, calls
+  // Symbol#length and Integer#^ directly, and keeps the hidden frame's self time.
+  const fg = report.locator('.stackprof-flame .flamegraph');
+  await fg.locator('.fg-hide-input').fill('^Workloads::Pipeline#method_missing$');
+  await fg.locator('.fg-t-hide').click();
+  await expect(fg.locator('.fg-crumb[data-index="0"]')).toContainText('hidden: /^Workloads::Pipeline#method_missing$/');
+  const after = callsOf(folded, 'Array#sum', /^Workloads::Pipeline#method_missing$/);
+  expect(after.callers).toEqual({ 'Workloads::Blocks.run': 87 });
+  expect(after.self).toBeGreaterThan(before.self);
+  await expect(method).toContainText(`in the transformed profile: ${after.self} self`);
+  await expect(method).toContainText(`/ ${after.total} total`);
+  await expect.poll(() => callTable('Callers')).toEqual(after.callers);
+  await expect.poll(() => callTable('Callees')).toEqual(after.callees);
+  // The CLI asked the same question with the same transform answers the same.
+  const ask = (m, args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), ['query', dump('blocks-cpu-raw'), '--method', m, '--args', JSON.stringify(args)]).toString()).result;
+  const frame = ask('stacks.frames', {}).rows.find((r) => r.name === 'Array#sum').frame;
+  const cli = ask('stacks.calls', { frame, transforms: [{ hide: '^Workloads::Pipeline#method_missing$' }] });
+  expect(cli.name).toBe('Array#sum');
+  expect(Object.fromEntries(cli.callees.map((c) => [c.name, c.weight]))).toEqual(after.callees);
+
+  // Removing the breadcrumb brings stackprof --method's callers back.
+  await fg.locator('.fg-crumb-remove').click();
+  await expect.poll(() => callTable('Callers')).toEqual(before.callers);
+});
+
 // The code lines of a `stackprof --method` report: {line, total, self, code}; total/self null when
 // stackprof printed no samples for the line, self 0 when it printed only the total.
 function goldenCode(text) {
