@@ -81,4 +81,34 @@ async function speedscopeSandwich(context, file, expect) {
   return rows;
 }
 
-module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile, textPauses, speedscopeSandwich };
+// What the real speedscope shows of FILE in its Left Heavy view, read from its hover tooltips
+// ("WEIGHT (PCT%) NAME"): `roots`, the frames of the top row (swept left to right), and `heaviest`,
+// the frames down the left edge, which Left Heavy gives to the heaviest child at every depth.
+async function speedscopeLeftHeavy(context, file, expect) {
+  const ss = await context.newPage();
+  await ss.setViewportSize({ width: 1200, height: 800 });
+  await ss.goto('file://' + path.join(ROOT, 'node_modules/speedscope/dist/release/index.html'));
+  await ss.locator('input[type=file]').setInputFiles(file);
+  await ss.getByText('Left Heavy').click();
+  const header = await ss.locator('body').innerText();
+  const tip = async (x, y) => {
+    await ss.mouse.move(x, y);
+    const m = (await ss.locator('body').innerText()).slice(header.length).trim().match(/^(\d+) \([\d.]+%\) (.+)$/m);
+    return m && { weight: Number(m[1]), name: m[2] };
+  };
+  // The flame chart's first row: the first height, below the minimap, where a tooltip appears.
+  let top = 0;
+  for (let y = 60; y < 400 && !top; y += 4) if (await tip(3, y)) top = y;
+  expect(top, 'speedscope shows a frame at the left edge').toBeGreaterThan(0);
+  const heaviest = [];
+  for (let y = top + 8, f; (f = await tip(3, y)); y += 20) heaviest.push(f);
+  const roots = [];
+  for (let x = 3; x < 1200; x += 6) {
+    const f = await tip(x, top + 8);
+    if (f && !(roots.length && roots[roots.length - 1].name === f.name)) roots.push(f);
+  }
+  await ss.close();
+  return { roots, heaviest };
+}
+
+module.exports = { ROOT, fixture, corpus, chooseFiles, dropFiles, lastJob, tempFile, textPauses, speedscopeSandwich, speedscopeLeftHeavy };

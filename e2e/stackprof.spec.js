@@ -5,7 +5,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { test, expect } = require('@playwright/test');
-const { ROOT, corpus, fixture, chooseFiles, lastJob, tempFile, speedscopeSandwich } = require('./helpers');
+const { ROOT, corpus, fixture, chooseFiles, lastJob, tempFile, speedscopeSandwich, speedscopeLeftHeavy } = require('./helpers');
 
 const dump = (name) => corpus(`prof/${name}/${name}.dump`);
 const golden = (name, report) => fs.readFileSync(corpus(`prof/${name}/golden/${report}`), 'utf8');
@@ -268,16 +268,39 @@ test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc and Ba
   await expect(canvas).toBeFocused();
 });
 
-test('speedscope round trip: the real speedscope opens the export with stackprof\'s figures', async ({ page, context }) => {
+test('speedscope round trip: the real speedscope reads back stackprof\'s total and heaviest stack', async ({ page, context }) => {
   const report = await open(page, 'blocks-cpu-raw');
   const [download] = await Promise.all([page.waitForEvent('download'), report.locator('button[data-export="speedscope"]').click()]);
   const file = tempFile('blocks-cpu-raw.speedscope.json', fs.readFileSync(await download.path()));
+  // stackprof --stackcollapse of the dump: the total, and the stack Left Heavy draws on the left edge
+  // (from the root, the heaviest child at each depth; the dump has no ties on that path).
+  const tree = { children: new Map() };
+  let total = 0;
+  for (const line of golden('blocks-cpu-raw', 'stackcollapse.txt').trim().split('\n')) {
+    const cut = line.lastIndexOf(' '), n = Number(line.slice(cut + 1));
+    total += n;
+    let node = tree;
+    for (const f of line.slice(0, cut).split(';')) {
+      if (!node.children.has(f)) node.children.set(f, { weight: 0, children: new Map() });
+      node = node.children.get(f);
+      node.weight += n;
+    }
+  }
+  const heaviest = [];
+  for (let node = tree; node.children.size;) {
+    const [[name, child], next] = [...node.children].sort((a, b) => b[1].weight - a[1].weight);
+    expect(next === undefined || next[1].weight < child.weight, `no tie under ${name}`).toBe(true);
+    heaviest.push({ weight: child.weight, name });
+    node = child;
+  }
+  expect(total).toBe(Number(golden('blocks-cpu-raw', 'text.txt').match(/Samples: (\d+)/)[1]));
+  const shown = await speedscopeLeftHeavy(context, file, expect);
+  expect(shown.roots.reduce((sum, f) => sum + f.weight, 0)).toBe(total);
+  expect(shown.heaviest).toEqual(heaviest);
+  // The sandwich table: Array#map's total and self as stackprof --text prints them (102 and 61).
   const rows = await speedscopeSandwich(context, file, expect);
-  // stackprof --text: Array#map 102 total / 61 self of 486 samples; <main> 437. speedscope prints
-  // shares of 10 % and more as whole percents (21 %, 13 %, 90 %): the same total of 486.
-  expect(rows[0]).toEqual({ total: '102 (21%)', self: '61 (13%)', name: 'Array#map' });
-  const main = rows.find((r) => r.name === '<main>');
-  if (main) expect(main.total).toBe('437 (90%)');
+  const map = golden('blocks-cpu-raw', 'text.txt').match(/^\s*(\d+)\s+\(\s*[\d.]+%\)\s+(\d+)\s+\(\s*[\d.]+%\)\s+Array#map$/m);
+  expect(rows.find((r) => r.name === 'Array#map')).toMatchObject({ total: expect.stringMatching(`^${map[1]} `), self: expect.stringMatching(`^${map[2]} `) });
 });
 
 // fixtures/profile/transforms: each case's expected collapsed stacks, made by an independent
