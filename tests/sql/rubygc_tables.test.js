@@ -62,3 +62,85 @@ test('gc_samples and gc_stat hold every sample and GC.stat value of each payload
   assert.strictEqual(ts.epoch, figures(inputs[3]).samples);
   assert.ok(ts.skew < 1e-6, String(ts.skew));
 });
+
+// rt16_rack_app_tiny_seed.json counted by hand (its 9 samples, one thread, printed with their event,
+// timestamp, GC.stat count/minor_gc_count/major_gc_count/time/total_allocated_objects and meta):
+//   0 BOOTED, 1 PROCESSING_STARTED, 2 PROCESSING_ENDED (Res0Controller#index), 3 STARTED,
+//   4 ENDED (Res62Controller#destroy), 5 STARTED, 6 GC_CYCLE_STARTED, 7 ENDED (Res78Controller#update),
+//   8 TERMINATED: three units, samples 1-2, 3-4 and 5-7.
+//   unit 0: total_allocated_objects 2580147 -> 2719028 = 138881; count stays 48: no GC;
+//           1795257973.6756852 -> 1795257974.023913 s = 348.228 ms.
+//   unit 1: 2719041 -> 2729052 = 10011 allocations, no GC; 1795257974.023956 -> .0471842 = 23.228 ms.
+//   unit 2: 2729060 -> 2739071 = 10011 allocations; .0472116 -> .0792837 = 32.072 ms; count 48 -> 49, minor_gc_count 38 -> 39,
+//           major_gc_count stays 10, time 472 -> 474 ms: one minor GC of 2 ms.
+// Its agent (1.0.53) stamps Unix-epoch seconds, so ts is t_s as an instant.
+test('units_of_work: the units of a tiny payload as counted by hand', { skip: missing || false }, async () => {
+  const file = path.join(root, 'fixtures/rubygc/rt16_rack_app_tiny_seed.json');
+  const { dir } = tables([file]);
+  const { rows } = await connect();
+  const got = await rows(`SELECT unit, label, start_sample, end_sample, round(duration_ms, 3) AS ms, allocations,
+      gcs, minor_gcs, major_gcs, gc_time_ms, abs(epoch(ts) - t_s) < 1e-6 AS ts_ok, abs(epoch(end_ts) - end_t_s) < 1e-6 AS end_ok
+    FROM read_csv(${lit(path.join(dir, 'units_of_work.csv'))}) ORDER BY unit`);
+  const unit = (u, label, s, e, ms, allocations, gcs, minor, gcMs) => ({ unit: u, label, start_sample: s, end_sample: e,
+    ms, allocations, gcs, minor_gcs: minor, major_gcs: 0, gc_time_ms: gcMs, ts_ok: true, end_ok: true });
+  assert.deepStrictEqual(got, [
+    unit(0, 'Res0Controller#index', 1, 2, 348.228, 138881, 0, 0, 0),
+    unit(1, 'Res62Controller#destroy', 3, 4, 23.228, 10011, 0, 0, 0),
+    unit(2, 'Res78Controller#update', 5, 7, 32.072, 10011, 1, 1, 2)]);
+});
+
+// A recorder's payload against its JSON read here: each thread's PROCESSING_ENDED closes its latest
+// open PROCESSING_STARTED; the units' count, allocations and GCs summed; a monotonic clock, so no ts.
+test('units_of_work: every unit of a recorder payload, paired independently', { skip: missing || false }, async () => {
+  const file = path.join(root, 'fixtures/rubygc/rec31_leak.json');
+  const [header, ...samples] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const col = (k) => header[7].indexOf(k);
+  const open = new Map();
+  const want = { units: 0, allocations: 0, gcs: 0, ms: 0 };
+  for (const s of samples) {
+    const [ts, , , event, stat, , , thread] = s;  // layout "8-thread-last" (agent 1.0.71)
+    if (event === 'PROCESSING_STARTED') open.set(thread, (open.get(thread) || []).concat([[ts, stat]]));
+    if (event === 'PROCESSING_ENDED' && (open.get(thread) || []).length) {
+      const [t0, s0] = open.get(thread).pop();
+      want.units++;
+      want.allocations += stat[col('total_allocated_objects')] - s0[col('total_allocated_objects')];
+      want.gcs += stat[col('count')] - s0[col('count')];
+      want.ms += (ts - t0) * 1000;
+    }
+  }
+  assert.ok(want.units > 100 && want.gcs > 0, JSON.stringify(want));
+  const { dir } = tables([file]);
+  const { rows } = await connect();
+  const [got] = await rows(`SELECT count(*) AS units, sum(allocations) AS allocations, sum(gcs) AS gcs,
+      sum(duration_ms) AS ms, count(ts) AS ts, max(unit) AS last FROM read_csv(${lit(path.join(dir, 'units_of_work.csv'))})`);
+  assert.ok(Math.abs(got.ms - want.ms) < 1e-6 * want.ms, `${got.ms} vs ${want.ms}`);
+  assert.deepStrictEqual({ ...got, ms: 0 }, { ...want, ms: 0, ts: 0, last: want.units - 1 });
+});
+
+// gc_cycles counted by hand: minor_gc_count and major_gc_count at each sample, a row wherever one
+// rose over the sample before; duration_ms is GC.stat time from the sample before the rise to the
+// sample before the next row's rise (the last row: to the payload's last sample).
+//   rec31_leak.json (248 samples, one thread, a monotonic clock): minor_gc_count 14 -> 19 and
+//   major_gc_count 4 -> 5, rising at samples 18, 67, 96, 176, 213 (minor, +1 each) and 111 (major,
+//   +1), never two at once. time (ms) at the samples before each rise and at the end:
+//   17: 23, 66: 25, 95: 27, 110: 29, 175: 39, 212: 42, 247: 45 -> 2, 2, 2, 10, 3, 3 ms.
+//   Sample 17 is at 1523.183499882 s, sample 18 0.012682 s later.
+//   rt16_rack_app_tiny_seed.json (wall clock): minor_gc_count 38 -> 39 at sample 7 (after the
+//   GC_CYCLE_STARTED sample 6 at 1795257974.0500152), time 472 -> 474: one minor row of 2 ms.
+test('gc_cycles: the GC intervals of two payloads as counted by hand', { skip: missing || false }, async () => {
+  const leak = path.join(root, 'fixtures/rubygc/rec31_leak.json');
+  const tiny = path.join(root, 'fixtures/rubygc/rt16_rack_app_tiny_seed.json');
+  const { dir } = tables([leak, tiny]);
+  const { rows } = await connect();
+  const cycles = `read_csv(${lit(path.join(dir, 'gc_cycles.csv'))})`;
+  const got = await rows(`SELECT cycle, kind, gcs, duration_ms, ts IS NULL AS no_ts FROM ${cycles}
+    WHERE input = ${lit(leak)} ORDER BY cycle`);
+  const row = (cycle, kind, ms) => ({ cycle, kind, gcs: 1, duration_ms: ms, no_ts: true });
+  assert.deepStrictEqual(got, [row(0, 'minor', 2), row(1, 'minor', 2), row(2, 'minor', 2), row(3, 'major', 10),
+    row(4, 'minor', 3), row(5, 'minor', 3)]);
+  const [first] = await rows(`SELECT t_s, round(window_s, 6) AS w FROM ${cycles} WHERE input = ${lit(leak)} AND cycle = 0`);
+  assert.deepStrictEqual(first, { t_s: 1523.183499882, w: 0.012682 });
+  const small = await rows(`SELECT kind, gcs, duration_ms, t_s, abs(epoch(ts) - t_s) < 1e-6 AS ts_ok FROM ${cycles}
+    WHERE input = ${lit(tiny)}`);
+  assert.deepStrictEqual(small, [{ kind: 'minor', gcs: 1, duration_ms: 2, t_s: 1795257974.0500152, ts_ok: true }]);
+});

@@ -67,7 +67,10 @@ const Schema& gc_cycles_schema() {
        {"ts", Type::kTimestamp, "", "gc_start"},
        {"duration_ms", Type::kFloat64, "ms", "gc_start to gc_end_s; null for a cycle the capture never closed"},
        {"mark_ms", Type::kFloat64, "ms", "gc_start to gc_end_m (marking); null without a gc_end_m"},
-       {"sweep_ms", Type::kFloat64, "ms", "gc_end_m to gc_end_s (sweeping); null without both"}}};
+       {"sweep_ms", Type::kFloat64, "ms", "gc_end_m to gc_end_s (sweeping); null without both"},
+       {"kind", Type::kString, "", "null: rbkit does not say whether a GC was minor or major"},
+       {"gcs", Type::kInt64, "", "1: each row is one GC"},
+       {"window_s", Type::kFloat64, "s", "null: t_s is the GC's own start"}}};
   return s;
 }
 
@@ -146,7 +149,7 @@ bool CaptureDecoder::write_table(const std::string& input, const std::string& na
       closed ? w.f64(c.end_ms - c.start_ms) : w.null();
       marked ? w.f64(c.mark_end_ms - c.start_ms) : w.null();
       closed&& marked ? w.f64(c.end_ms - c.mark_end_ms) : w.null();
-      w.end_row();
+      w.null().i64(1).null().end_row();
     }
   } else if (name == "cpu_samples") {
     RowWriter w(cpu_samples_schema(), sink);

@@ -150,4 +150,20 @@ Verdict read_samples(Payload& out);
 // A restart, a second process spliced in or a corrupted counter drops further than that.
 Verdict check_counter_order(Payload& out);
 
+// One unit of work (a request or a job): a PROCESSING_STARTED / PROCESSING_ENDED pair of one thread,
+// as sample indexes.
+struct Unit {
+  size_t start, end;
+  int64_t thread;
+};
+struct UnitPairing {
+  std::vector<Unit> units;    // ordered by start
+  size_t unfinished = 0;      // PROCESSING_STARTED never ended
+  size_t unmatched_ends = 0;  // PROCESSING_ENDED with no open start on its thread
+};
+// The payload's units of work: each thread's PROCESSING_ENDED closes its latest open start.
+UnitPairing pair_units(const Payload& p);
+// "Controller#action" from the meta hash of the unit's end (else its start); empty when neither has one.
+std::string unit_label(const Payload& p, const Unit& u);
+
 }  // namespace gcscope::rubygc

@@ -19,6 +19,17 @@ namespace gcscope::rubygc {
 const std::vector<std::string>& payload_query_methods();
 // Answers rubygc.timeline, rubygc.range and timeline.series for one payload; QueryError otherwise.
 nlohmann::json payload_query(const Payload& payload, const std::string& method, const nlohmann::json& args);
+// The GCs a payload shows (timeline.cpp): an interval between two samples in which minor_gc_count
+// or major_gc_count rose. `gc_ms` is the GC.stat time gained from it until the next such interval
+// (NaN without that key, and for the minor GCs of an interval whose major GCs take the time).
+struct GcBand {
+  bool major;
+  double start, span;  // the sample written before, and the time to the sample showing the rise
+  uint64_t gcs;        // how far the counter rose
+  double gc_ms;
+  size_t sample;  // the sample showing the rise
+};
+std::vector<GcBand> gc_bands(const Payload& payload);
 // timeline.series over one payload, on its own timestamps (epoch seconds or seconds since boot).
 nlohmann::json payload_timeline(const Payload& payload, const nlohmann::json& args);
 

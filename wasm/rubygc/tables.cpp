@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rubygc/queries.h"
+
 namespace gcscope::rubygc {
 
 namespace {
@@ -44,6 +46,52 @@ const Schema& stat_schema() {
   return s;
 }
 
+const Schema& units_schema() {
+  static const Schema s{
+      "units_of_work",
+      "One row per unit of work (request or job): a thread's PROCESSING_STARTED and the PROCESSING_ENDED that "
+      "closed it, ordered by start. The GC and allocation figures are the GC.stat counters' change from the "
+      "start sample to the end sample.",
+      {{"input", Type::kString, "", "the payload file (or archive member) the unit came from"},
+       {"unit", Type::kInt64, "", "the unit's position among the payload's units in start order, 0 for the first"},
+       {"thread", Type::kInt64, "", "the recording thread's id (null when the payload's layout has none)"},
+       {"label", Type::kString, "",
+        "controller#action from the end sample's meta hash, else the start's (null without one)"},
+       {"start_sample", Type::kInt64, "", "the PROCESSING_STARTED sample (gc_samples.sample)"},
+       {"end_sample", Type::kInt64, "", "the PROCESSING_ENDED sample (gc_samples.sample)"},
+       {"t_s", Type::kFloat64, "s", "the start's timestamp as the agent recorded it, in seconds"},
+       {"end_t_s", Type::kFloat64, "s", "the end's timestamp as the agent recorded it, in seconds"},
+       {"ts", Type::kTimestamp, "", "the start as an absolute time (null on a monotonic clock, as gc_samples.ts)"},
+       {"end_ts", Type::kTimestamp, "", "the end as an absolute time (null on a monotonic clock)"},
+       {"duration_ms", Type::kFloat64, "ms", "end_t_s - t_s"},
+       {"allocations", Type::kInt64, "", "total_allocated_objects gained (null when this Ruby has no such key)"},
+       {"gcs", Type::kInt64, "", "GC.stat count gained: GCs during the unit (null when this Ruby has no such key)"},
+       {"minor_gcs", Type::kInt64, "", "minor_gc_count gained (null when this Ruby has no such key)"},
+       {"major_gcs", Type::kInt64, "", "major_gc_count gained (null when this Ruby has no such key)"},
+       {"gc_time_ms", Type::kInt64, "ms", "GC.stat time gained (Ruby >= 3.1; null before)"}}};
+  return s;
+}
+
+const Schema& cycles_schema() {
+  static const Schema s{
+      "gc_cycles",
+      "One row per interval between two samples in which minor_gc_count or major_gc_count rose (the GC band of "
+      "the payload's timeline), in time order; an interval where both rose has a row of each kind.",
+      {{"input", Type::kString, "", "the payload file (or archive member)"},
+       {"cycle", Type::kInt64, "", "the row's position in time order, from 0"},
+       {"t_s", Type::kFloat64, "s", "the timestamp of the sample written before the rise: the GCs ran after it"},
+       {"ts", Type::kTimestamp, "", "t_s as an absolute time (null on a monotonic clock, as gc_samples.ts)"},
+       {"duration_ms", Type::kFloat64, "ms",
+        "GC.stat time gained from this interval until the next row's (a lazy sweep adds after the counter rose); "
+        "null before Ruby 3.1 and for the minor row of an interval that also has a major one"},
+       {"mark_ms", Type::kFloat64, "ms", "null: a payload has no per-GC marking time"},
+       {"sweep_ms", Type::kFloat64, "ms", "null: a payload has no per-GC sweeping time"},
+       {"kind", Type::kString, "", "minor or major: which counter rose"},
+       {"gcs", Type::kInt64, "", "how far that counter rose: the GCs of this kind the interval holds"},
+       {"window_s", Type::kFloat64, "s", "the interval's length: the GCs ran between t_s and t_s + window_s"}}};
+  return s;
+}
+
 // The start of 2001 (UTC) in epoch seconds: a timestamp past it is wall-clock time (no monotonic
 // clock of a machine counts 31 years), as the tracing tables read bpftrace's.
 constexpr double kEpoch2001 = 978307200.0;
@@ -58,9 +106,45 @@ RowWriter& stat_cell(RowWriter& w, const Payload& p, size_t i, int column) {
   return column < 0 || static_cast<size_t>(column) >= p.width ? w.null() : w.i64(p.at(i, column));
 }
 
+// A GC.stat counter's change from sample `from` to sample `to` (null without the key).
+RowWriter& stat_gain(RowWriter& w, const Payload& p, size_t from, size_t to, int column) {
+  if (column < 0 || static_cast<size_t>(column) >= p.width) return w.null();
+  return w.i64(p.at(to, column) - p.at(from, column));
+}
+
+RowWriter& time_cells(RowWriter& w, double t) { return t >= kEpoch2001 ? w.ts_ms(t * 1000.0) : w.null(); }
+
+void write_cycles(const Payload& p, const std::string& input, tables::RowSink& sink) {
+  RowWriter w(cycles_schema(), sink);
+  int64_t cycle = 0;
+  for (const GcBand& b : gc_bands(p)) {
+    time_cells(w.str(input).i64(cycle++).f64(b.start), b.start).f64(b.gc_ms).null().null();
+    w.str(b.major ? "major" : "minor").i64(static_cast<int64_t>(b.gcs)).f64(b.span).end_row();
+  }
+}
+
+void write_units(const Payload& p, const std::string& input, size_t n, tables::RowSink& sink) {
+  RowWriter w(units_schema(), sink);
+  const StatColumns& c = p.col;
+  int64_t unit = 0;
+  for (const Unit& u : pair_units(p).units) {
+    if (u.end >= n || u.end >= p.meta.size()) continue;  // a sample the reader did not keep whole
+    const std::string label = unit_label(p, u);
+    w.str(input).i64(unit++).i64_or_null(u.thread, u.thread != Payload::kNoThread).str_or_null(label, !label.empty());
+    w.i64(static_cast<int64_t>(u.start)).i64(static_cast<int64_t>(u.end)).f64(p.ts[u.start]).f64(p.ts[u.end]);
+    time_cells(w, p.ts[u.start]);
+    time_cells(w, p.ts[u.end]);
+    w.f64((p.ts[u.end] - p.ts[u.start]) * 1000.0);
+    for (int column : {c.total_allocated, c.count, c.minor, c.major, c.time}) stat_gain(w, p, u.start, u.end, column);
+    w.end_row();
+  }
+}
+
 }  // namespace
 
-std::vector<tables::Schema> payload_tables() { return {samples_schema(), stat_schema()}; }
+std::vector<tables::Schema> payload_tables() {
+  return {samples_schema(), stat_schema(), units_schema(), cycles_schema()};
+}
 
 bool write_payload_table(const Payload& p, const std::string& input, const std::string& name, tables::RowSink& sink) {
   const size_t n = complete_samples(p);
@@ -68,8 +152,7 @@ bool write_payload_table(const Payload& p, const std::string& input, const std::
     RowWriter w(samples_schema(), sink);
     for (size_t i = 0; i < n; ++i) {
       w.str(input).i64(static_cast<int64_t>(i)).f64(p.ts[i]);
-      if (p.ts[i] >= kEpoch2001) w.ts_ms(p.ts[i] * 1000.0);
-      else w.null();
+      time_cells(w, p.ts[i]);
       w.str(event_name(p.event[i]));
       w.i64_or_null(p.thread[i], p.thread[i] != Payload::kNoThread).i64(p.rss[i]).i64(p.peak_rss[i]);
       stat_cell(w, p, i, p.col.count);
@@ -87,6 +170,14 @@ bool write_payload_table(const Payload& p, const std::string& input, const std::
     for (size_t i = 0; i < n; ++i)
       for (size_t k = 0; k < keys; ++k)
         w.str(input).i64(static_cast<int64_t>(i)).str(p.header.stat_keys[k]).i64(p.stat[i * p.width + k]).end_row();
+    return true;
+  }
+  if (name == cycles_schema().name) {
+    write_cycles(p, input, sink);
+    return true;
+  }
+  if (name == units_schema().name) {
+    write_units(p, input, n, sink);
     return true;
   }
   return false;

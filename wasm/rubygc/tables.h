@@ -1,6 +1,7 @@
 // The Ruby GC tuner's tables (core/tables.h, docs/TABLES.md): one row per sample of a TuneMyGC
-// payload, and one row per GC.stat value of each sample (every key the payload's Ruby wrote, in the
-// header's order), so that SQL reaches every counter whatever the Ruby version.
+// payload, one row per GC.stat value of each sample (every key the payload's Ruby wrote, in the
+// header's order), so that SQL reaches every counter whatever the Ruby version; one row per unit of
+// work (pair_units) and one per GC band of the timeline (gc_bands).
 #pragma once
 #include <string>
 #include <vector>

@@ -49,18 +49,34 @@ class HighWater {
   int64_t high_ = 0;
 };
 
-// The latest GC band, kept open while GC time is still gained after its GCs.
-struct OpenBand {
-  timeline::Bands* bands = nullptr;  // none open
-  double start = 0, span = 0, gc_ms = 0;
-  uint64_t gcs = 0;
-  void close(bool timed) {
-    if (bands) bands->add(start, span, timed ? gc_ms : NAN, gcs);
-    bands = nullptr;
-  }
-};
-
 }  // namespace
+
+std::vector<GcBand> gc_bands(const Payload& p) {
+  const StatColumns& c = p.col;
+  const size_t n = std::min({p.n, p.ts.size(), p.stat.size() / std::max<size_t>(p.width, 1)});
+  HighWater minors(c.minor), majors(c.major), gc_time(c.time);
+  std::vector<GcBand> out;
+  size_t open = SIZE_MAX;  // the band still gaining GC time
+  double latest = NAN;     // the latest timestamp written before sample i
+  for (size_t i = 0; i < n; ++i) {
+    const double t = p.ts[i];
+    const int64_t minor_gcs = minors.rise(p, i), major_gcs = majors.rise(p, i), gc_ms = gc_time.rise(p, i);
+    if (!std::isnan(latest)) {
+      const double start = std::min(latest, t), span = std::max(t - latest, 0.0);
+      if (major_gcs > 0 && minor_gcs > 0) out.push_back({false, start, span, static_cast<uint64_t>(minor_gcs), NAN, i});
+      if (major_gcs > 0 || minor_gcs > 0) {
+        const bool major = major_gcs > 0;
+        out.push_back({major, start, span, static_cast<uint64_t>(major ? major_gcs : minor_gcs), 0, i});
+        open = out.size() - 1;
+      }
+      if (open != SIZE_MAX) out[open].gc_ms += static_cast<double>(gc_ms);
+    }
+    latest = std::isnan(latest) ? t : std::max(latest, t);
+  }
+  if (!gc_time.present())
+    for (GcBand& b : out) b.gc_ms = NAN;
+  return out;
+}
 
 nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   timeline::Range range = timeline::range_of(args);
@@ -74,25 +90,18 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   timeline::Bands minor("minor GCs", "ms", range), major("major GCs", "ms", range);
   timeline::Line live("heap live slots", "slots", timeline::Line::Kind::kMax, range);
   timeline::Line allocated("objects allocated", "objects/s", timeline::Line::Kind::kRate, range);
-  HighWater minors(c.minor), majors(c.major), gc_time(c.time), allocs(c.total_allocated);
+  HighWater allocs(c.total_allocated);
   // Allocations seen at a sample written at the same instant as the one before wait for the next
   // interval of some length (a rate needs one).
   int64_t pending_allocs = 0;
   double latest = NAN;  // the latest timestamp written before sample i
-  OpenBand open;
   for (size_t i = 0; i < n; ++i) {
     const double t = p.ts[i];
-    const int64_t minor_gcs = minors.rise(p, i), major_gcs = majors.rise(p, i), gc_ms = gc_time.rise(p, i);
     pending_allocs += allocs.rise(p, i);
     if (c.heap_live >= 0 && static_cast<size_t>(c.heap_live) < p.width)
       live.add(t, static_cast<double>(p.heap_live(i)));
     if (!std::isnan(latest)) {
       const double start = std::min(latest, t), span = std::max(t - latest, 0.0);
-      if (major_gcs > 0 || minor_gcs > 0) open.close(gc_time.present());
-      if (major_gcs > 0 && minor_gcs > 0) minor.add(start, span, NAN, static_cast<uint64_t>(minor_gcs));
-      if (major_gcs > 0) open = {&major, start, span, 0, static_cast<uint64_t>(major_gcs)};
-      else if (minor_gcs > 0) open = {&minor, start, span, 0, static_cast<uint64_t>(minor_gcs)};
-      open.gc_ms += static_cast<double>(gc_ms);
       if (allocs.present() && span > 0) {
         allocated.add(start, static_cast<double>(pending_allocs), span);
         pending_allocs = 0;
@@ -100,7 +109,7 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
     }
     latest = std::isnan(latest) ? t : std::max(latest, t);
   }
-  open.close(gc_time.present());
+  for (const GcBand& b : gc_bands(p)) (b.major ? major : minor).add(b.start, b.span, b.gc_ms, b.gcs);
   nlohmann::json series = nlohmann::json::array();
   series.push_back(minor.take());
   series.push_back(major.take());

@@ -26,7 +26,26 @@ json by_event_json(const Run& run) {
   return out;
 }
 
-// "Controller#action" from the meta hash of the unit's end (else its start).
+// The run's units of work (pair_units) and what pairing left over.
+void pair_run_units(Run& run) {
+  UnitPairing pairing = pair_units(run.p);
+  run.units = std::move(pairing.units);
+  run.unfinished = pairing.unfinished;
+  run.unmatched_ends = pairing.unmatched_ends;
+}
+
+// The run's GCs while working: `count` is exact, so its rise over the window (a lagging sample at
+// either end cannot shrink it: the highest count seen counts).
+int64_t gcs_while_working(const Run& run) {
+  const Payload& p = run.p;
+  if (run.first_start == kNone || run.last_end == kNone || run.last_end <= run.first_start) return 0;
+  int64_t hi = p.at(run.first_start, p.col.count);
+  for (size_t i = run.first_start; i <= run.last_end; ++i) hi = std::max(hi, p.at(i, p.col.count));
+  return hi - p.at(run.first_start, p.col.count);
+}
+
+}  // namespace
+
 std::string unit_label(const Payload& p, const Unit& u) {
   std::string label;
   for (size_t k : {u.end, u.start}) {
@@ -41,11 +60,11 @@ std::string unit_label(const Payload& p, const Unit& u) {
   return label;
 }
 
-// PROCESSING_STARTED/ENDED paired per thread, ordered by start.
-void pair_units(Run& run) {
-  const Payload& p = run.p;
+UnitPairing pair_units(const Payload& p) {
+  UnitPairing run;
   std::map<int64_t, std::vector<size_t>> open;
-  for (size_t i = 0; i < p.n; ++i) {
+  const size_t n = std::min({p.n, p.event.size(), p.thread.size()});  // a reader stopped early keeps fewer
+  for (size_t i = 0; i < n; ++i) {
     if (p.event[i] == kProcessingStarted) {
       open[p.thread[i]].push_back(i);
     } else if (p.event[i] == kProcessingEnded) {
@@ -60,19 +79,8 @@ void pair_units(Run& run) {
   }
   for (auto& kv : open) run.unfinished += kv.second.size();
   std::sort(run.units.begin(), run.units.end(), [](const Unit& a, const Unit& b) { return a.start < b.start; });
+  return run;
 }
-
-// The run's GCs while working: `count` is exact, so its rise over the window (a lagging sample at
-// either end cannot shrink it: the highest count seen counts).
-int64_t gcs_while_working(const Run& run) {
-  const Payload& p = run.p;
-  if (run.first_start == kNone || run.last_end == kNone || run.last_end <= run.first_start) return 0;
-  int64_t hi = p.at(run.first_start, p.col.count);
-  for (size_t i = run.first_start; i <= run.last_end; ++i) hi = std::max(hi, p.at(i, p.col.count));
-  return hi - p.at(run.first_start, p.col.count);
-}
-
-}  // namespace
 
 double r1(double v) { return std::round(v * 10) / 10; }
 
@@ -122,7 +130,7 @@ void measure_units(Run& run, json& report) {
   const Payload& p = run.p;
   const StatColumns& c = p.col;
   const double t0 = p.n ? p.ts[0] : 0;
-  pair_units(run);
+  pair_run_units(run);
   const size_t nu = run.units.size();
   json::array_t start_s, duration_ms, allocations, gcs_col, minor_col, major_col, gc_time_ms, thread_col, label_col;
   for (auto* col :

@@ -16,12 +16,6 @@ namespace gcscope::rubygc {
 constexpr size_t kNone = SIZE_MAX;
 constexpr double kMiB = 1024.0 * 1024.0;
 
-// One unit of work: a PROCESSING_STARTED / PROCESSING_ENDED pair of one thread.
-struct Unit {
-  size_t start, end;
-  int64_t thread;
-};
-
 // The figures of one payload, computed once, in the order tune() fills the report.
 struct Run {
   Run(const Payload& payload, const RubyVersion& ruby, const TunerOptions& opts)
