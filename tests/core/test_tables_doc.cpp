@@ -68,11 +68,35 @@ std::vector<DocSection> parse_doc(const std::string& text) {
   return sections;
 }
 
-void check_table(const DocTable& doc, const std::string& meaning, const json& columns) {
+// The one documented column list that follows its input: tuner_samples' last row `<key>` stands for one
+// int64 column per GC.stat key of the payload's header, in header order, named as the key.
+constexpr const char* kKeyRow = "<key>";
+
+// `keys`: the GC.stat keys of the sample payload's header, read here from its JSON (for tuner_samples).
+void check_table(const DocTable& doc, const std::string& meaning, const json& columns,
+                 const std::vector<std::string>& keys = {}) {
   INFO("table " << doc.name);
   CHECK(doc.meaning == meaning);
-  REQUIRE(columns.size() == doc.columns.size());
-  for (size_t c = 0; c < doc.columns.size(); ++c) {
+  size_t fixed = doc.columns.size();
+  for (size_t c = 0; c < doc.columns.size(); ++c)
+    if (doc.columns[c][0] == kKeyRow) fixed = c;
+  if (fixed < doc.columns.size()) {
+    REQUIRE(doc.name == "tuner_samples");  // no other table's columns follow its input
+    REQUIRE(fixed + 1 == doc.columns.size());
+    REQUIRE(!keys.empty());
+    REQUIRE(columns.size() == fixed + keys.size());
+    for (size_t k = 0; k < keys.size(); ++k) {
+      INFO("GC.stat key " << keys[k]);
+      const json& col = columns[fixed + k];
+      CHECK(col["name"] == keys[k]);
+      CHECK(col["type"] == doc.columns[fixed][1]);
+      CHECK(col["unit"] == doc.columns[fixed][2]);
+      CHECK(col["meaning"] == doc.columns[fixed][3]);
+    }
+  } else {
+    REQUIRE(columns.size() == doc.columns.size());
+  }
+  for (size_t c = 0; c < fixed; ++c) {
     INFO("column " << doc.columns[c][0]);
     CHECK(columns[c]["name"] == doc.columns[c][0]);
     CHECK(columns[c]["type"] == doc.columns[c][1]);
@@ -88,8 +112,8 @@ json schema_columns(const tables::Schema& s) {
   return out;
 }
 
-// format id -> the session.tables answer of a sample file of that format.
-std::map<std::string, json> sample_tables() {
+// format id -> the session.tables answer of a sample file of that format; `paths`: that file.
+std::map<std::string, json> sample_tables(std::map<std::string, std::string>& paths) {
   std::map<std::string, json> out;
   json list = read_json(fixture("samples.json"));
   for (const auto& s : list["samples"]) {
@@ -103,6 +127,7 @@ std::map<std::string, json> sample_tables() {
     for (const auto& r : doc["reports"]) {
       std::string format = r["format"].get<std::string>();
       if (!out.count(format)) out[format] = set.query("session.tables", json::object());
+      if (!paths.count(format)) paths[format] = path;
     }
   }
   return out;
@@ -112,7 +137,8 @@ std::map<std::string, json> sample_tables() {
 
 TEST_CASE("docs/TABLES.md documents every table of every format as the engine exposes it", "[tables]") {
   std::vector<DocSection> sections = parse_doc(read_file(std::string(GCSCOPE_SOURCE_DIR) + "/docs/TABLES.md"));
-  std::map<std::string, json> samples = sample_tables();
+  std::map<std::string, std::string> sample_paths;
+  std::map<std::string, json> samples = sample_tables(sample_paths);
   std::set<std::string> documented;
   bool saw_errors = false;
   for (const auto& section : sections) {
@@ -138,7 +164,10 @@ TEST_CASE("docs/TABLES.md documents every table of every format as the engine ex
       REQUIRE(exposed.size() == section.tables.size());
       for (size_t k = 0; k < section.tables.size(); ++k) {
         CHECK(exposed[k]["name"] == section.tables[k].name);
-        check_table(section.tables[k], exposed[k]["meaning"], exposed[k]["columns"]);
+        std::vector<std::string> keys;
+        if (format == "tunemygc-payload")  // a TuneMyGC payload: [header, sample...], header[7] its GC.stat keys
+          keys = read_json(sample_paths[format])[0][7].get<std::vector<std::string>>();
+        check_table(section.tables[k], exposed[k]["meaning"], exposed[k]["columns"], keys);
       }
     }
   }

@@ -1,4 +1,4 @@
-// The Ruby GC tuner's tables (gc_samples, gc_stat) as `gcscope tables` writes them, read back by
+// The Ruby GC tuner's tables (gc_samples, tuner_samples, gc_stat) as `gcscope tables` writes them, read back by
 // DuckDB, against the payloads read independently here with JSON.parse: per payload the samples,
 // the events, RSS, the threads and every GC.stat key's values.
 const test = require('node:test');
@@ -143,4 +143,87 @@ test('gc_cycles: the GC intervals of two payloads as counted by hand', { skip: m
   const small = await rows(`SELECT kind, gcs, duration_ms, t_s, abs(epoch(ts) - t_s) < 1e-6 AS ts_ok FROM ${cycles}
     WHERE input = ${lit(tiny)}`);
   assert.deepStrictEqual(small, [{ kind: 'minor', gcs: 1, duration_ms: 2, t_s: 1795257974.0500152, ts_ok: true }]);
+});
+
+// A payload read here: its GC.stat keys (header[7]) and each sample's event, thread and GC.stat values,
+// in either layout ([ts, peak, rss, EVENT, stat, info, meta(, thread)] or [thread, ts, ...]).
+function payloadSamples(file) {
+  const [header, ...raw] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const samples = raw.map((s) => {
+    const first = typeof s[3] !== 'string';
+    const [thread, ts, , , event, stat] = first ? s : [s.length === 8 ? s[7] : null, ...s];
+    return { ts, event, thread, stat };
+  });
+  return { keys: header[7], samples };
+}
+
+const fixed = ['input', 'sample', 't_s', 'ts', 'event', 'thread'];
+
+// Column names and DuckDB types of a CSV file, in order.
+async function columnsOf(rows, file) {
+  const described = await rows(`DESCRIBE SELECT * FROM read_csv(${lit(file)})`);
+  return described.map((c) => [c.column_name, c.column_type]);
+}
+
+test('tuner_samples: the fixed columns, then every GC.stat key of the header as a column, in order', { skip: missing || false }, async () => {
+  const file = path.join(root, 'fixtures/rubygc/rec31_leak.json');
+  const want = payloadSamples(file);
+  assert.strictEqual(want.keys.length, 29);  // Ruby 3.1.2's GC.stat
+  const { dir } = tables([file]);
+  const { rows } = await connect();
+  const csv = path.join(dir, 'tuner_samples.csv');
+  const cols = await columnsOf(rows, csv);
+  assert.deepStrictEqual(cols.map((c) => c[0]), fixed.concat(want.keys));
+  assert.ok(cols.slice(fixed.length).every((c) => c[1] === 'BIGINT'), JSON.stringify(cols));
+  const [n] = await rows(`SELECT count(*) AS n, max(sample) AS last FROM read_csv(${lit(csv)})`);
+  assert.deepStrictEqual(n, { n: want.samples.length, last: want.samples.length - 1 });
+  // The first sample, the first PROCESSING_ENDED and the last: every cell against the JSON's numbers.
+  const picks = [0, want.samples.findIndex((s) => s.event === 'PROCESSING_ENDED'), want.samples.length - 1];
+  assert.ok(picks[1] > 0);
+  for (const i of picks) {
+    const [got] = await rows(`SELECT * EXCLUDE (input, ts) FROM read_csv(${lit(csv)}) WHERE sample = ${i}`);
+    const s = want.samples[i];
+    const expected = { sample: i, t_s: s.ts, event: s.event, thread: s.thread };
+    want.keys.forEach((k, j) => { expected[k] = s.stat[j]; });
+    assert.deepStrictEqual(got, expected, `sample ${i}`);
+  }
+});
+
+// Ruby 3.1.2 (rec31_leak: heap_sorted_length, heap_allocatable_pages, heap_tomb_pages) and Ruby 3.4.1
+// (rec34_wasm_steady: marking_time, sweeping_time, heap_empty_pages, heap_allocatable_slots) have
+// different GC.stat keys. As two PATHs each writes its own column list (tuner_samples.csv, then
+// tuner_samples-2.csv); as one drop (a folder holding both) one file has the union, first payload's
+// keys first, and a payload's rows are null in the keys its Ruby lacks.
+test('tuner_samples: payloads of two Ruby versions, as separate inputs and as one drop', { skip: missing || false }, async () => {
+  const files = ['rec31_leak.json', 'rec34_wasm_steady.json'].map((f) => path.join(root, 'fixtures/rubygc', f));
+  const [old, recent] = files.map(payloadSamples);
+  const only = (a, b) => a.keys.filter((k) => !b.keys.includes(k));
+  assert.deepStrictEqual(only(old, recent), ['heap_sorted_length', 'heap_allocatable_pages', 'heap_tomb_pages']);
+  assert.deepStrictEqual(only(recent, old), ['marking_time', 'sweeping_time', 'heap_empty_pages', 'heap_allocatable_slots']);
+  const { rows } = await connect();
+
+  const apart = tables(files);
+  const written = apart.summary.tables.filter((t) => t.table.startsWith('tuner_samples')).map((t) => [t.table, t.rows]);
+  assert.deepStrictEqual(written.sort(), [['tuner_samples', old.samples.length], ['tuner_samples-2', recent.samples.length]]);
+  assert.deepStrictEqual((await columnsOf(rows, path.join(apart.dir, 'tuner_samples.csv'))).map((c) => c[0]), fixed.concat(old.keys));
+  assert.deepStrictEqual((await columnsOf(rows, path.join(apart.dir, 'tuner_samples-2.csv'))).map((c) => c[0]), fixed.concat(recent.keys));
+
+  const drop = fs.mkdtempSync(path.join(require('os').tmpdir(), 'gcscope-drop-'));
+  files.forEach((f) => fs.copyFileSync(f, path.join(drop, path.basename(f))));
+  const together = tables([drop]);
+  assert.ok(!fs.existsSync(path.join(together.dir, 'tuner_samples-2.csv')));
+  const csv = path.join(together.dir, 'tuner_samples.csv');
+  assert.deepStrictEqual((await columnsOf(rows, csv)).map((c) => c[0]), fixed.concat(old.keys, only(recent, old)));
+  const counts = await rows(`SELECT input LIKE '%rec31%' AS old, count(*) AS n, count(heap_tomb_pages) AS tomb,
+      count(marking_time) AS marking, sum("count") AS gcs FROM read_csv(${lit(csv)}) GROUP BY ALL ORDER BY old`);
+  const sum = (p, k) => p.samples.reduce((t, s) => t + s.stat[p.keys.indexOf(k)], 0);
+  assert.deepStrictEqual(counts, [
+    { old: false, n: recent.samples.length, tomb: 0, marking: recent.samples.length, gcs: sum(recent, 'count') },
+    { old: true, n: old.samples.length, tomb: old.samples.length, marking: 0, gcs: sum(old, 'count') }]);
+  const last = recent.samples.length - 1;
+  const [cell] = await rows(`SELECT marking_time, sweeping_time FROM read_csv(${lit(csv)})
+    WHERE input LIKE '%rec34%' AND sample = ${last}`);
+  const s = recent.samples[last];
+  const at = (k) => s.stat[recent.keys.indexOf(k)];
+  assert.deepStrictEqual(cell, { marking_time: at('marking_time'), sweeping_time: at('sweeping_time') });
 });

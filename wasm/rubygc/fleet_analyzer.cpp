@@ -2,6 +2,7 @@
 // which is finished as soon as its bytes end (the bytes are freed, the samples kept for queries).
 // One payload: its report is the report. Several: the fleet (fleet.cpp) plus each process's report on
 // demand (query "rubygc.process").
+#include <algorithm>
 #include <exception>
 
 #include "core/query.h"
@@ -12,6 +13,67 @@ namespace gcscope::rubygc {
 using nlohmann::json;
 
 namespace {
+
+// Passes the rows of a table with columns `own` on to `sink` as rows of `whole`, which has every
+// column of `own` (by name) and more: a row's cells are kept until its end, then sent in `whole`'s
+// order, nulls in the columns `own` lacks.
+class ColumnUnionSink final : public tables::RowSink {
+ public:
+  ColumnUnionSink(const tables::Schema& own, const tables::Schema& whole, tables::RowSink& sink)
+      : sink_(sink), cells_(own.columns.size()) {
+    for (const auto& c : whole.columns) source_.push_back(own.find(c.name));
+  }
+  void begin(const tables::Schema&) override {}
+  void null_cell() override { put(Kind::kNull); }
+  void int64_cell(int64_t v) override { put(Kind::kInt64, v); }
+  void float64_cell(double v) override { put(Kind::kFloat64, 0, v); }
+  void string_cell(std::string_view v) override { put(Kind::kString, 0, 0, v); }
+  void bool_cell(bool v) override { put(Kind::kBool, v); }
+  void timestamp_cell(int64_t epoch_us) override { put(Kind::kTimestamp, epoch_us); }
+  void end_row() override {
+    for (int k : source_) {
+      const Cell& c = k < 0 ? absent_ : cells_[static_cast<size_t>(k)];
+      switch (c.kind) {
+        case Kind::kNull: sink_.null_cell(); break;
+        case Kind::kInt64: sink_.int64_cell(c.i); break;
+        case Kind::kFloat64: sink_.float64_cell(c.f); break;
+        case Kind::kString: sink_.string_cell(c.s); break;
+        case Kind::kBool: sink_.bool_cell(c.i != 0); break;
+        case Kind::kTimestamp: sink_.timestamp_cell(c.i); break;
+      }
+    }
+    sink_.end_row();
+    col_ = 0;
+  }
+
+ private:
+  enum class Kind : uint8_t { kNull, kInt64, kFloat64, kString, kBool, kTimestamp };
+  struct Cell {
+    Kind kind = Kind::kNull;
+    int64_t i = 0;
+    double f = 0;
+    std::string s;
+  };
+  void put(Kind kind, int64_t i = 0, double f = 0, std::string_view s = {}) {
+    Cell& c = cells_.at(col_++);
+    c.kind = kind;
+    c.i = i;
+    c.f = f;
+    c.s.assign(s);
+  }
+  const Cell absent_{};
+  tables::RowSink& sink_;
+  std::vector<Cell> cells_;
+  std::vector<int> source_;  // per column of `whole`: its index in `own`, or -1
+  size_t col_ = 0;
+};
+
+bool same_names(const tables::Schema& a, const tables::Schema& b) {
+  if (a.columns.size() != b.columns.size()) return false;
+  for (size_t k = 0; k < a.columns.size(); ++k)
+    if (a.columns[k].name != b.columns[k].name) return false;
+  return true;
+}
 
 class FleetAnalyzer final : public Analyzer {
  public:
@@ -73,12 +135,37 @@ class FleetAnalyzer final : public Analyzer {
   }
 
   // Every payload's rows, one payload after the other (each row's input column names its payload).
+  // A table whose columns follow the payload (tuner_samples: its GC.stat keys) has the union of the
+  // payloads' columns by name, in first-seen order: the first payload's, then each later payload's
+  // new ones; a payload's rows are null in the columns it lacks.
   std::vector<tables::Schema> tables() const override {
-    return analyzers_.empty() ? std::vector<tables::Schema>() : analyzers_.front()->tables();
+    std::vector<tables::Schema> out;
+    for (const auto& a : analyzers_)
+      for (auto& schema : a->tables()) {
+        auto same = std::find_if(out.begin(), out.end(), [&](const auto& s) { return s.name == schema.name; });
+        if (same == out.end()) {
+          out.push_back(std::move(schema));
+          continue;
+        }
+        for (auto& c : schema.columns)
+          if (same->find(c.name) < 0) same->columns.push_back(std::move(c));
+      }
+    return out;
   }
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     bool known = !analyzers_.empty();
-    for (auto& a : analyzers_) known = a->write_table(name, sink) && known;
+    const std::vector<tables::Schema> all = tables();
+    auto whole = std::find_if(all.begin(), all.end(), [&](const auto& s) { return s.name == name; });
+    for (auto& a : analyzers_) {
+      const std::vector<tables::Schema> own = a->tables();
+      auto mine = std::find_if(own.begin(), own.end(), [&](const auto& s) { return s.name == name; });
+      if (whole == all.end() || mine == own.end() || same_names(*mine, *whole)) {
+        known = a->write_table(name, sink) && known;
+        continue;
+      }
+      ColumnUnionSink widened(*mine, *whole, sink);
+      known = a->write_table(name, widened) && known;
+    }
     return known;
   }
 

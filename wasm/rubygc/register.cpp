@@ -58,7 +58,7 @@ class TuneMyGcAnalyzer final : public Analyzer {
   }
 
   json query(const std::string& method, const json& args) override { return payload_query(payload_, method, args); }
-  std::vector<tables::Schema> tables() const override { return payload_tables(); }
+  std::vector<tables::Schema> tables() const override { return payload_tables(payload_); }
   bool write_table(const std::string& name, tables::RowSink& sink) override {
     return write_payload_table(payload_, current_path(), name, sink);
   }

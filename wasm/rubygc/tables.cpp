@@ -35,6 +35,12 @@ const Schema& samples_schema() {
   return s;
 }
 
+// The fixed columns of tuner_samples; one int64 column per GC.stat key follows them.
+std::vector<tables::Column> tuner_fixed_columns() {
+  const Schema& g = samples_schema();
+  return {g.columns.begin(), g.columns.begin() + 6};  // input .. thread
+}
+
 const Schema& stat_schema() {
   static const Schema s{
       "gc_stat",
@@ -140,10 +146,53 @@ void write_units(const Payload& p, const std::string& input, size_t n, tables::R
   }
 }
 
+// The GC.stat keys that get a column of tuner_samples: the header's keys with values in every
+// sample, in header order, except an empty name or one a column already has (a malformed header's
+// repeat): those values stay in gc_stat only.
+std::vector<size_t> key_columns(const Payload& p) {
+  std::vector<size_t> out;
+  std::vector<std::string> names;
+  for (const auto& c : tuner_fixed_columns()) names.push_back(c.name);
+  for (size_t k = 0; k < std::min(p.width, p.header.stat_keys.size()); ++k) {
+    const std::string& key = p.header.stat_keys[k];
+    if (key.empty() || std::find(names.begin(), names.end(), key) != names.end()) continue;
+    names.push_back(key);
+    out.push_back(k);
+  }
+  return out;
+}
+
+tables::Column tuner_key_column(const std::string& key) {
+  return {key, Type::kInt64, "",
+          "this GC.stat key's value in the sample (null for a payload whose Ruby has no such key)"};
+}
+
+Schema tuner_samples_schema(const Payload& p) {
+  Schema s{kTunerSamples,
+           "One row per sample of a TuneMyGC payload, in the payload's order: the sample's event and thread, then "
+           "every GC.stat key of the payload's header as a column, in header order.",
+           tuner_fixed_columns()};
+  for (size_t k : key_columns(p)) s.columns.push_back(tuner_key_column(p.header.stat_keys[k]));
+  return s;
+}
+
+void write_tuner_samples(const Payload& p, const std::string& input, size_t n, tables::RowSink& sink) {
+  const Schema schema = tuner_samples_schema(p);
+  const std::vector<size_t> keys = key_columns(p);
+  RowWriter w(schema, sink);
+  for (size_t i = 0; i < n; ++i) {
+    w.str(input).i64(static_cast<int64_t>(i)).f64(p.ts[i]);
+    time_cells(w, p.ts[i]);
+    w.str(event_name(p.event[i])).i64_or_null(p.thread[i], p.thread[i] != Payload::kNoThread);
+    for (size_t k : keys) w.i64(p.stat[i * p.width + k]);
+    w.end_row();
+  }
+}
+
 }  // namespace
 
-std::vector<tables::Schema> payload_tables() {
-  return {samples_schema(), stat_schema(), units_schema(), cycles_schema()};
+std::vector<tables::Schema> payload_tables(const Payload& p) {
+  return {samples_schema(), tuner_samples_schema(p), stat_schema(), units_schema(), cycles_schema()};
 }
 
 bool write_payload_table(const Payload& p, const std::string& input, const std::string& name, tables::RowSink& sink) {
@@ -162,6 +211,10 @@ bool write_payload_table(const Payload& p, const std::string& input, const std::
       stat_cell(w, p, i, p.col.total_allocated);
       w.end_row();
     }
+    return true;
+  }
+  if (name == kTunerSamples) {
+    write_tuner_samples(p, input, n, sink);
     return true;
   }
   if (name == stat_schema().name) {
