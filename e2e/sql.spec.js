@@ -450,3 +450,111 @@ test('an rbkit capture\'s examples run; its events are the capture\'s own', asyn
   expect(Object.fromEntries(ran['Classes by objects created'].filter((r) => count(r[1]) > 0).map((r) => [r[0], count(r[1])]))).toEqual(perClass);
   expect(ran['GC cycles'].length).toBe(perType.gc_start || 0);
 });
+
+// The pause lines of a JVM log (those printing a duration), counted from its text: [GC(n), the
+// duration printed (ms), the line's text].
+function pauseLinesOf(file) {
+  return fs.readFileSync(file, 'utf8').split('\n').map((l) => [l, /\bGC\((\d+)\) Pause .* ([0-9.]+)ms$/.exec(l)])
+    .filter(([, m]) => m).map(([l, m]) => [Number(m[1]), Number(m[2]), l]);
+}
+const numberOf = (cell) => Number(cell.replace(/,/g, ''));
+
+// A header click sorts the result table: a text column ascending first, then descending; a numeric
+// one descending first (the largest first), then ascending. Rows that tie keep the answer's order.
+// Each order is DuckDB's own ORDER BY of the same query, and the durations in order are those the
+// log's pause lines print, ordered here.
+test('a result table sorts by a header click as DuckDB\'s ORDER BY does', async ({ page }) => {
+  const file = fixture('jvm/jdk17-g1.log');
+  const pauses = pauseLinesOf(file);
+  expect(pauses.length).toBeGreaterThan(10);
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+  const base = 'SELECT gc_id, cause, kind, duration_ms, line FROM pauses';
+  const ordered = {};
+  for (const order of ['cause', 'cause DESC', 'duration_ms DESC', 'duration_ms', 'gc_id DESC']) ordered[order] = await run(panel, `${base} ORDER BY ${order}, line`);
+  const unsorted = await run(panel, `${base} ORDER BY line`);
+  // [GC(n), duration] of every pause, the page's and the log's, in one order.
+  const byGc = (a, b) => a[0] - b[0] || a[1] - b[1];
+  expect(unsorted.map((r) => [numberOf(r[0]), numberOf(r[3])]).sort(byGc)).toEqual(pauses.map(([gc, ms]) => [gc, ms]).sort(byGc));
+  expect(new Set(unsorted.map((r) => r[1])).size).toBeGreaterThan(1);
+  for (const order of Object.keys(ordered)) expect(ordered[order], order).not.toEqual(unsorted);
+  const header = (name) => panel.locator('.sql-result .gs-table th', { hasText: name });
+  const clickAndRead = async (name, sort) => {
+    await header(name).locator('button').click();
+    await expect(header(name)).toHaveAttribute('aria-sort', sort);
+    return cells(panel);
+  };
+  expect(await clickAndRead('cause', 'ascending')).toEqual(ordered.cause);
+  expect(await clickAndRead('cause', 'descending')).toEqual(ordered['cause DESC']);
+  const byDurationDesc = await clickAndRead('duration_ms', 'descending');
+  expect(byDurationDesc).toEqual(ordered['duration_ms DESC']);
+  await expect(header('cause')).toHaveAttribute('aria-sort', 'none');
+  expect(await clickAndRead('duration_ms', 'ascending')).toEqual(ordered.duration_ms);
+  // GC numbers of one and two digits: ordered as numbers, not as text.
+  expect(await clickAndRead('gc_id', 'descending')).toEqual(ordered['gc_id DESC']);
+  // The log's own order: the durations its pause lines print, longest first.
+  expect(byDurationDesc.map((r) => numberOf(r[3]))).toEqual(pauses.map(([, ms]) => ms).sort((a, b) => b - a));
+});
+
+// What the chart of a result draws (null: no chart): the kind the panel chose, uPlot's series
+// count, its x values and the y values of its first series, and whether x is a time axis.
+const chartOf = (panel) => panel.locator('.sql-result .sql-chart').evaluate((box) => {
+  const fig = box.querySelector('.gs-chart');
+  const plot = fig && fig.gcscopePlot;
+  return { kind: box.dataset.chart, canvases: box.querySelectorAll('canvas').length, title: fig ? fig.querySelector('.gs-chart-title').textContent : null,
+    series: plot ? plot.series.length : 0, x: plot ? Array.from(plot.data[0]) : [], y: plot ? Array.from(plot.data[1]) : [], time: plot ? plot.scales.x.time : null };
+});
+
+// The chart follows the result's column types: a number or an instant first and a number next → a
+// line, every row a point; text first → bars, one per row; no number after the first column → none.
+// Each plotted value is the log's (its printed durations, its pause lines per cause).
+test('a result\'s chart is a line, bars or none by its columns\' types; every row is plotted', async ({ page }) => {
+  const file = fixture('jvm/jdk17-g1.log');
+  const pauses = pauseLinesOf(file);
+  const durations = pauses.map(([, ms]) => ms).sort((a, b) => a - b);
+  await page.goto('/?warmup=0');
+  await chooseFiles(page, [file]);
+  const panel = await openPanel(page, await lastJob(page));
+
+  // A number against a number: a line of the pauses' durations against their start, in time order.
+  expect((await run(panel, 'SELECT t_s, duration_ms FROM pauses')).length).toBe(pauses.length);
+  let drawn = await chartOf(panel);
+  expect(drawn).toMatchObject({ kind: 'line', series: 2, time: false, canvases: 1 });
+  expect(drawn.x.length).toBe(pauses.length);
+  expect(drawn.x).toEqual(drawn.x.slice().sort((a, b) => a - b));
+  expect(drawn.y.slice().sort((a, b) => a - b)).toEqual(durations);
+
+  // An instant against a number: a line on a time axis, x in seconds since the epoch.
+  const rows = await run(panel, "SELECT TIMESTAMP '2026-01-01' + to_milliseconds(CAST(t_s * 1000 AS BIGINT)) AS at, duration_ms, gc_id FROM pauses");
+  expect(rows.length).toBe(pauses.length);
+  drawn = await chartOf(panel);
+  expect(drawn).toMatchObject({ kind: 'line', series: 3, time: true, canvases: 1 });
+  expect(drawn.x.length).toBe(pauses.length);
+  const [firstStart] = (await run(panel, 'SELECT min(CAST(t_s * 1000 AS BIGINT)) AS first_ms FROM pauses'))[0];
+  expect(drawn.x[0]).toBeCloseTo(Date.UTC(2026, 0, 1) / 1000 + numberOf(firstStart) / 1000, 6);
+  expect(drawn.y.slice().sort((a, b) => a - b)).toEqual(durations);
+
+  // Text against a number: one bar per cause, its height the cause's pause lines in the log.
+  const byCause = await run(panel, 'SELECT cause, count(*) AS pauses FROM pauses GROUP BY cause ORDER BY cause');
+  expect(byCause.length).toBeGreaterThan(1);
+  drawn = await chartOf(panel);
+  expect(drawn).toMatchObject({ kind: 'bar', series: 2, canvases: 1, title: 'Result' });
+  expect(drawn.x.length).toBe(byCause.length);
+  expect(drawn.y).toEqual(byCause.map((r) => numberOf(r[1])));
+  expect(drawn.y.reduce((a, b) => a + b, 0)).toBe(pauses.length);
+  const evacuations = pauses.filter(([, , line]) => line.includes('(G1 Evacuation Pause) ')).length;
+  expect(drawn.y[byCause.findIndex((r) => r[0] === 'G1 Evacuation Pause')]).toBe(evacuations);
+
+  // Bars of more rows than a chart holds: the first 60, and the title says so.
+  expect((await run(panel, "SELECT 'gc ' || i AS label, i AS value FROM range(75) t(i)")).length).toBe(75);
+  drawn = await chartOf(panel);
+  expect(drawn).toMatchObject({ kind: 'bar', title: 'Result: the first 60 of 75 rows' });
+  expect(drawn.y).toEqual(Array.from({ length: 60 }, (_, i) => i));
+
+  // No number after the first column, or a single row: no chart.
+  expect((await run(panel, 'SELECT cause, kind FROM pauses')).length).toBe(pauses.length);
+  expect(await chartOf(panel)).toMatchObject({ kind: 'none', canvases: 0, series: 0 });
+  expect((await run(panel, 'SELECT duration_ms, t_s FROM pauses ORDER BY line LIMIT 1')).length).toBe(1);
+  expect(await chartOf(panel)).toMatchObject({ kind: 'none', canvases: 0 });
+});

@@ -282,10 +282,14 @@
   // ---- The panel ----------------------------------------------------------------------------------
 
   // A chart of a result, chosen by its columns' types: the first column numeric or a timestamp → a
-  // line of each numeric column after it against it; the first a string → bars of the next numeric.
+  // line of each numeric column after it against it; the first a string → bars of the next numeric
+  // (the first BAR_ROWS rows, its title says so when there are more). The box's data-chart says
+  // which (line, bar; none without a numeric column after the first, or with fewer than two rows).
+  const BAR_ROWS = 60;
   const epochSeconds = (iso) => Date.parse(iso.replace(/(\.\d{3})\d+Z$/, '$1Z')) / 1000;
   function chart(box, res) {
     box.textContent = '';
+    box.dataset.chart = 'none';
     if (res.rows.length < 2 || res.columns.length < 2 || !GCSCOPE.charts) return;
     const first = res.columns[0];
     const time = first.time;
@@ -295,14 +299,16 @@
       const order = res.rows.map((r, i) => i).filter((i) => res.rows[i][0] !== null)
         .sort((a, b) => (time ? epochSeconds(res.rows[a][0]) - epochSeconds(res.rows[b][0]) : res.rows[a][0] - res.rows[b][0]));
       const x = order.map((i) => (time ? epochSeconds(res.rows[i][0]) : Number(res.rows[i][0])));
+      box.dataset.chart = 'line';
       GCSCOPE.charts.line(box, {
         title: 'Result', x, xLabel: first.name, xTime: time, height: 220,
         series: ys.map((k) => ({ label: res.columns[k].name, values: order.map((i) => (res.rows[i][k] === null ? null : Number(res.rows[i][k]))), points: order.length < 200 })),
       });
     } else {
-      const rows = res.rows.slice(0, 60);
+      const rows = res.rows.slice(0, BAR_ROWS);
+      box.dataset.chart = 'bar';
       GCSCOPE.charts.histogram(box, {
-        title: 'Result', xLabel: first.name, yLabel: res.columns[ys[0]].name, countLabel: res.columns[ys[0]].name,
+        title: rows.length < res.rows.length ? `Result: the first ${rows.length} of ${fmt.num(res.rows.length)} rows` : 'Result', xLabel: first.name, yLabel: res.columns[ys[0]].name, countLabel: res.columns[ys[0]].name,
         buckets: rows.map((r) => ({ lo: r[0], hi: r[0], count: r[ys[0]] === null ? 0 : Number(r[ys[0]]) })),
         bucketLabel: (b) => String(b.lo),
       });
