@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "support.h"
+#include "tracing/trace_model.h"
 
 using namespace gcscope::test;
 using nlohmann::json;
@@ -136,4 +137,51 @@ TEST_CASE("tracing tables: a printf event stream is one row per event, times on 
   // Unix-epoch nanoseconds (bpftrace's nsecs(sw_tai), or a printed walltime) are absolute already.
   json epoch = table_rows({{"epoch.txt", "Attaching 1 probe...\n1714564800250000000 usdt:p:q 7\n"}}, "events");
   CHECK(cell(epoch, 0, "ts") == "2024-05-01T12:00:00.250Z");
+}
+
+TEST_CASE("tracing tables: a stream stamped by strftime() is on wall-clock time, text and JSON alike",
+          "[tracing][tables][timeline]") {
+  // fixtures/tracing/bpftrace-strftime-dd.txt (make_bpftrace_strftime.sh): 35 read_ns and 35 write_ns
+  // lines (grep -c), the first "2026-11-28T11:04:44.167015+0000 read_ns 7821", the last
+  // "2026-11-28T11:04:44.170106+0000 write_ns 527"; GNU date gives their Unix-epoch nanoseconds:
+  // `date -d 2026-11-28T11:04:44.167015+0000 +%s%N` = 1795863884167015000, the last 1795863884170106000.
+  json t = file_rows(fixture("tracing/bpftrace-strftime-dd.txt"), "events");
+  REQUIRE(t["total"] == 70);
+  CHECK(cell(t, 0, "probe") == "read_ns");
+  CHECK(cell(t, 0, "value") == 7821);
+  CHECK(cell(t, 0, "ts") == "2026-11-28T11:04:44.167015Z");
+  CHECK(cell(t, 69, "ts") == "2026-11-28T11:04:44.170106Z");
+  gcscope::InputSet set;
+  const std::string text = read_file(fixture("tracing/bpftrace-strftime-dd.txt"));
+  set.begin_file("dd.txt");
+  set.feed(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  set.end_file();
+  set.finish();
+  json line = set.query("timeline.series", json::object());
+  CHECK(line["clock"] == "epoch");
+  CHECK(line["t0"].get<double>() == Approx(1795863884.167015).epsilon(1e-15));
+  CHECK(line["t1"].get<double>() == Approx(1795863884.170106).epsilon(1e-15));
+  // The JSON twin (another run of the same script): 35 and 35 printf events, the first at
+  // 2026-11-28T11:04:44.622273+0000.
+  json j = file_rows(fixture("tracing/bpftrace-strftime-dd.ndjson"), "events");
+  REQUIRE(j["total"] == 70);
+  CHECK(cell(j, 0, "ts") == "2026-11-28T11:04:44.622273Z");
+  CHECK(cell(j, 0, "value") == 7202);
+}
+
+TEST_CASE("tracing: ISO 8601 date-times as strftime() prints them", "[tracing]") {
+  uint64_t ns = 0;
+  // 2026-11-28T11:04:44Z is day 20,420 since 1970-01-01 (GNU date: 1795863884 s).
+  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T11:04:44.167015+0000 read_ns 1", ns) == 31);
+  CHECK(ns == 1795863884167015000ull);
+  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28 12:04:44.5+01:00 x", ns) == 27);
+  CHECK(ns == 1795863884500000000ull);
+  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T06:04:44-0500", ns) == 24);
+  CHECK(ns == 1795863884000000000ull);
+  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T11:04:44Z", ns) == 20);
+  CHECK(ns == 1795863884000000000ull);
+  for (const char* bad :
+       {"2026-13-28T11:04:44", "2026-11-28", "11:04:44 read_ns 1", "1969-12-31T23:59:59", "2026-11-28T11:04:44+05",
+        "2026/11/28T11:04:44", "9999-12-31T23:59:59", "1970-01-01T00:00:00+01:00"})
+    CHECK(gcscope::tracing::iso_datetime_ns(bad, ns) == 0);
 }

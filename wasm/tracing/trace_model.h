@@ -170,8 +170,9 @@ class TraceData {
   std::string stack_weight_unit = "samples";
   nlohmann::json extra = nlohmann::json::object();  // format-specific fields
 
-  // Event streams: "<ts> <name> <value>" / "<name> <value>" lines. Returns false when the line is
-  // not of that shape (then it is only counted as printf output).
+  // Event streams: "<ts> <name> <value>" / "<name> <value>" lines; ts is nanoseconds (bpftrace's
+  // nsecs) or an ISO 8601 date-time (strftime("%Y-%m-%dT%H:%M:%S.%f%z", nsecs)). Returns false when
+  // the line is not of that shape (then it is only counted as printf output).
   bool add_event_line(std::string_view line);
   // One event of a named series (a value in ns; ts in ns when known).
   void add_event(std::string_view name, uint64_t value, bool has_ts, uint64_t ts);
@@ -247,6 +248,11 @@ class TraceData {
 int percentile_bucket(const Histogram& h, int percent);
 // Nearest-rank percentile of values (sorted in place).
 uint64_t exact_percentile(std::vector<uint64_t>& sorted_values, int percent);
+
+// The ISO 8601 date-time that starts s, "YYYY-MM-DDTHH:MM:SS[.fraction][Z|+HH:MM|+HHMM]" (a space for
+// the T, a minus for the plus; no zone is UTC), as Unix-epoch nanoseconds in epoch_ns. Returns its
+// length, 0 when s does not start with one (a year before 1970 included).
+size_t iso_datetime_ns(std::string_view s, uint64_t& epoch_ns);
 // p50/p90/p99 (nearest rank) at once; reorders `values`.
 void select_percentiles(std::vector<uint64_t>& values, uint64_t& p50, uint64_t& p90, uint64_t& p99);
 // An event series' exact latency figures into `row`: calls, total, mean, min, max, p50/p90/p99
