@@ -325,6 +325,12 @@ test('a TuneMyGC payload\'s examples run; its samples are the payload\'s own', a
   expect(await cells(panel)).toEqual(want);
   expect(await run(panel, 'SELECT count(*) AS n, max(peak_rss_bytes) AS peak FROM gc_samples'))
     .toEqual([[String(samples.length), Math.max(...samples.map((s) => s[1])).toLocaleString('en-US')]]);
+  // tuner_samples, whose columns follow the payload, registers with every key of its header as a column.
+  const keys = await run(panel, `SELECT column_name FROM (DESCRIBE tuner_samples) OFFSET 6`);
+  expect(keys.map((r) => r[0])).toEqual(header[7]);
+  const at = (k) => last[header[7].indexOf(k)].toLocaleString('en-US');
+  expect(await run(panel, `SELECT "count", heap_live_slots FROM tuner_samples WHERE sample = ${samples.length - 1}`))
+    .toEqual([[at('count'), at('heap_live_slots')]]);
 });
 
 // A JVM log's examples (GCToolKit's sample aggregations) run; their figures are the log's own, counted
