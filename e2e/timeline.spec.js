@@ -78,10 +78,7 @@ test('a JVM log and an rbkit capture on one time axis; an offset moves a job', a
   await body.focus();
   let count = 30, t0 = 0, t1 = 0;
   for (let press = 0; press < 8 && (count === 30 || count === 0); press++) {
-    const before = await chart.getAttribute('data-x-range');
-    await body.press('=');  // the + key unshifted
-    await expect(chart).not.toHaveAttribute('data-x-range', before || '');
-    [t0, t1] = (await chart.getAttribute('data-x-range')).split(',').map(Number);
+    [t0, t1] = (await zoomInByKey(chart, body)).split(',').map(Number);
     const cli = JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'),
       ['query', log, '--method', 'timeline.series', '--args', JSON.stringify({ t0, t1 })]).toString()).result;
     count = cli.series[0].totals.count;
@@ -116,6 +113,15 @@ function payloadFigures(file) {
 }
 
 const fragment = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
+
+// One zoom in by keyboard (the + key unshifted) on the chart's focused body; resolves with the range
+// shown once it has changed.
+async function zoomInByKey(chart, body) {
+  const before = await chart.getAttribute('data-x-range');
+  await body.press('=');
+  await expect(chart).not.toHaveAttribute('data-x-range', before || '');
+  return chart.getAttribute('data-x-range');
+}
 
 test('a TuneMyGC payload beside an rbkit capture: its GCs and heap on the same wall clock', async ({ page }) => {
   const payload = fixture('rubygc/rt16_rack_app_tiny_seed.json');
@@ -188,11 +194,7 @@ test('the zoom and offsets are in the fragment: a reload shows the same view; a 
   const chart = panel.locator('figure.timeline-chart');
   const body = chart.locator('.gs-chart-body');
   await body.focus();
-  for (let press = 0; press < 2; press++) {
-    const before = await chart.getAttribute('data-x-range');
-    await body.press('=');
-    await expect(chart).not.toHaveAttribute('data-x-range', before || '');
-  }
+  for (let press = 0; press < 2; press++) await zoomInByKey(chart, body);
   const range = await chart.getAttribute('data-x-range');
   await expect.poll(() => fragment(page).get('tl.range')).toBe(range);
   await expect(panel).toHaveAttribute('data-ready', 'true');
@@ -345,10 +347,7 @@ test('back/forward step through the timeline: opening, an offset, each zoom once
   const shownPauses = (z) => Number(/^(\d+) GC pauses/.exec(z.totals[0])[1]);
   while (zooms.length < 2 || (shownPauses(zooms[zooms.length - 1]) === pauses.length && zooms.length < 8)) {
     await body.focus();
-    const before = await chart.getAttribute('data-x-range');
-    await body.press('=');
-    await expect(chart).not.toHaveAttribute('data-x-range', before || '');
-    const range = await chart.getAttribute('data-x-range');
+    const range = await zoomInByKey(chart, body);
     await expect.poll(() => fragment(page).get('tl.range')).toBe(range);
     await expect(panel).toHaveAttribute('data-ready', 'true');
     const want = textCount(range.split(',').map(Number));

@@ -2,7 +2,10 @@
 // queries, and *report (when given) receives its rbkit report.
 #pragma once
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,6 +37,22 @@ inline std::unique_ptr<InputSet> open_captures(const std::vector<std::pair<std::
   }
   set->finish();
   return set;
+}
+
+// (name, self, total) of each frame row of `stackprof --text`: "TOTAL (pct) SAMPLES (pct) FRAME".
+inline std::multiset<std::tuple<std::string, double, double>> stackprof_text_rows(const std::string& text) {
+  std::multiset<std::tuple<std::string, double, double>> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    double total = 0, self = 0;
+    std::string pct1, pct2, name;
+    if (!(l >> total >> pct1 >> self >> pct2)) continue;
+    std::getline(l >> std::ws, name);
+    rows.emplace(name, self, total);
+  }
+  return rows;
 }
 
 }  // namespace gcscope::test

@@ -22,27 +22,11 @@ json compare(const std::string& a, const std::string& b) {
   return sb->query("compare.with", {{"other", sa->query("compare.side", json::object())}});
 }
 
-// (name, self, total) of each frame row of `stackprof --text`: "TOTAL (pct) SAMPLES (pct) FRAME".
-std::multiset<std::tuple<std::string, double, double>> text_rows(const std::string& text) {
-  std::multiset<std::tuple<std::string, double, double>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream l(line);
-    double total = 0, self = 0;
-    std::string pct1, pct2, name;
-    if (!(l >> total >> pct1 >> self >> pct2)) continue;
-    std::getline(l >> std::ws, name);
-    rows.emplace(name, self, total);
-  }
-  return rows;
-}
-
 }  // namespace
 
 TEST_CASE("rbkit compare: per-frame rows are stackprof --text's, on both sides", "[rbkit][compare]") {
   json c = compare("rbkit/cpu-workload.rbkit", "rbkit/cpu-workload.rbkit");
-  auto want = text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
+  auto want = stackprof_text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
   REQUIRE(want.size() == 19);
   CHECK(c["totals"] == json({{"a", 147}, {"b", 147}, {"delta", 0}}));
   std::multiset<std::tuple<std::string, double, double>> got_a, got_b;

@@ -20,22 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-// (name, self, total) of each frame row of `stackprof --text`: "TOTAL (pct) SAMPLES (pct) FRAME".
-std::multiset<std::tuple<std::string, double, double>> text_rows(const std::string& text) {
-  std::multiset<std::tuple<std::string, double, double>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream l(line);
-    double total = 0, self = 0;
-    std::string pct1, pct2, name;
-    if (!(l >> total >> pct1 >> self >> pct2)) continue;
-    std::getline(l >> std::ws, name);
-    rows.emplace(name, self, total);
-  }
-  return rows;
-}
-
 json side_of(InputSet& set, bool whole_set) { return set.query("compare.side", {{"set", whole_set}}); }
 
 // A one-frame profile side written by hand: w units of frame `name`.
@@ -60,7 +44,7 @@ TEST_CASE("rbkit compare of sets: a capture counted twice is stackprof --text do
   auto a = open_captures({{"one/cpu-workload.rbkit", cpu}, {"two/cpu-workload.rbkit", cpu}});
   auto b = open_captures({{"cpu-workload.rbkit", cpu}});
   json c = b->query("compare.with", {{"other", side_of(*a, true)}, {"set", true}});
-  auto want = text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
+  auto want = stackprof_text_rows(read_file(fixture("rbkit/cpu-workload.text.txt")));
   REQUIRE(want.size() == 19);
   CHECK(c["a"]["set"] == json({{"captures", 2}, {"not_summed", json::array()}}));
   CHECK_FALSE(c["b"].contains("set"));
