@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/query.h"
+#include "profile/compare.h"
 #include "profile/stack_queries.h"
 #include "profile/transforms.h"
 #include "support.h"
@@ -144,4 +145,24 @@ TEST_CASE("sandwich, calls and match on a hand-made profile", "[profile]") {
   CHECK(q.answer("stacks.folded", {{"transforms", {{{"merge_function", "c"}}}}}) == "a;b 3\na 2\nd 1\n");
   CHECK(q.answer("stacks.folded", {{"transforms", {{{"invert", true}}}}}) == "c;b;a 3\nc;a 2\nd;c 1\n");
   CHECK_THROWS_AS(q.answer("stacks.sandwich", {{"frame", 4}}), QueryError);
+}
+
+TEST_CASE("a compare side that is not the engine's shape is an error, not a crash", "[profile][compare]") {
+  // One frame f with self 3, total 3, in a one-node tree: the shape compare.side answers.
+  const nlohmann::json good = {
+      {"kind", "profile"},
+      {"unit", "samples"},
+      {"samples", 3},
+      {"frames", {{"name", {"f"}}, {"file", {""}}, {"line", {nullptr}}, {"self", {3}}, {"total", {3}}}},
+      {"tree", {{"parent", {-1}}, {"frame", {0}}, {"self", {3}}}}};
+  REQUIRE(compare_profiles(good, good)["totals"]["delta"] == 0);
+  nlohmann::json no_total = good, short_file = good, short_tree = good, no_samples = good;
+  no_total["frames"].erase("total");
+  short_file["frames"]["file"] = nlohmann::json::array();
+  short_tree["tree"]["self"] = nlohmann::json::array();
+  no_samples.erase("samples");
+  for (const auto* bad : {&no_total, &short_file, &short_tree, &no_samples}) {
+    CHECK_THROWS_AS(compare_profiles(good, *bad), QueryError);
+    CHECK_THROWS_AS(compare_profiles(*bad, good), QueryError);
+  }
 }

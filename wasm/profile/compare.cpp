@@ -115,17 +115,20 @@ struct Row {
 void merge_frames(const nlohmann::json* sides[2], std::vector<Row>& rows, std::vector<size_t> remap[2]) {
   std::unordered_map<std::string, size_t> by_id;
   for (int k = 0; k < 2; ++k) {
-    const auto& f = (*sides[k])["frames"];
-    size_t n = f["name"].size();
+    // at(): a side from outside the engine (an embedder's compare.with) may lack a key or be short.
+    const auto& f = sides[k]->at("frames");
+    const auto &names = f.at("name"), &files = f.at("file"), &lines = f.at("line");
+    const auto &selfs = f.at("self"), &totals = f.at("total");
+    size_t n = names.size();
     remap[k].assign(n, 0);
     for (size_t i = 0; i < n; ++i) {
-      const std::string& name = f["name"][i].get_ref<const std::string&>();
-      const std::string& file = f["file"][i].get_ref<const std::string&>();
-      auto [it, fresh] = by_id.emplace(identity(name, file, f["line"][i]), rows.size());
-      if (fresh) rows.push_back({name, file, f["line"][i]});
+      const std::string& name = names.at(i).get_ref<const std::string&>();
+      const std::string& file = files.at(i).get_ref<const std::string&>();
+      auto [it, fresh] = by_id.emplace(identity(name, file, lines.at(i)), rows.size());
+      if (fresh) rows.push_back({name, file, lines.at(i)});
       Row& r = rows[it->second];
-      r.self[k] += f["self"][i].get<double>();
-      r.total[k] += f["total"][i].get<double>();
+      r.self[k] += selfs.at(i).get<double>();
+      r.total[k] += totals.at(i).get<double>();
       remap[k][i] = it->second;
     }
   }
@@ -136,19 +139,20 @@ nlohmann::json diff_tree(const nlohmann::json* sides[2], const std::vector<size_
   StackModel merged;  // frames unused: node frame = row index
   std::vector<double> self[2];
   for (int k = 0; k < 2; ++k) {
-    const auto& t = (*sides[k])["tree"];
-    size_t n = t["parent"].size();
+    const auto& t = sides[k]->at("tree");
+    const auto &parents = t.at("parent"), &frames = t.at("frame"), &selfs = t.at("self");
+    size_t n = parents.size();
     std::vector<int32_t> node(n);
     for (size_t i = 0; i < n; ++i) {
-      int64_t p = t["parent"][i].get<int64_t>();
-      int64_t f = t["frame"][i].get<int64_t>();
+      int64_t p = parents.at(i).get<int64_t>();
+      int64_t f = frames.at(i).get<int64_t>();
       if (p >= static_cast<int64_t>(i) || f < 0 || static_cast<size_t>(f) >= remap[k].size())
         throw QueryError("a compare side's tree is malformed at node " + std::to_string(i));
       node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)],
                              static_cast<uint32_t>(remap[k][static_cast<size_t>(f)]));
       self[0].resize(merged.nodes(), 0.0);
       self[1].resize(merged.nodes(), 0.0);
-      self[k][static_cast<size_t>(node[i])] += t["self"][i].get<double>();
+      self[k][static_cast<size_t>(node[i])] += selfs.at(i).get<double>();
     }
   }
   // Subtree totals: children come after their parent, so one backward pass adds them up.
@@ -194,7 +198,7 @@ nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b)
   std::vector<Row> rows;
   std::vector<size_t> remap[2];
   merge_frames(sides, rows, remap);
-  double ta = a["samples"].get<double>(), tb = b["samples"].get<double>();
+  double ta = a.at("samples").get<double>(), tb = b.at("samples").get<double>();
   std::vector<size_t> order(rows.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto dtotal = [&](const Row& r) { return pct(r.total[1], tb) - pct(r.total[0], ta); };
@@ -225,7 +229,8 @@ nlohmann::json compare_checked(const nlohmann::json& a, const nlohmann::json& b)
                       {"total_delta_pct", dtotal(r)}});
   }
   nlohmann::json tree;
-  if (!a["tree"].is_null() && !b["tree"].is_null()) {
+  auto has_tree = [](const nlohmann::json& s) { return s.contains("tree") && !s.at("tree").is_null(); };
+  if (has_tree(a) && has_tree(b)) {
     tree = diff_tree(sides, remap);
     for (auto& f : tree["frame"]) f = position[f.get<size_t>()];
   }
@@ -243,24 +248,28 @@ namespace {
 // Side `s`'s tree added to `merged`: its rows become frames of `merged` (one per identity, through
 // `frame_of`) and each node's self weight a sample of its node.
 void add_tree(const nlohmann::json& s, StackModel& merged, std::unordered_map<std::string, uint32_t>& frame_of) {
-  const auto& f = s["frames"];
+  // Read with at(): a missing key or a short column throws json::exception, which the caller notes.
+  const auto& f = s.at("frames");
+  const auto &names = f.at("name"), &files = f.at("file"), &lines = f.at("line");
   std::vector<uint32_t> row_frame;
-  for (size_t i = 0; i < f["name"].size(); ++i) {
-    const std::string& name = f["name"][i].get_ref<const std::string&>();
-    const std::string& file = f["file"][i].get_ref<const std::string&>();
-    const nlohmann::json& line = f["line"][i];
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names.at(i).get_ref<const std::string&>();
+    const std::string& file = files.at(i).get_ref<const std::string&>();
+    const nlohmann::json& line = lines.at(i);
     auto [it, fresh] = frame_of.emplace(identity(name, file, line), 0);
-    if (fresh) it->second = merged.add_frame({name, file, line.is_number() ? line.get<int64_t>() : kNoLine, ""});
+    if (fresh)
+      it->second = merged.add_frame({name, file, line.is_number_integer() ? line.get<int64_t>() : kNoLine, ""});
     row_frame.push_back(it->second);
   }
-  const auto& t = s["tree"];
-  std::vector<int32_t> node(t["parent"].size());
+  const auto& t = s.at("tree");
+  const auto &parents = t.at("parent"), &frames = t.at("frame"), &selfs = t.at("self");
+  std::vector<int32_t> node(parents.size());
   for (size_t i = 0; i < node.size(); ++i) {
-    int64_t p = t["parent"][i].get<int64_t>(), r = t["frame"][i].get<int64_t>();
+    int64_t p = parents.at(i).get<int64_t>(), r = frames.at(i).get<int64_t>();
     if (p >= static_cast<int64_t>(i) || r < 0 || static_cast<size_t>(r) >= row_frame.size())
       throw QueryError("a compare side's tree is malformed at node " + std::to_string(i));
     node[i] = merged.child(p < 0 ? -1 : node[static_cast<size_t>(p)], row_frame[static_cast<size_t>(r)]);
-    double w = t["self"][i].get<double>();
+    double w = selfs.at(i).get<double>();
     if (w != 0) merged.add_sample(node[i], w);
   }
 }
