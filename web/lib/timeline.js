@@ -122,7 +122,12 @@
     for (const src of sources) {
       src.offset = offsets.get(sourceKey(src)) || 0;
       const input = document.getElementById(`timeline-offset-${src.job}-${src.index}`);
-      if (input) input.value = String(src.offset);
+      if (!input) continue;
+      // A step through history shows that entry's offset, with no error left from a typed one.
+      input.value = String(src.offset);
+      input.removeAttribute('aria-invalid');
+      const error = document.getElementById(input.id + '-error');
+      if (error) error.hidden = true;
     }
   }
 
@@ -359,7 +364,11 @@
       box.append(el('p', { class: 'muted', text: 'None of the open jobs has a timeline.' }));
       return box;
     }
-    await build(box, usable, fromLink && st ? parseRange(st.get('tl.range')) : null);
+    try {
+      await build(box, usable, fromLink && st ? parseRange(st.get('tl.range')) : null);
+    } catch (err) {
+      box.append(el('p', { class: 'error', role: 'alert', text: 'The timeline cannot be drawn: ' + err.message }));
+    }
     return box;
   }
 

@@ -390,17 +390,18 @@
       setOption.hidden = !pick || !pick.doc || pick.doc === own ||
         (setSize(own, opts.accept) < 2 && setSize(pick.doc, opts.accept) < 2);
     };
+    // Refills the choices (jobs come and go) keeping the picked report picked while it is there.
     const fill = () => {
+      const before = picked();
       candidates = otherReports(opts.self, opts.ctx, opts.accept);
       select.replaceChildren(...candidates.map((c, i) => el('option', { value: String(i), text: c.label })));
       select.disabled = !candidates.length;
+      const kept = before ? candidates.findIndex((c) => c.report === before.report) : -1;
+      if (kept >= 0) select.value = String(kept);
       offerSet();
     };
     const show = () => {
-      const v = select.value;
       fill();
-      if (v !== '' && candidates[Number(v)]) select.value = v;  // the same pick, if still there
-      offerSet();
       out.replaceChildren();
       setNote.replaceChildren();
       setNote.hidden = true;
@@ -417,7 +418,7 @@
         },
       }));
     };
-    select.addEventListener('focus', () => { const v = select.value; fill(); select.value = v; offerSet(); });
+    select.addEventListener('focus', fill);
     select.addEventListener('change', show);
     summed.addEventListener('change', show);
     refresh.addEventListener('click', show);

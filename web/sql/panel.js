@@ -152,6 +152,10 @@
         try {
           await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
           for (let i = 0; i < tables.length; i++) await insertTable(conn, queues[i], schema, tables[i].name, timing);
+        } catch (err) {
+          // The tables made before the failure go too, so that opening the panel again starts over.
+          await conn.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+          throw err;
         } finally {
           await conn.close();
         }
