@@ -185,23 +185,29 @@ test('cpu samples: the shared flame graph with the engine\'s transforms; downloa
   await expect(r.locator('.rbkit-flamegraph .error')).toHaveCount(0);
 });
 
+// The compare panel's per-frame rows are `gcscope compare`'s frames, in its order: name, total on
+// each side, and with {self: true} self on each side.
+async function expectFrameRows(box, frames, { self }) {
+  const rows = box.locator('.rbkit-compare-frames tbody tr');
+  await expect(rows).toHaveCount(frames.length);
+  const n = (v) => v.toLocaleString('en-US');
+  for (let i = 0; i < frames.length; i++) {
+    const td = rows.nth(i).locator('td');
+    await expect(td.nth(0)).toHaveText(frames[i].name);
+    if (self) {
+      await expect(td.nth(2)).toHaveText(n(frames[i].self_a));
+      await expect(td.nth(3)).toHaveText(n(frames[i].self_b));
+    }
+    await expect(td.nth(7)).toHaveText(n(frames[i].total_a));
+    await expect(td.nth(8)).toHaveText(n(frames[i].total_b));
+  }
+}
+
 // The capture without the samples holding Report#fib, re-encoded by the fixture's own msgpack codec
-// (fixtures/rbkit/rbkit_frames.py), as tests/cli/cli_stacks.sh makes it.
+// (fixtures/rbkit/rbkit_frames.py without), as tests/cli/cli_stacks.sh makes it.
 function captureWithoutFib() {
   const out = tempFile('nofib.rbkit', '');
-  execFileSync('python3', ['-c', `
-import sys
-sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
-from rbkit_frames import decode, encode
-data, out, i = open(sys.argv[1], "rb").read(), bytearray(), 0
-fib = lambda e: e.get(0) == 9 and any(f.get(13) == "Report#fib" for f in e.get(2) or [])
-while i < len(data):
-    msg, i = decode(data, i)
-    if msg.get(0) == 7:
-        msg[2] = [e for e in msg[2] if not fib(e)]
-    out += encode(msg)
-open(sys.argv[2], "wb").write(bytes(out))
-`, fixture('rbkit/cpu-workload.rbkit'), out]);
+  execFileSync('python3', [fixture('rbkit/rbkit_frames.py'), 'without', 'Report#fib', fixture('rbkit/cpu-workload.rbkit'), out]);
   return out;
 }
 
@@ -249,16 +255,7 @@ test('two captures compare: objects and GC per second, per class, and the cpu sa
   const weight = (lines) => lines.reduce((s, l) => s + Number(l.split(' ').pop()), 0);
   expect(cli.totals.a).toBe(weight(folded));
   expect(cli.totals.b).toBe(weight(folded.filter((l) => !l.includes('Report#fib'))));
-  const rows = box.locator('.rbkit-compare-frames tbody tr');
-  await expect(rows).toHaveCount(cli.frames.length);
-  for (let i = 0; i < cli.frames.length; i++) {
-    const td = rows.nth(i).locator('td');
-    await expect(td.nth(0)).toHaveText(cli.frames[i].name);
-    await expect(td.nth(2)).toHaveText(cli.frames[i].self_a.toLocaleString('en-US'));
-    await expect(td.nth(3)).toHaveText(cli.frames[i].self_b.toLocaleString('en-US'));
-    await expect(td.nth(7)).toHaveText(cli.frames[i].total_a.toLocaleString('en-US'));
-    await expect(td.nth(8)).toHaveText(cli.frames[i].total_b.toLocaleString('en-US'));
-  }
+  await expectFrameRows(box, cli.frames, { self: true });
   await expect(cells('objects created').nth(3)).toHaveText('0');
 });
 
@@ -285,13 +282,7 @@ test('a job of several captures compares as their sum with the box ticked, as gc
   expect(cli.rbkit.objects_created.a).toBe(4000);
   expect(cli.totals.a).toBe(147);
   const perSecond = figures.locator('tbody tr', { has: page.locator('td:first-child', { hasText: /^objects created per s$/ }) }).locator('td');
-  await expect(perSecond.nth(1)).toHaveText(cli.rbkit.objects_per_s.a.toLocaleString('en-US', { maximumFractionDigits: 3 }));
-  const rows = box.locator('.rbkit-compare-frames tbody tr');
-  await expect(rows).toHaveCount(cli.frames.length);
-  for (let i = 0; i < cli.frames.length; i++) {
-    const td = rows.nth(i).locator('td');
-    await expect(td.nth(0)).toHaveText(cli.frames[i].name);
-    await expect(td.nth(7)).toHaveText(cli.frames[i].total_a.toLocaleString('en-US'));
-    await expect(td.nth(8)).toHaveText(cli.frames[i].total_b.toLocaleString('en-US'));
-  }
+  // Spans by fixtures/rbkit/count_figures.rb: cpu-workload 4.822 s, leak-synthetic 40.48 s, added.
+  await expect(perSecond.nth(1)).toHaveText((4000 / (4.822 + 40.48)).toLocaleString('en-US', { maximumFractionDigits: 3 }));
+  await expectFrameRows(box, cli.frames, { self: false });
 });

@@ -244,6 +244,12 @@ test('two jobs of several captures are compared as their sums', async ({ page })
   expect(cli.b.set.not_summed).toEqual([]);
   expect(cli.totals.a).not.toBe(single.totals.a);
   expect(cli.totals.b).not.toBe(single.totals.b);
+  // Each side's total is the sum of its captures' own: the collapsed file's is its lines' weights.
+  const second = gcscope('compare', setA[1], setB[1]).compare;
+  const weights = fs.readFileSync(setB[0], 'utf8').split('\n').filter(Boolean).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  expect(single.totals.b).toBe(weights);
+  expect(cli.totals.a).toBe(single.totals.a + second.totals.a);
+  expect(cli.totals.b).toBe(single.totals.b + second.totals.b);
 
   await page.goto('/');
   await chooseFiles(page, setA);

@@ -201,19 +201,7 @@ check "rbkit: export --to pprof, flat/cum per function = self/total of stackprof
 
 # rbkit compare: B is the capture without the samples holding Report#fib (re-encoded by the fixture's
 # own msgpack codec), so B's expected sums are awk's over stackprof's folding without those lines.
-python3 - "$R" "$tmp/nofib.rbkit" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
-from rbkit_frames import decode, encode
-data, out, i = open(sys.argv[1], "rb").read(), bytearray(), 0
-fib = lambda e: e.get(0) == 9 and any(f.get(13) == "Report#fib" for f in e.get(2) or [])
-while i < len(data):
-    msg, i = decode(data, i)
-    if msg.get(0) == 7:
-        msg[2] = [e for e in msg[2] if not fib(e)]
-    out += encode(msg)
-open(sys.argv[2], "wb").write(bytes(out))
-PY
+python3 "$ROOT/fixtures/rbkit/rbkit_frames.py" without 'Report#fib' "$R" "$tmp/nofib.rbkit"
 grep -v 'Report#fib' "$RF" > "$tmp/nofib.folded"
 frame_sums "$tmp/nofib.folded" > "$tmp/sums-nofib.tsv"
 "$G" compare "$R" "$tmp/nofib.rbkit" > "$tmp/cmp-rbkit.json"; rc=$?
