@@ -35,7 +35,9 @@ let site = null, browser = null;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const pct = (l, p) => l.slice().sort((a, b) => a - b)[Math.min(l.length, Math.max(1, Math.ceil(p * l.length))) - 1];
-    const result = { clock: whole.clock, pauses: whole.series[0].totals.count };
+    const pauses = whole.series.find((s) => s.name === 'GC pauses');
+    if (!(whole.t1 > whole.t0) || !pauses || !pauses.totals.count) throw new Error('the log has no span of GC pauses to zoom in');
+    const result = { clock: whole.clock, pauses: pauses.totals.count };
     for (const width of [1000, 4000]) {
       for (const part of [1, 10, 1000]) {
         const ms = [];

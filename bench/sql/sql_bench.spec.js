@@ -81,6 +81,8 @@ async function measure(page, input, label, groupBy) {
   }
   // DuckDB's worker's CPU time per run (the query runs there).
   const queryCpu = threadCpu(JSON.parse(await page.context().browser().stopTracing()), [], opening.duckdbThread).duckdbMs[0] / 5;
+  if (!(queryCpu > 0) || !runs.every(Number.isFinite)) throw new Error(`the group-by gave no timing: CPU ${queryCpu}, runs ${runs}`);
+  if (!stats.register) throw new Error('the panel recorded no registration timing');
   runs.sort((a, b) => a - b);
   const rows = await page.evaluate(async () => {
     const db = await GCSCOPE.sql.loadDuckDB();

@@ -34,6 +34,9 @@ for n in "$@"; do
   tail -n 1 "$work/time" > "$work/time.last"
   read -r wall user sys rss < "$work/time.last"
   analyzed=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["analyzed"])' "$work/summary")
+  if [ "$analyzed" = 0 ] || ! compgen -G "$work/out/pauses*.csv" > /dev/null; then
+    echo "no input analyzed into pauses tables:" >&2; cat "$work/stderr" >&2; exit 1
+  fi
   pauses=$(($(cat "$work"/out/pauses*.csv | wc -l) - $(ls "$work"/out/pauses*.csv | wc -l)))
   awk -v n="$n" -v mib="$mib" -v wall="$wall" -v cpu="$user" -v sys="$sys" -v rss="$rss" -v p="$pauses" -v a="$analyzed" 'BEGIN {
     printf "N=%d (%d analyzed): %s MiB in, %.2f s wall, %.2f s CPU, %.1f MiB/s, %.1f ms an input, peak RSS %.0f MiB, %d pause rows\n",
