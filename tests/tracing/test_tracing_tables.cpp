@@ -180,8 +180,7 @@ TEST_CASE("tracing: ISO 8601 date-times as strftime() prints them", "[tracing]")
   CHECK(ns == 1795863884000000000ull);
   CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T11:04:44Z", ns) == 20);
   CHECK(ns == 1795863884000000000ull);
-  for (const char* bad :
-       {"2026-13-28T11:04:44", "2026-11-28", "11:04:44 read_ns 1", "1969-12-31T23:59:59", "2026-11-28T11:04:44+05",
-        "2026/11/28T11:04:44", "9999-12-31T23:59:59", "1970-01-01T00:00:00+01:00"})
+  for (const char* bad : {"2026-13-28T11:04:44", "2026-11-28", "11:04:44 read_ns 1", "1969-12-31T23:59:59",
+                          "2026/11/28T11:04:44", "9999-12-31T23:59:59", "1970-01-01T00:00:00+01:00"})
     CHECK(gcscope::tracing::iso_datetime_ns(bad, ns) == 0);
 }

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/civil_date.h"
+#include "core/iso_datetime.h"
 #include "core/text_scan.h"
 
 // The scanners below inline into every caller in wasm: out of line, clang passes p and the result
@@ -82,55 +82,16 @@ GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out)
   return true;
 }
 
-// Exactly n decimal digits at s[p].
-inline bool fixed_digits(std::string_view s, size_t p, size_t n, int& out) {
-  if (p + n > s.size()) return false;
-  int v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!text::is_digit(s[p + i])) return false;
-    v = v * 10 + (s[p + i] - '0');
-  }
-  out = v;
-  return true;
-}
-
-// "2014-06-25T12:34:56.789+0200" (PrintGCDateStamps, unified `time`/`utctime`; also "+02:00" and a
-// ',' before the fraction) at s[p] → epoch milliseconds; advances p past it. A space instead of the
-// 'T' is accepted only when asked (unified decorations), since legacy logs put other text there.
+// The ISO 8601 date-time at s[p] (core/iso_datetime.h: "2014-06-25T12:34:56.789+0200", "+02:00",
+// "Z", a ',' before the fraction) → epoch milliseconds (with the sub-millisecond digits as a fraction);
+// advances p past it. A space instead of the 'T' is accepted only when asked (unified decorations),
+// since legacy logs put other text there.
 inline bool parse_iso_timestamp(std::string_view s, size_t& p, double& epoch_ms, bool allow_space_separator) {
-  int y, mo, d, h, mi, se, ms = 0;
-  if (!fixed_digits(s, p, 4, y) || p + 19 > s.size() || s[p + 4] != '-' || s[p + 7] != '-' ||
-      !(s[p + 10] == 'T' || (allow_space_separator && s[p + 10] == ' ')) || s[p + 13] != ':' || s[p + 16] != ':' ||
-      !fixed_digits(s, p + 5, 2, mo) || !fixed_digits(s, p + 8, 2, d) || !fixed_digits(s, p + 11, 2, h) ||
-      !fixed_digits(s, p + 14, 2, mi) || !fixed_digits(s, p + 17, 2, se))
-    return false;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return false;
-  size_t q = p + 19;
-  if (q < s.size() && (s[q] == '.' || s[q] == ',')) {
-    ++q;
-    int frac = 0, nd = 0;
-    while (q < s.size() && text::is_digit(s[q])) {
-      if (nd < 3) frac = frac * 10 + (s[q] - '0'), ++nd;
-      ++q;
-    }
-    while (nd < 3) frac *= 10, ++nd;
-    ms = frac;
-  }
-  int64_t tz_min = 0;
-  if (q < s.size() && (s[q] == '+' || s[q] == '-')) {
-    int tzh = 0, tzm = 0;
-    size_t t = q + 1;
-    if (fixed_digits(s, t, 2, tzh)) {
-      t += 2;
-      if (t < s.size() && s[t] == ':') ++t;
-      if (fixed_digits(s, t, 2, tzm)) t += 2;
-      tz_min = (tzh * 60 + tzm) * (s[q] == '-' ? -1 : 1);
-      q = t;
-    }
-  }
-  const int64_t days = civil::days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  epoch_ms = static_cast<double>(((days * 24 + h) * 60 + mi) * 60 + se - tz_min * 60) * 1000.0 + ms;
-  p = q;
+  iso8601::DateTime t;
+  const size_t n = iso8601::parse_date_time(s, p, t, allow_space_separator);
+  if (n == 0) return false;
+  epoch_ms = static_cast<double>(t.epoch_s) * 1000.0 + static_cast<double>(t.nanos) / 1e6;
+  p += n;
   return true;
 }
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <map>
 
-#include "core/civil_date.h"
+#include "core/iso_datetime.h"
 #include "core/text_scan.h"
 
 namespace gcscope::tracing {
@@ -365,51 +365,13 @@ uint32_t TraceData::series_index(std::string_view name) {
   return idx;
 }
 
-namespace {
-
-// Digits [p, p + n) of s as a number, or -1 when any is not a digit (or s is too short).
-int64_t fixed_digits(std::string_view s, size_t p, size_t n) {
-  if (p + n > s.size()) return -1;
-  int64_t v = 0;
-  for (size_t i = p; i < p + n; ++i) {
-    if (!text::is_digit(s[i])) return -1;
-    v = v * 10 + (s[i] - '0');
-  }
-  return v;
-}
-
-}  // namespace
-
 size_t iso_datetime_ns(std::string_view s, uint64_t& epoch_ns) {
-  if (s.size() < 19) return 0;
-  const int64_t y = fixed_digits(s, 0, 4), mo = fixed_digits(s, 5, 2), d = fixed_digits(s, 8, 2);
-  const int64_t h = fixed_digits(s, 11, 2), mi = fixed_digits(s, 14, 2), sec = fixed_digits(s, 17, 2);
-  // Years past 2261 overflow int64 nanoseconds.
-  if (y < 1970 || y > 2261 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
-      sec > 60)
-    return 0;
-  if (s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':') return 0;
-  size_t p = 19;
-  int64_t frac_ns = 0;
-  if (p < s.size() && s[p] == '.') {
-    int64_t scale = 100000000;
-    for (++p; p < s.size() && text::is_digit(s[p]); ++p, scale /= 10) frac_ns += (s[p] - '0') * scale;
-  }
-  int64_t offset_s = 0;  // no zone: UTC
-  if (p < s.size() && s[p] == 'Z') {
-    ++p;
-  } else if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
-    const bool colon = p + 3 < s.size() && s[p + 3] == ':';
-    const int64_t oh = fixed_digits(s, p + 1, 2), om = fixed_digits(s, p + (colon ? 4 : 3), 2);
-    if (oh < 0 || om < 0) return 0;
-    offset_s = (s[p] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    p += colon ? 6 : 5;
-  }
-  const int64_t days = civil::days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  const int64_t seconds = days * 86400 + h * 3600 + mi * 60 + sec - offset_s;
-  if (seconds < 0) return 0;
-  epoch_ns = static_cast<uint64_t>(seconds * 1000000000 + frac_ns);
-  return p;
+  iso8601::DateTime t;
+  const size_t n = iso8601::parse_date_time(s, 0, t, /*allow_space=*/true);
+  // Unsigned nanoseconds hold 1970 on; the limit of int64 nanoseconds (2262-04-11) is kept.
+  if (n == 0 || t.epoch_s < 0 || t.epoch_s > 9223372035) return 0;
+  epoch_ns = static_cast<uint64_t>(t.epoch_s) * 1000000000u + t.nanos;
+  return n;
 }
 
 bool TraceData::add_event_line(std::string_view line) {

@@ -249,9 +249,9 @@ int percentile_bucket(const Histogram& h, int percent);
 // Nearest-rank percentile of values (sorted in place).
 uint64_t exact_percentile(std::vector<uint64_t>& sorted_values, int percent);
 
-// The ISO 8601 date-time that starts s, "YYYY-MM-DDTHH:MM:SS[.fraction][Z|+HH:MM|+HHMM]" (a space for
-// the T, a minus for the plus; no zone is UTC), as Unix-epoch nanoseconds in epoch_ns. Returns its
-// length, 0 when s does not start with one (a year before 1970 included).
+// The ISO 8601 date-time that starts s (iso8601::parse_date_time, a space allowed for the 'T'), as
+// Unix-epoch nanoseconds in epoch_ns. Returns its length, 0 when s does not start with one or it is
+// before 1970 or after 2262-04-11 (unsigned nanoseconds within int64's range).
 size_t iso_datetime_ns(std::string_view s, uint64_t& epoch_ns);
 // p50/p90/p99 (nearest rank) at once; reorders `values`.
 void select_percentiles(std::vector<uint64_t>& values, uint64_t& p50, uint64_t& p90, uint64_t& p99);
