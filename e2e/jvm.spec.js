@@ -255,6 +255,45 @@ test('zooming a log of more than 4,096 events gives the exact figures of the ran
   await expect(kpi(report, 'Pauses')).toHaveText(await page.evaluate(() => GCSCOPE.ui.fmt.num(4666)));
 });
 
+// The page after the one shown is asked of the engine ahead: "Next" draws it within its click, and
+// "Previous" the page kept. A new question (a sort) forgets them and asks again.
+test('the event table asks the next page ahead and draws it at the click', async ({ page }) => {
+  const log = fixture('jvm/jdk17-serial-mixed-stdout.log');
+  // The log's 138 "GC(n) Pause ... N.NNNms" lines: start uptimes (the line's uptime less its
+  // duration) in time order, and durations.
+  const pauses = fs.readFileSync(log, 'utf8').split('\n').map((l) => /^\[(\d+\.\d+)s\]\[info\s*\]\[gc\s*\] GC\(\d+\) Pause .* (\d+\.\d+)ms$/.exec(l))
+    .filter(Boolean).map((m) => ({ start: Number(m[1]) - Number(m[2]) / 1000, ms: Number(m[2]) }));
+  expect(pauses).toHaveLength(138);
+  await page.goto('/?sw=0');
+  await chooseFiles(page, [log]);
+  const job = await lastJob(page);
+  const events = job.locator('.jvm-events');
+  await expect(events.locator('.gs-table-count')).toHaveText('1–50 of 138');
+  // The engine has been asked for the rows at offset `at` (the engine's record of answered questions).
+  const askedAt = (at, sort) => job.evaluate((card, [o, by]) => Object.keys(card.gcscopeEngine.answers())
+    .some((k) => k.startsWith('jvm.events ') && JSON.parse(k.slice(11)).offset === o && JSON.parse(k.slice(11)).sort === by), [at, sort]);
+  // One click, and what the table's count and first row say before the click handler returns.
+  const clickNow = (button) => events.evaluate((box, b) => {
+    box.querySelector('button.' + b).click();
+    return [box.querySelector('.gs-table-count').textContent, box.querySelector('tbody tr td').textContent];
+  }, button);
+  await expect.poll(() => askedAt(50, 't')).toBe(true);
+  expect(await clickNow('gs-next')).toEqual(['51–100 of 138', pauses[50].start.toFixed(3)]);
+  await expect.poll(() => askedAt(100, 't')).toBe(true);
+  expect(await clickNow('gs-next')).toEqual(['101–138 of 138', pauses[100].start.toFixed(3)]);
+  expect(await clickNow('gs-prev')).toEqual(['51–100 of 138', pauses[50].start.toFixed(3)]);
+  // Longest first: a new question, answered by the engine (not drawn within the click).
+  const longest = pauses.map((p) => p.ms).sort((a, b) => b - a);
+  const seconds = (ms) => page.evaluate((v) => GCSCOPE.ui.fmt.seconds(v / 1000), ms);
+  await events.locator('button.gs-sort', { hasText: /^Duration$/ }).click();
+  await expect(events.locator('.gs-table-count')).toHaveText('1–50 of 138');
+  await expect(events.locator('tbody tr').first().locator('td').nth(5)).toHaveText(await seconds(longest[0]));
+  await expect.poll(() => askedAt(50, 'duration_s')).toBe(true);
+  const [count] = await clickNow('gs-next');
+  expect(count).toBe('51–100 of 138');
+  await expect(events.locator('tbody tr').first().locator('td').nth(5)).toHaveText(await seconds(longest[50]));
+});
+
 // A page of the event table draws the rows its scroll box shows (and a few beyond); scrolling draws
 // the rest, each row in its place of the page, and no column narrows.
 test('the event table draws the rows in view and scrolls over the whole page', async ({ page }) => {

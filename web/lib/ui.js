@@ -493,6 +493,40 @@
     };
   }
 
+  // Answers to one question (a sort, a filter, the caller's range) by page offset: the pages shown
+  // last, and the page after the one shown, asked for once that page is on screen, so paging on
+  // waits for drawing only. A new question forgets them all.
+  //   fetch(offset) → Promise<answer>
+  function pageAnswers(fetch) {
+    const KEPT = 4;
+    let pages = new Map();  // offset → {answer} once answered, {promise} while asked
+    return {
+      forget() { pages = new Map(); },
+      // The answer at offset now (or null), else a promise of it (one question asked, however often).
+      get(offset) {
+        const page = pages.get(offset);
+        if (page) return page.answer || page.promise;
+        return this.ask(offset);
+      },
+      ask(offset) {
+        const kept = pages;
+        const page = { answer: null, promise: null };
+        page.promise = fetch(offset).then((answer) => { page.answer = answer; return answer; },
+          (err) => { if (kept.get(offset) === page) kept.delete(offset); throw err; });
+        kept.set(offset, page);
+        for (const old of kept.keys()) if (kept.size > KEPT) kept.delete(old);
+        return page.promise;
+      },
+      // After the next frame (the page just shown is drawn first): the page at offset, unless asked.
+      askAhead(offset) {
+        const kept = pages;
+        requestAnimationFrame(() => setTimeout(() => {
+          if (kept === pages && !pages.has(offset)) this.ask(offset).catch(() => {});
+        }, 0));
+      },
+    };
+  }
+
   // A table over rows the engine holds (any number of them): one page at a time, asked again on
   // sorting (a header click), filtering (the search box) and paging (Previous/Next).
   //   columns: as table()'s; a column's key is the field the engine sorts by
@@ -562,6 +596,7 @@
       const v = r[c.key];
       return c.format ? c.format(v === undefined ? null : v, r) : (c.numeric ? fmt.num(v) : v);
     };
+    const answers = pageAnswers((at) => opts.fetch({ offset: at, limit, sort, desc, filter }));
     const fill = rowWriter(tbody, columns, content);
     const widen = growingWidths(headCells, columns, content);
     // Screen readers hear each drawn row's place in the page (aria-rowindex; the header is row 1).
@@ -587,22 +622,33 @@
       prev.disabled = offset === 0;
       next.disabled = offset + answer.rows.length >= answer.total;
     }
+    // A page turn keeps the question's answers; anything else (sort, filter, reset) is a new question.
     async function load(turning) {
       const my = ++asked;
       status.textContent = '';
       remember(!!turning);
+      if (!turning) answers.forget();
       try {
-        const answer = await opts.fetch({ offset, limit, sort, desc, filter });
-        if (my === asked) show(answer);
+        const got = answers.get(offset);
+        const answer = got instanceof Promise ? await got : got;
+        if (my === asked) shown(answer);
       } catch (err) {
         if (my === asked) status.textContent = err.message;
       }
     }
+    function shown(answer) {
+      show(answer);
+      if (offset + answer.rows.length < answer.total) answers.askAhead(offset + limit);
+    }
     wrap.reset = (useFirst) => {
       offset = 0;
-      if (useFirst && opts.first && sort === null && !filter) { ++asked; show(opts.first); } else load();
+      if (useFirst && opts.first && sort === null && !filter) {
+        ++asked;
+        answers.forget();
+        shown(opts.first);
+      } else load();
     };
-    if (opts.first && sort === null && offset === 0) show(opts.first);
+    if (opts.first && sort === null && offset === 0) shown(opts.first);
     else load();
     return wrap;
   }
