@@ -431,8 +431,9 @@
   // The rows of one page drawn only where the scroll box shows them, OVERSCAN more on each side: a gap
   // row above the body (in the table's head) and one below (in its foot) hold the height of the rest,
   // so the box scrolls over the whole page while a page turn lays out about a box-height of rows, not
-  // all of them. Until the box and a row have been measured (a ResizeObserver's callback, after
-  // layout) the page is drawn whole.
+  // all of them. A page turn draws the rows in view for its first frame and the rows beyond them
+  // after it. Until the box and a row have been measured (a ResizeObserver's callback, after layout)
+  // the page is drawn whole.
   //   draw(rows, first): writes rows (a slice of the page starting at index first) into the body.
   function rowWindow(scroller, body, gapAbove, gapBelow, draw) {
     const OVERSCAN = 6;
@@ -446,33 +447,39 @@
       const a = Math.max(0, Math.floor(top / rowHeight));
       return [a, Math.min(rows.length, Math.ceil((top + viewHeight) / rowHeight))];
     };
-    function place(force) {
+    // The rows in view and `beyond` more on each side.
+    function drawAround(beyond) {
       const [a, b] = visible();
-      if (!force && a >= from && b <= to) return;
-      from = rowHeight ? Math.max(0, a - OVERSCAN) : 0;
-      to = rowHeight ? Math.min(rows.length, b + OVERSCAN) : rows.length;
+      from = Math.max(0, a - beyond);
+      to = Math.min(rows.length, b + beyond);
       draw(rows.slice(from, to), from);
       setGap(gapAbove, from);
       setGap(gapBelow, rows.length - to);
     }
+    // Scrolled or resized: drawn again only when rows in view are not.
+    function follow() {
+      const [a, b] = visible();
+      if (a < from || b > to) drawAround(OVERSCAN);
+    }
     scroller.addEventListener('scroll', () => {
       if (pending) return;
       pending = true;
-      requestAnimationFrame(() => { pending = false; top = scroller.scrollTop; place(false); });
+      requestAnimationFrame(() => { pending = false; top = scroller.scrollTop; follow(); });
     }, { passive: true });
     if (typeof ResizeObserver !== 'undefined') {
       new ResizeObserver((entries) => {
         viewHeight = entries[entries.length - 1].contentRect.height;
         const row = body.firstElementChild;
         if (!rowHeight && row) rowHeight = row.getBoundingClientRect().height;
-        if (rowHeight && viewHeight) place(false);
+        if (rowHeight && viewHeight) follow();
       }).observe(scroller);
     }
     // A page shown: from its first row.
     return (pageRows) => {
       rows = pageRows;
       if (top !== 0) { scroller.scrollTop = 0; top = 0; }
-      place(true);
+      drawAround(0);
+      requestAnimationFrame(() => setTimeout(() => { if (rows === pageRows) drawAround(OVERSCAN); }, 0));
     };
   }
 
