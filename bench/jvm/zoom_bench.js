@@ -8,8 +8,10 @@
 //          Ranges: widths of 1/2, 1/10, 1/100 and 1/1000 of the log in turn, at seeded random places.
 //   page:  the event table's "Next" (jvm.events, one page of the view's rows), from the click to the
 //          new rows and to the next frame after them, over the whole log in time order, then sorted
-//          by duration (the sort's own page first, apart). The same pages are then asked of the
-//          engine alone (engine_only).
+//          by duration (the sort's own page first, apart). The table asks for the page after the one
+//          shown once that one is drawn, so a turn mostly draws rows already answered; a click that
+//          comes first waits for the answer. The same pages are then asked of the engine alone
+//          (engine_only), 50 rows each, as the table asks them.
 //   The part of the page a reader uses is in view: the charts while zooming, the table while paging
 //   (sections out of view are not drawn, style.css).
 //   node bench/jvm/zoom_bench.js SITE_DIR LOG [ZOOMS] [PAGES]   → one JSON object on stdout
@@ -189,10 +191,14 @@ async function workerHeap(page) {
   const [sortMs] = await tableClick(page, 'th:nth-child(6) button.gs-sort');  // Duration, longest first
   const sorted = [];
   for (let i = 0; i < PAGES; i++) sorted.push(await tableClick(page, 'button.gs-next'));
-  const limit = await page.evaluate(() => document.querySelectorAll('.job .jvm-events tbody tr').length);
+  // The page size, from the count of the page shown ("51–100 of N"), not the rows drawn in view.
+  const limit = await page.evaluate(() => {
+    const [a, b] = document.querySelector('.job .jvm-events .gs-table-count').textContent.split(' of ')[0].split('–').map((v) => Number(v.replace(/\D/g, '')));
+    return b - a + 1;
+  });
   const shownAndFramed = (runs) => ({ shown: stats(runs.map((r) => r[0])), next_frame: stats(runs.map((r) => r[1])) });
   out.events_page = {
-    rows: limit,
+    rows: limit, drawn: await page.evaluate(() => document.querySelectorAll('.job .jvm-events tbody tr').length),
     time_order: shownAndFramed(inTime), by_duration: shownAndFramed(sorted), sort_first_page_ms: +sortMs.toFixed(1),
     engine_only: { time_order: stats(await askPages(page, PAGES, limit, 't')), by_duration: stats(await askPages(page, PAGES, limit, 'duration_s')) },
   };
