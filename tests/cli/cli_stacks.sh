@@ -278,10 +278,13 @@ if (sum !== Number(process.argv[3])) throw new Error(sum + \" bytes\");" "$ROOT"
 
 # Two real bpftrace kernel-stack captures (fixtures/tracing/make_bpftrace_stacks.sh: dd with 4 KiB and
 # 1 MiB blocks): per-frame self/total on each side = awk's sums over the captures' own text, folded
-# here the way stackcollapse-bpftrace.pl does (frames leaf-first in the key, "+offset" dropped). The
-# key "@[]: N" (samples taken in user mode: no kernel frame) holds no stack and is in neither side.
+# here the way stackcollapse-bpftrace.pl does (frames leaf-first in the key, "+offset" dropped), but
+# for the key "@[]: N" (samples taken in user mode: no kernel frame), which stackcollapse-bpftrace.pl
+# drops and the engine counts as the one-frame stack "[unknown]" (perf's name for a frame it cannot
+# name), so that the totals are the whole capture's samples.
 bpftrace_folded() {
   awk '/^@[A-Za-z0-9_]*\[$/ { n = 0; next }
+    /^@[A-Za-z0-9_]*\[\]: [0-9]+$/ { print "[unknown] " $2; next }
     /^\]: [0-9]+$/ { s = ""; for (i = n; i >= 1; i--) s = s (s == "" ? "" : ";") f[i]; print s " " $2; n = 0; next }
     /^ +[^ ]/ { sub(/^ +/, ""); sub(/\+[0-9]+$/, ""); f[++n] = $0 }' "$1"
 }
@@ -291,7 +294,13 @@ bpftrace_folded "$K1" > "$tmp/k1.folded"; bpftrace_folded "$K2" > "$tmp/k2.folde
 frame_sums "$tmp/k1.folded" > "$tmp/sums-k1.tsv"; frame_sums "$tmp/k2.folded" > "$tmp/sums-k2.tsv"
 "$G" compare "$K1" "$K2" > "$tmp/cmp-k.json"; rc=$?
 check "compare of two bpftrace kstack captures: per-frame self/total = awk's sums of each capture" \
-  '[ $rc -eq 0 ] && [ "$(grep -c "^@\[$" "$K1")" = "$(wc -l < "$tmp/k1.folded")" ] && frames_agree "$tmp/cmp-k.json" "$tmp/sums-k1.tsv" "$tmp/sums-k2.tsv"'
+  '[ $rc -eq 0 ] && [ "$(grep -c "^@\[$\|^@\[\]: " "$K1")" = "$(wc -l < "$tmp/k1.folded")" ] && frames_agree "$tmp/cmp-k.json" "$tmp/sums-k1.tsv" "$tmp/sums-k2.tsv"'
+# The samples without a kernel frame, summed straight from the capture's "@[]: N" lines.
+stackless=$(awk -F': ' '/^@\[\]: [0-9]+$/ { s += $2 } END { print s + 0 }' "$K1")
+check "bpftrace kstack: the $stackless samples of \"@[]\" are the frame [unknown]'s self and total" \
+  '[ "$stackless" -gt 0 ] && python3 -c "
+import json, sys; f = [r for r in json.load(open(sys.argv[1]))[\"compare\"][\"frames\"] if r[\"name\"] == \"[unknown]\"]
+assert len(f) == 1 and f[0][\"self_a\"] == f[0][\"total_a\"] == int(sys.argv[2]), f" "$tmp/cmp-k.json" "$stackless"'
 check "bpftrace kstack compare: totals are the captures' counts ($(weight_sum "$tmp/k1.folded"), $(weight_sum "$tmp/k2.folded"))" \
   'python3 -c "
 import json, sys; t = json.load(open(sys.argv[1]))[\"compare\"][\"totals\"]

@@ -105,6 +105,35 @@ TEST_CASE("tracing stacks: hand counts of bpftrace and BCC captures", "[tracing]
   CHECK(sum == 25);
 }
 
+TEST_CASE("tracing stacks: bpftrace's empty kstack \"@[]\" is the one-frame stack [unknown]", "[tracing][stacks]") {
+  // Hand counts over the fixtures (fixtures/tracing/make_bpftrace_stacks.sh), with these commands:
+  //   text, samples without a kernel frame: awk -F': ' '/^@\[\]: /{s+=$2} END{print s}'       -> 43
+  //   text, all samples:     awk '/^@\[\]: |^\]: /{s+=$NF} END{print s}'                      -> 84
+  //   JSON, the key "":       grep -o '"": [0-9]*'                                          -> 185
+  //   JSON, all samples:     grep '"type": "map"' | grep -o '": [0-9][0-9]*' | awk '{s+=$2} END{print s}' -> 475
+  struct Expect {
+    const char* rel;
+    double stackless, total;
+  };
+  for (const Expect& x : {Expect{"tracing/bpftrace-kstack-dd-4k.txt", 43, 84},
+                          Expect{"tracing/bpftrace-kstack-dd-4k.ndjson", 185, 475}}) {
+    INFO(x.rel);
+    Capture c = open_capture(fixture(x.rel));
+    CHECK(c.report["stacks"]["total_weight"] == x.total);
+    json frames = c.ask("stacks.frames");
+    CHECK(frames["total"] == x.total);
+    int found = 0;
+    for (const auto& r : frames["rows"])
+      if (r["name"] == "[unknown]") {
+        ++found;
+        CHECK(r["self"] == x.stackless);
+        CHECK(r["total"] == x.stackless);
+      }
+    CHECK(found == 1);
+    CHECK(folded_lines(c.ask("stacks.folded").get<std::string>())["[unknown]"] == x.stackless);
+  }
+}
+
 TEST_CASE("tracing stacks: a capture without stacks says so", "[tracing][stacks]") {
   Capture c = open_capture(fixture("tracing/bpftrace-hist.txt"));
   CHECK_THROWS_WITH(c.ask("stacks.folded"), Catch::Contains("holds no stacks"));

@@ -482,8 +482,7 @@ class BpftraceJsonAnalyzer : public LineAnalyzer {
         e.value.kind = MapValue::kJson;
         e.value.j = nlohmann::json::parse(v.dump());
       }
-      if (has_key && e.value.kind == MapValue::kInt && key.find('\n') != std::string::npos)
-        d_.add_stack_key(key, e.value.i.as_double());
+      if (has_key && e.value.kind == MapValue::kInt) d_.add_map_entry_stack(block, key, e.value.i.as_double());
       block.entries.push_back(std::move(e));
       return true;
     };

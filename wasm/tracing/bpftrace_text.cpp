@@ -255,8 +255,7 @@ class BpftraceTextAnalyzer : public LineAnalyzer {
       e.value.s = std::string(v);
     }
     MapBlock& b = block_for(name, has_key, key, kind, ln);
-    if (e.value.kind == MapValue::kInt && has_key && key.find('\n') != std::string::npos)
-      d_.add_stack_key(key, e.value.i.as_double());
+    if (e.value.kind == MapValue::kInt && has_key) d_.add_map_entry_stack(b, key, e.value.i.as_double());
     b.entries.push_back(std::move(e));
     if (b.entries.back().value.kind == MapValue::kHist) {
       hist_block_ = cur_;

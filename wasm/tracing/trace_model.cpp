@@ -459,6 +459,22 @@ bool TraceData::add_stack_key(std::string_view key, double weight) {
   return true;
 }
 
+void TraceData::add_map_entry_stack(MapBlock& b, std::string_view key, double weight) {
+  if (key.find('\n') != std::string_view::npos && add_stack_key(key, weight)) {
+    if (b.holds_stacks) return;
+    b.holds_stacks = true;
+    if (!b.stackless_pending) return;
+    weight = b.stackless_weight;
+  } else if (key.find_first_not_of(" \t\r\n") != std::string_view::npos || !(weight >= 0)) {
+    return;
+  } else if (!b.holds_stacks) {
+    b.stackless_pending = true;
+    b.stackless_weight += weight;
+    return;
+  }
+  stacks.add({kNoStackFrame}, weight);
+}
+
 void TraceData::add_probe(std::string_view raw) {
   if (probes_.count(std::string(raw))) return;
   ProbeName p;

@@ -20,6 +20,10 @@
 
 namespace gcscope::tracing {
 
+// The frame of a sample whose stack has no frame: what perf script prints for a frame it cannot
+// name, which stackcollapse-perf.pl keeps as is.
+inline constexpr std::string_view kNoStackFrame = "[unknown]";
+
 // An exact bpftrace integer: the full u64 range and the full i64 range.
 struct Int {
   uint64_t mag = 0;
@@ -83,6 +87,11 @@ struct MapBlock {
   std::vector<MapEntry> entries;
   int64_t line = -1;
   bool partial = false;  // cut off by the end of the input
+  // A map of stacks (a key of it is a multi-line stack) counts its empty key ("@[]: N", samples with
+  // no frame) as a stack too; the weight of empty keys printed before its first stack waits here.
+  bool holds_stacks = false;
+  bool stackless_pending = false;
+  double stackless_weight = 0;
 };
 
 // Hash of a whole stack text for the stack index: exact for short texts, 16 sampled 8-byte words
@@ -182,6 +191,10 @@ class TraceData {
   bool in_ruby_stack() const { return !pending_frames_.empty(); }
   // A multi-line map key (ustack, or a Stack-tracer string used as a key) with its count.
   bool add_stack_key(std::string_view key, double weight);
+  // An integer entry of map block b: a multi-line key is a stack (add_stack_key); an empty one, in a
+  // map of stacks, the one-frame stack kNoStackFrame (bpftrace prints "@[]" for a kstack/ustack with
+  // no frame, e.g. a kernel-stack sample taken in user mode).
+  void add_map_entry_stack(MapBlock& b, std::string_view key, double weight);
 
   void add_probe(std::string_view raw);
   void hint(const std::string& id, const std::string& text);
