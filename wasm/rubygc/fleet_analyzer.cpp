@@ -15,21 +15,30 @@ using nlohmann::json;
 namespace {
 
 // Passes the rows of a table with columns `own` on to `sink` as rows of `whole`, which has every
-// column of `own` (by name) and more: a row's cells are kept until its end, then sent in `whole`'s
-// order, nulls in the columns `own` lacks.
+// column of `own` (by name) and more. The columns `own` and `whole` start with alike pass straight
+// through; the cells of `own`'s later columns are kept until the row's end, then sent in `whole`'s
+// order after that prefix, nulls in the columns `own` lacks.
 class ColumnUnionSink final : public tables::RowSink {
  public:
-  ColumnUnionSink(const tables::Schema& own, const tables::Schema& whole, tables::RowSink& sink)
-      : sink_(sink), cells_(own.columns.size()) {
-    for (const auto& c : whole.columns) source_.push_back(own.find(c.name));
+  ColumnUnionSink(const tables::Schema& own, const tables::Schema& whole, tables::RowSink& sink) : sink_(sink) {
+    while (direct_ < own.columns.size() && direct_ < whole.columns.size() &&
+           own.columns[direct_].name == whole.columns[direct_].name)
+      ++direct_;
+    cells_.resize(own.columns.size() - direct_);
+    for (size_t k = direct_; k < whole.columns.size(); ++k) {
+      const int i = own.find(whole.columns[k].name);
+      source_.push_back(i < 0 ? -1 : i - static_cast<int>(direct_));
+    }
   }
   void begin(const tables::Schema&) override {}
-  void null_cell() override { put(Kind::kNull); }
-  void int64_cell(int64_t v) override { put(Kind::kInt64, v); }
-  void float64_cell(double v) override { put(Kind::kFloat64, 0, v); }
-  void string_cell(std::string_view v) override { put(Kind::kString, 0, 0, v); }
-  void bool_cell(bool v) override { put(Kind::kBool, v); }
-  void timestamp_cell(int64_t epoch_us) override { put(Kind::kTimestamp, epoch_us); }
+  void null_cell() override { direct() ? sink_.null_cell() : put(Kind::kNull); }
+  void int64_cell(int64_t v) override { direct() ? sink_.int64_cell(v) : put(Kind::kInt64, v); }
+  void float64_cell(double v) override { direct() ? sink_.float64_cell(v) : put(Kind::kFloat64, 0, v); }
+  void string_cell(std::string_view v) override { direct() ? sink_.string_cell(v) : put(Kind::kString, 0, 0, v); }
+  void bool_cell(bool v) override { direct() ? sink_.bool_cell(v) : put(Kind::kBool, v); }
+  void timestamp_cell(int64_t epoch_us) override {
+    direct() ? sink_.timestamp_cell(epoch_us) : put(Kind::kTimestamp, epoch_us);
+  }
   void end_row() override {
     for (int k : source_) {
       const Cell& c = k < 0 ? absent_ : cells_[static_cast<size_t>(k)];
@@ -54,8 +63,14 @@ class ColumnUnionSink final : public tables::RowSink {
     double f = 0;
     std::string s;
   };
+  // Whether the row's next cell is in the prefix (then it is counted here, as passed on).
+  bool direct() {
+    if (col_ >= direct_) return false;
+    ++col_;
+    return true;
+  }
   void put(Kind kind, int64_t i = 0, double f = 0, std::string_view s = {}) {
-    Cell& c = cells_.at(col_++);
+    Cell& c = cells_.at(col_++ - direct_);
     c.kind = kind;
     c.i = i;
     c.f = f;
@@ -63,10 +78,17 @@ class ColumnUnionSink final : public tables::RowSink {
   }
   const Cell absent_{};
   tables::RowSink& sink_;
-  std::vector<Cell> cells_;
-  std::vector<int> source_;  // per column of `whole`: its index in `own`, or -1
+  size_t direct_ = 0;        // how many columns own and whole start with alike
+  std::vector<Cell> cells_;  // own's columns after them
+  std::vector<int> source_;  // per column of whole after them: its index in cells_, or -1
   size_t col_ = 0;
 };
+
+// Adds the columns of `more` that `whole` lacks (by name) to the end of `whole`.
+void widen(tables::Schema& whole, tables::Schema&& more) {
+  for (auto& c : more.columns)
+    if (whole.find(c.name) < 0) whole.columns.push_back(std::move(c));
+}
 
 bool same_names(const tables::Schema& a, const tables::Schema& b) {
   if (a.columns.size() != b.columns.size()) return false;
@@ -147,24 +169,30 @@ class FleetAnalyzer final : public Analyzer {
           out.push_back(std::move(schema));
           continue;
         }
-        for (auto& c : schema.columns)
-          if (same->find(c.name) < 0) same->columns.push_back(std::move(c));
+        widen(*same, std::move(schema));
       }
     return out;
   }
   bool write_table(const std::string& name, tables::RowSink& sink) override {
+    // The table's columns in each payload (an empty name: the payload lacks it) and their union,
+    // as tables() makes it.
+    std::vector<tables::Schema> own(analyzers_.size());
+    tables::Schema whole;
+    for (size_t i = 0; i < analyzers_.size(); ++i)
+      for (auto& schema : analyzers_[i]->tables())
+        if (schema.name == name) {
+          own[i] = std::move(schema);
+          if (whole.name.empty()) whole = own[i];
+          else widen(whole, tables::Schema(own[i]));
+        }
     bool known = !analyzers_.empty();
-    const std::vector<tables::Schema> all = tables();
-    auto whole = std::find_if(all.begin(), all.end(), [&](const auto& s) { return s.name == name; });
-    for (auto& a : analyzers_) {
-      const std::vector<tables::Schema> own = a->tables();
-      auto mine = std::find_if(own.begin(), own.end(), [&](const auto& s) { return s.name == name; });
-      if (whole == all.end() || mine == own.end() || same_names(*mine, *whole)) {
-        known = a->write_table(name, sink) && known;
+    for (size_t i = 0; i < analyzers_.size(); ++i) {
+      if (own[i].name.empty() || same_names(own[i], whole)) {
+        known = analyzers_[i]->write_table(name, sink) && known;
         continue;
       }
-      ColumnUnionSink widened(*mine, *whole, sink);
-      known = a->write_table(name, widened) && known;
+      ColumnUnionSink widened(own[i], whole, sink);
+      known = analyzers_[i]->write_table(name, widened) && known;
     }
     return known;
   }
