@@ -58,9 +58,10 @@ std::string strip_bytes_repr(std::string_view s) {
   return std::string(s);
 }
 
-class BccAnalyzer : public LineAnalyzer {
+class BccAnalyzer final : public LineAnalyzer<BccAnalyzer> {
  public:
   using LineAnalyzer::LineAnalyzer;
+  friend LineAnalyzer;  // it calls on_line and member_ended
 
   void finish(nlohmann::json& report) override {
     d_.tool = tool_.empty() ? "bcc" : tool_;
@@ -409,9 +410,9 @@ class BccAnalyzer : public LineAnalyzer {
     return true;
   }
 
-  void member_ended() override { end_table(); }
+  void member_ended() { end_table(); }
 
-  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) {
     int64_t ln = static_cast<int64_t>(n);
     std::string_view t = trim(line);
     if (mode_ != Mode::kNone) {

@@ -48,9 +48,10 @@ bool json_to_int(const ojson& v, Int& out) {
 
 constexpr int kMaxDepth = 128;
 
-class BpftraceJsonAnalyzer : public LineAnalyzer {
+class BpftraceJsonAnalyzer final : public LineAnalyzer<BpftraceJsonAnalyzer> {
  public:
   using LineAnalyzer::LineAnalyzer;
+  friend LineAnalyzer;  // it calls on_line and member_ended
 
   void feed(const char* data, size_t len) override {
     chunk_begin_ = data;
@@ -104,7 +105,7 @@ class BpftraceJsonAnalyzer : public LineAnalyzer {
     return depth_;
   }
 
-  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) {
     int64_t ln = static_cast<int64_t>(n);
     if (depth_ > 0) {
       if (starts_with(line, "{\"type\"") || starts_with(line, "{ \"type\"")) {

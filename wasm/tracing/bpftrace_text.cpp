@@ -48,9 +48,10 @@ bool parse_u64_tok(std::string_view s, uint64_t& out) {
   return text::parse_u64(s, p, out) && p == s.size();
 }
 
-class BpftraceTextAnalyzer : public LineAnalyzer {
+class BpftraceTextAnalyzer final : public LineAnalyzer<BpftraceTextAnalyzer> {
  public:
   using LineAnalyzer::LineAnalyzer;
+  friend LineAnalyzer;  // it calls on_line and member_ended
 
   void end_member() override {
     final_partial_ = lines_.has_partial_line();
@@ -493,7 +494,7 @@ class BpftraceTextAnalyzer : public LineAnalyzer {
   }
 
   // ---- dispatch ----
-  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) {
     int64_t ln = static_cast<int64_t>(n);
     if (in_multikey_) {
       continue_multikey(line, ln);

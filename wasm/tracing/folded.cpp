@@ -25,9 +25,10 @@ std::string_view strip_hex_offset(std::string_view f) {
   return f.substr(0, plus);
 }
 
-class FoldedAnalyzer : public LineAnalyzer {
+class FoldedAnalyzer final : public LineAnalyzer<FoldedAnalyzer> {
  public:
   using LineAnalyzer::LineAnalyzer;
+  friend LineAnalyzer;  // it calls on_line and member_ended
 
   void finish(nlohmann::json& report) override {
     if (dtrace_blocks_) d_.tool = "dtrace";
@@ -49,9 +50,9 @@ class FoldedAnalyzer : public LineAnalyzer {
   }
 
  private:
-  void member_ended() override { block_frames_.clear(); }
+  void member_ended() { block_frames_.clear(); }
 
-  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) {
     int64_t ln = static_cast<int64_t>(n);
     if (line.empty()) {
       block_frames_.clear();

@@ -1,6 +1,8 @@
 // What every tracing analyzer shares: its input read line by line, everything it finds kept in one
-// TraceData, whose tables and queries are the analyzer's. A format adds on_line and, when a member's
-// end closes something (a table, a histogram, a sample), member_ended.
+// TraceData, whose tables and queries are the analyzer's. A format is a class Format deriving from
+// LineAnalyzer<Format> that defines on_line and, when a member's end closes something (a table, a
+// histogram, a sample), member_ended. Both are called on Format itself, not through a virtual call:
+// on_line runs once per line of the input, and the line loop inlines it.
 #pragma once
 #include <string>
 #include <string_view>
@@ -13,6 +15,7 @@
 
 namespace gcscope::tracing {
 
+template <class Format>
 class LineAnalyzer : public Analyzer {
  public:
   explicit LineAnalyzer(const AnalyzeOptions& options) : options_(options) {}
@@ -20,7 +23,7 @@ class LineAnalyzer : public Analyzer {
   void feed(const char* data, size_t len) override { feed_lines(data, len); }
   void end_member() override {
     finish_lines();
-    member_ended();
+    format().member_ended();
   }
 
   std::vector<tables::Schema> tables() const override { return trace_tables(); }
@@ -32,21 +35,24 @@ class LineAnalyzer : public Analyzer {
   }
 
  protected:
-  // One line of the input: its text (no line ending), its 1-based number, its byte offset.
-  virtual void on_line(std::string_view line, uint64_t number, uint64_t offset) = 0;
-  // After a member's last line.
-  virtual void member_ended() {}
+  // Format defines: void on_line(std::string_view line, uint64_t number, uint64_t offset): one line
+  // of the input, its text (no line ending), its 1-based number, its byte offset.
+  // After a member's last line (Format's own member_ended hides this one).
+  void member_ended() {}
 
   void feed_lines(const char* data, size_t len) {
-    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    lines_.feed(data, len, [&](std::string_view line, uint64_t n, uint64_t off) { format().on_line(line, n, off); });
   }
   void finish_lines() {
-    lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { on_line(line, n, off); });
+    lines_.finish([&](std::string_view line, uint64_t n, uint64_t off) { format().on_line(line, n, off); });
   }
 
   AnalyzeOptions options_;
   LineSplitter lines_;
   TraceData d_;
+
+ private:
+  Format& format() { return static_cast<Format&>(*this); }
 };
 
 }  // namespace gcscope::tracing

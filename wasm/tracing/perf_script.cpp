@@ -30,9 +30,10 @@ bool is_uint(std::string_view s) {
   return true;
 }
 
-class PerfScriptAnalyzer : public LineAnalyzer {
+class PerfScriptAnalyzer final : public LineAnalyzer<PerfScriptAnalyzer> {
  public:
   using LineAnalyzer::LineAnalyzer;
+  friend LineAnalyzer;  // it calls on_line and member_ended
 
   void finish(nlohmann::json& report) override {
     d_.tool = "perf";
@@ -150,9 +151,9 @@ class PerfScriptAnalyzer : public LineAnalyzer {
     in_sample_ = true;
   }
 
-  void member_ended() override { end_sample(); }
+  void member_ended() { end_sample(); }
 
-  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) override {
+  void on_line(std::string_view line, uint64_t n, uint64_t /*offset*/) {
     int64_t ln = static_cast<int64_t>(n);
     if (trim(line).empty()) {
       end_sample();
