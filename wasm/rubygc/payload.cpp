@@ -1,5 +1,6 @@
 #include "payload.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -133,6 +134,11 @@ int64_t Payload::heap_available(size_t i) const {
   if (col.heap_available < 0) return -1;
   int64_t v = at(i, col.heap_available);
   return col.ruby21_names ? v * page_obj_limit : v;  // 2.1: heap_used pages
+}
+
+size_t Payload::complete_samples() const {
+  const size_t kept = std::min({n, ts.size(), event.size(), rss.size(), peak_rss.size(), thread.size()});
+  return width ? std::min(kept, stat.size() / width) : kept;
 }
 
 std::vector<CounterSeries> counter_series(const Payload& p) {

@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -112,9 +113,23 @@ struct Payload {
   int64_t at(size_t sample, int column) const {
     return column < 0 ? -1 : stat[sample * width + static_cast<size_t>(column)];
   }
+  // Whether the samples hold a value at GC.stat column `column` (a StatColumns index; -1 = no such key).
+  bool has(int column) const { return column >= 0 && static_cast<size_t>(column) < width; }
+  // A GC.stat counter's change from sample `from` to sample `to`; none without the column.
+  std::optional<int64_t> gain(size_t from, size_t to, int column) const {
+    if (!has(column)) return std::nullopt;
+    return at(to, column) - at(from, column);
+  }
+  // Samples every column holds: a reader that stopped at a problem keeps the samples before it.
+  size_t complete_samples() const;
   int64_t heap_available(size_t i) const;
   int64_t heap_live(size_t i) const { return at(i, col.heap_live); }
 };
+
+// A timestamp past the start of 2001 (UTC) is wall-clock time, Unix-epoch seconds (TuneMyGC's agents up
+// to 1.0.69); a monotonic clock's (agents 1.0.70 on, gcscope's recorder) counts seconds since boot, and
+// no machine's uptime reaches 31 years.
+inline bool is_wall_clock(double t_s) { return t_s >= 978307200.0; }
 
 // A per-sample counter a timeline shows: its name and its value at sample i.
 struct CounterSeries {

@@ -95,18 +95,18 @@ json range(const Payload& p, const json& args) {
   int64_t gcs = 0, minor = 0, major = 0, gc_ms = 0;
   double unit_ms = 0;
   std::map<std::string, int64_t> majors_by;
-  for (const Unit& u : run.units) {
+  for (const Unit& u : run.work.units) {
     double start = p.ts[u.start] - base;
     if (start < t0 || start > t1) continue;
     const double ms = (p.ts[u.end] - p.ts[u.start]) * 1000.0;
     durations_us.push_back(static_cast<int64_t>(std::llround(ms * 1000)));
-    if (c.total_allocated >= 0) allocs.push_back(p.at(u.end, c.total_allocated) - p.at(u.start, c.total_allocated));
-    gcs += p.at(u.end, c.count) - p.at(u.start, c.count);
-    int64_t ma = c.major >= 0 ? p.at(u.end, c.major) - p.at(u.start, c.major) : 0;
-    minor += c.minor >= 0 ? p.at(u.end, c.minor) - p.at(u.start, c.minor) : 0;
+    if (const auto a = p.gain(u.start, u.end, c.total_allocated)) allocs.push_back(*a);
+    gcs += p.gain(u.start, u.end, c.count).value_or(0);
+    int64_t ma = p.gain(u.start, u.end, c.major).value_or(0);
+    minor += p.gain(u.start, u.end, c.minor).value_or(0);
     major += ma;
     if (ma > 0) majors_by[p.major_by[u.end] == kMajorNone ? "unknown" : major_by_name(p.major_by[u.end])] += ma;
-    if (c.time >= 0) gc_ms += p.at(u.end, c.time) - p.at(u.start, c.time);
+    gc_ms += p.gain(u.start, u.end, c.time).value_or(0);
     unit_ms += ms;
   }
   json units = {{"count", durations_us.size()},

@@ -1,6 +1,7 @@
 #include "rubygc/tables.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "rubygc/queries.h"
 
@@ -98,27 +99,17 @@ const Schema& cycles_schema() {
   return s;
 }
 
-// The start of 2001 (UTC) in epoch seconds: a timestamp past it is wall-clock time (no monotonic
-// clock of a machine counts 31 years), as the tracing tables read bpftrace's.
-constexpr double kEpoch2001 = 978307200.0;
-
-// Samples every column holds (a payload whose samples stopped at a problem keeps those before it).
-size_t complete_samples(const Payload& p) {
-  size_t n = std::min({p.n, p.ts.size(), p.event.size(), p.rss.size(), p.peak_rss.size(), p.thread.size()});
-  return p.width ? std::min(n, p.stat.size() / p.width) : n;
-}
-
 RowWriter& stat_cell(RowWriter& w, const Payload& p, size_t i, int column) {
-  return column < 0 || static_cast<size_t>(column) >= p.width ? w.null() : w.i64(p.at(i, column));
+  return p.has(column) ? w.i64(p.at(i, column)) : w.null();
 }
 
 // A GC.stat counter's change from sample `from` to sample `to` (null without the key).
 RowWriter& stat_gain(RowWriter& w, const Payload& p, size_t from, size_t to, int column) {
-  if (column < 0 || static_cast<size_t>(column) >= p.width) return w.null();
-  return w.i64(p.at(to, column) - p.at(from, column));
+  const std::optional<int64_t> gained = p.gain(from, to, column);
+  return gained ? w.i64(*gained) : w.null();
 }
 
-RowWriter& time_cells(RowWriter& w, double t) { return t >= kEpoch2001 ? w.ts_ms(t * 1000.0) : w.null(); }
+RowWriter& time_cells(RowWriter& w, double t) { return is_wall_clock(t) ? w.ts_ms(t * 1000.0) : w.null(); }
 
 void write_cycles(const Payload& p, const std::string& input, tables::RowSink& sink) {
   RowWriter w(cycles_schema(), sink);
@@ -196,7 +187,7 @@ std::vector<tables::Schema> payload_tables(const Payload& p) {
 }
 
 bool write_payload_table(const Payload& p, const std::string& input, const std::string& name, tables::RowSink& sink) {
-  const size_t n = complete_samples(p);
+  const size_t n = p.complete_samples();
   if (name == samples_schema().name) {
     RowWriter w(samples_schema(), sink);
     for (size_t i = 0; i < n; ++i) {

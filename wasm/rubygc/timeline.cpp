@@ -21,18 +21,14 @@ namespace gcscope::rubygc {
 
 namespace {
 
-// The start of 2001 (UTC) in epoch seconds: a timestamp past it is wall-clock time (agents up to
-// 1.0.69); a monotonic clock's (1.0.70 on, gcscope's recorder) counts seconds since boot.
-constexpr double kEpoch2001 = 978307200.0;
-
 // A counter's highest value written so far and what the current sample adds to it.
 class HighWater {
  public:
-  explicit HighWater(int column) : column_(column) {}
-  bool present() const { return column_ >= 0; }
+  HighWater(const Payload& p, int column) : present_(p.has(column)), column_(column) {}
+  bool present() const { return present_; }
   // The rise at sample i over every sample before it (0 for the first sample or a lagging one).
   int64_t rise(const Payload& p, size_t i) {
-    if (column_ < 0 || static_cast<size_t>(column_) >= p.width) return 0;
+    if (!present_) return 0;
     const int64_t v = p.at(i, column_);
     if (!seen_) {
       seen_ = true, high_ = v;
@@ -44,6 +40,7 @@ class HighWater {
   }
 
  private:
+  bool present_;
   int column_;
   bool seen_ = false;
   int64_t high_ = 0;
@@ -53,8 +50,8 @@ class HighWater {
 
 std::vector<GcBand> gc_bands(const Payload& p) {
   const StatColumns& c = p.col;
-  const size_t n = std::min({p.n, p.ts.size(), p.stat.size() / std::max<size_t>(p.width, 1)});
-  HighWater minors(c.minor), majors(c.major), gc_time(c.time);
+  const size_t n = p.complete_samples();
+  HighWater minors(p, c.minor), majors(p, c.major), gc_time(p, c.time);
   std::vector<GcBand> out;
   size_t open = SIZE_MAX;  // the band still gaining GC time
   double latest = NAN;     // the latest timestamp written before sample i
@@ -81,16 +78,16 @@ std::vector<GcBand> gc_bands(const Payload& p) {
 nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   timeline::Range range = timeline::range_of(args);
   const StatColumns& c = p.col;
-  const size_t n = std::min({p.n, p.ts.size(), p.stat.size() / std::max<size_t>(p.width, 1)});
+  const size_t n = p.complete_samples();
   double lo = INFINITY, hi = -INFINITY;
   for (size_t i = 0; i < n; ++i) lo = std::min(lo, p.ts[i]), hi = std::max(hi, p.ts[i]);
   if (lo <= hi) range.default_to(lo, hi);
-  const bool wall = n > 0 && lo >= kEpoch2001;
+  const bool wall = n > 0 && is_wall_clock(lo);
 
   timeline::Bands minor("minor GCs", "ms", range), major("major GCs", "ms", range);
   timeline::Line live("heap live slots", "slots", timeline::Line::Kind::kMax, range);
   timeline::Line allocated("objects allocated", "objects/s", timeline::Line::Kind::kRate, range);
-  HighWater allocs(c.total_allocated);
+  HighWater allocs(p, c.total_allocated);
   // Allocations seen at a sample written at the same instant as the one before wait for the next
   // interval of some length (a rate needs one).
   int64_t pending_allocs = 0;
@@ -98,8 +95,7 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   for (size_t i = 0; i < n; ++i) {
     const double t = p.ts[i];
     pending_allocs += allocs.rise(p, i);
-    if (c.heap_live >= 0 && static_cast<size_t>(c.heap_live) < p.width)
-      live.add(t, static_cast<double>(p.heap_live(i)));
+    if (p.has(c.heap_live)) live.add(t, static_cast<double>(p.heap_live(i)));
     if (!std::isnan(latest)) {
       const double start = std::min(latest, t), span = std::max(t - latest, 0.0);
       if (allocs.present() && span > 0) {

@@ -26,14 +26,6 @@ json by_event_json(const Run& run) {
   return out;
 }
 
-// The run's units of work (pair_units) and what pairing left over.
-void pair_run_units(Run& run) {
-  UnitPairing pairing = pair_units(run.p);
-  run.units = std::move(pairing.units);
-  run.unfinished = pairing.unfinished;
-  run.unmatched_ends = pairing.unmatched_ends;
-}
-
 // The run's GCs while working: `count` is exact, so its rise over the window (a lagging sample at
 // either end cannot shrink it: the highest count seen counts).
 int64_t gcs_while_working(const Run& run) {
@@ -61,25 +53,25 @@ std::string unit_label(const Payload& p, const Unit& u) {
 }
 
 UnitPairing pair_units(const Payload& p) {
-  UnitPairing run;
+  UnitPairing pairing;
   std::map<int64_t, std::vector<size_t>> open;
-  const size_t n = std::min({p.n, p.event.size(), p.thread.size()});  // a reader stopped early keeps fewer
+  const size_t n = p.complete_samples();
   for (size_t i = 0; i < n; ++i) {
     if (p.event[i] == kProcessingStarted) {
       open[p.thread[i]].push_back(i);
     } else if (p.event[i] == kProcessingEnded) {
       auto it = open.find(p.thread[i]);
       if (it == open.end() || it->second.empty()) {
-        ++run.unmatched_ends;
+        ++pairing.unmatched_ends;
         continue;
       }
-      run.units.push_back({it->second.back(), i, p.thread[i]});
+      pairing.units.push_back({it->second.back(), i, p.thread[i]});
       it->second.pop_back();
     }
   }
-  for (auto& kv : open) run.unfinished += kv.second.size();
-  std::sort(run.units.begin(), run.units.end(), [](const Unit& a, const Unit& b) { return a.start < b.start; });
-  return run;
+  for (auto& kv : open) pairing.unfinished += kv.second.size();
+  std::sort(pairing.units.begin(), pairing.units.end(), [](const Unit& a, const Unit& b) { return a.start < b.start; });
+  return pairing;
 }
 
 double r1(double v) { return std::round(v * 10) / 10; }
@@ -130,21 +122,20 @@ void measure_units(Run& run, json& report) {
   const Payload& p = run.p;
   const StatColumns& c = p.col;
   const double t0 = p.n ? p.ts[0] : 0;
-  pair_run_units(run);
-  const size_t nu = run.units.size();
+  run.work = pair_units(p);
+  const size_t nu = run.work.units.size();
   json::array_t start_s, duration_ms, allocations, gcs_col, minor_col, major_col, gc_time_ms, thread_col, label_col;
   for (auto* col :
        {&start_s, &duration_ms, &allocations, &gcs_col, &minor_col, &major_col, &gc_time_ms, &thread_col, &label_col})
     col->reserve(nu);
-  for (const Unit& u : run.units) {
+  for (const Unit& u : run.work.units) {
     double dur = (p.ts[u.end] - p.ts[u.start]) * 1000.0;
-    int64_t alloc = c.total_allocated >= 0 ? p.at(u.end, c.total_allocated) - p.at(u.start, c.total_allocated) : 0;
-    int64_t gcs = p.at(u.end, c.count) - p.at(u.start, c.count);
+    int64_t alloc = p.gain(u.start, u.end, c.total_allocated).value_or(0);
+    int64_t gcs = p.gain(u.start, u.end, c.count).value_or(0);
     json gc_ms = nullptr;
-    if (c.time >= 0) {
-      int64_t g = p.at(u.end, c.time) - p.at(u.start, c.time);
-      gc_ms = g;
-      run.unit_gc_ms_total += static_cast<double>(g);
+    if (const auto g = p.gain(u.start, u.end, c.time)) {
+      gc_ms = *g;
+      run.unit_gc_ms_total += static_cast<double>(*g);
     }
     run.unit_ms_total += dur;
     run.allocs.push_back(alloc);
@@ -153,8 +144,8 @@ void measure_units(Run& run, json& report) {
     duration_ms.emplace_back(std::round(dur * 1000) / 1000);
     allocations.emplace_back(alloc);
     gcs_col.emplace_back(gcs);
-    minor_col.emplace_back(c.minor >= 0 ? p.at(u.end, c.minor) - p.at(u.start, c.minor) : 0);
-    major_col.emplace_back(c.major >= 0 ? p.at(u.end, c.major) - p.at(u.start, c.major) : 0);
+    minor_col.emplace_back(p.gain(u.start, u.end, c.minor).value_or(0));
+    major_col.emplace_back(p.gain(u.start, u.end, c.major).value_or(0));
     gc_time_ms.emplace_back(gc_ms);
     thread_col.emplace_back(u.thread == Payload::kNoThread ? json(nullptr) : json(std::to_string(u.thread)));
     label_col.emplace_back(unit_label(p, u));
@@ -168,8 +159,8 @@ void measure_units(Run& run, json& report) {
                   {"gc_time_ms", std::move(gc_time_ms)},   {"thread", std::move(thread_col)},
                   {"label", std::move(label_col)}};
   report["units_of_work"] = {{"count", nu},
-                             {"unfinished", run.unfinished},
-                             {"unmatched_ends", run.unmatched_ends},
+                             {"unfinished", run.work.unfinished},
+                             {"unmatched_ends", run.work.unmatched_ends},
                              {"allocations_p50", run.p50},
                              {"allocations_p95", run.p95},
                              {"with_gc_pct", r1(run.with_gc_pct)},
@@ -254,9 +245,9 @@ void classify_gc_cycles(Run& run, json& report) {
     // No GC start events (finalizer/poll agents): per unit, the counter deltas give how many minors and
     // majors ran; GC.latest_gc_info at PROCESSING_ENDED only names the reason of the last one (autotuner
     // makes the same approximation).
-    for (const Unit& u : run.units) {
-      int64_t mi = c.minor >= 0 ? p.at(u.end, c.minor) - p.at(u.start, c.minor) : 0;
-      int64_t ma = c.major >= 0 ? p.at(u.end, c.major) - p.at(u.start, c.major) : 0;
+    for (const Unit& u : run.work.units) {
+      int64_t mi = p.gain(u.start, u.end, c.minor).value_or(0);
+      int64_t ma = p.gain(u.start, u.end, c.major).value_or(0);
       run.minors += mi;
       run.majors += ma;
       if (ma > 0) run.majors_by[p.major_by[u.end] == kMajorNone ? "unknown" : major_by_name(p.major_by[u.end])] += ma;
@@ -305,7 +296,7 @@ void detect_leak(Run& run, json& report) {
   const Payload& p = run.p;
   int col = p.col.old_objects >= 0 ? p.col.old_objects : p.col.heap_live;
   std::vector<int64_t> series;
-  for (const Unit& u : run.units) series.push_back(p.at(u.end, col));
+  for (const Unit& u : run.work.units) series.push_back(p.at(u.end, col));
   run.leak_evidence = nullptr;
   if (col >= 0 && series.size() >= static_cast<size_t>(kLeakMinUnits)) {
     int64_t mid = series[series.size() / 2], q3 = series[series.size() * 3 / 4], end = series.back();
@@ -336,9 +327,9 @@ void rate_confidence(Run& run, json& report) {
   bool cap = non_terminated >= sample_cap;
   json reasons = json::array();
   std::string level = "high";
-  if (run.units.size() < kRepresentativeUnits) {
+  if (run.work.units.size() < kRepresentativeUnits) {
     level = "low";
-    reasons.push_back("only " + std::to_string(run.units.size()) +
+    reasons.push_back("only " + std::to_string(run.work.units.size()) +
                       " units of work (the agent's README suggests >= 200)");
   }
   if (cap) {
@@ -353,7 +344,7 @@ void rate_confidence(Run& run, json& report) {
   const size_t started = run.by_event[kGcCycleStarted], ended = run.by_event[kGcCycleEnded];
   run.confidence = level;
   report["confidence"] = {{"level", level},
-                          {"units", run.units.size()},
+                          {"units", run.work.units.size()},
                           {"gc_cycles_seen", started + ended > 0 ? std::max(started, ended) : 0},
                           {"gcs_during_processing", run.gcs_processing},
                           {"samples", p.n},
@@ -370,7 +361,7 @@ void write_metrics(const Run& run, json& report) {
   for (auto& kv : run.minors_by) mi_by[kv.first] = kv.second;
   const Payload& p = run.p;
   report["metrics"] = {
-      {"units", run.units.size()},
+      {"units", run.work.units.size()},
       {"gc_at_boot", run.boot_gc},
       {"heap_live_at_boot", run.live_boot},
       {"heap_available_at_boot", run.avail_boot},
@@ -448,7 +439,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
   size_heaps_at_plateau(run, report);
 
   Verdict verdict;
-  if (run.units.empty()) {
+  if (run.work.units.empty()) {
     verdict.status = 400;
     verdict.message =
         "no unit of work (no PROCESSING_STARTED/ENDED pair): not representative; the real agent does not "
@@ -474,7 +465,7 @@ Verdict tune(const Payload& p, const RubyVersion& version, const TunerOptions& o
       if (!is_agent_control_var(kv.first)) existing[kv.first] = kv.second;
     verdict.details = {{"existing", existing}, {"conflicts", conflicts}};
   } else if (verdict.status == 200) {
-    verdict.message = "advice for Ruby " + version.text + " from " + std::to_string(run.units.size()) +
+    verdict.message = "advice for Ruby " + version.text + " from " + std::to_string(run.work.units.size()) +
                       " units of work and " + std::to_string(run.gcs_processing) +
                       " GCs while working (confidence: " + run.confidence + ")";
   }

@@ -51,7 +51,7 @@ bool heap_entry(const json& heaps, int h, int64_t& eden, int64_t& slot_size) {
 }  // namespace
 
 void find_plateau(Run& run, json& report) {
-  const size_t n = run.units.size();
+  const size_t n = run.work.units.size();
   json out = {{"plateaued", false}, {"units", n}};
   if (n < kPlateauMinUnits) {
     out["reason"] = "fewer than " + std::to_string(kPlateauMinUnits) + " units of work";
@@ -60,7 +60,7 @@ void find_plateau(Run& run, json& report) {
   }
   std::vector<double> ms;
   ms.reserve(n);
-  for (const Unit& u : run.units) ms.push_back((run.p.ts[u.end] - run.p.ts[u.start]) * 1000.0);
+  for (const Unit& u : run.work.units) ms.push_back((run.p.ts[u.end] - run.p.ts[u.start]) * 1000.0);
   // The earliest start whose tail (at least the last half of the run) has halves of alike medians.
   for (int step = 0; step <= kPlateauSteps / 2; ++step) {
     const size_t from = n * static_cast<size_t>(step) / kPlateauSteps;
@@ -93,8 +93,8 @@ void size_heaps_at_plateau(Run& run, json& report) {
   std::vector<std::pair<int64_t, int64_t>> heaps;  // (largest eden slots, slot size)
   int64_t first_total = -1, last_total = 0;        // total eden slots at the window's first and last snapshot
   size_t snapshots = 0;
-  for (size_t k = run.plateau_from; k < run.units.size(); ++k) {
-    const json* sh = stat_heap_of(p, run.units[k].end);
+  for (size_t k = run.plateau_from; k < run.work.units.size(); ++k) {
+    const json* sh = stat_heap_of(p, run.work.units[k].end);
     if (!sh) continue;
     ++snapshots;
     int64_t total = 0;

@@ -44,7 +44,7 @@ void rule_heap_init(const Run& run, Advice& a) {
                          static_cast<double>(run.max_avail_proc) >
                              kHeapGrowthAfterBoot * static_cast<double>(p.heap_available(run.booted));
   const bool boot_needs_init = run.booted != kNone && (p.at(run.booted, p.col.count) >= kBootGcsForInit || heap_grew);
-  if (run.units.empty() || !boot_needs_init) return;
+  if (run.work.units.empty() || !boot_needs_init) return;
   json init_evidence = {{"gc_at_boot", run.boot_gc},
                         {"heap_available_at_boot", run.avail_boot},
                         {"max_heap_available_processing", run.max_avail_proc},
@@ -107,7 +107,7 @@ void rule_heap_init(const Run& run, Advice& a) {
 
 // ---- H2: free slots after a GC, when many units of work run a GC ----
 void rule_free_slots(const Run& run, Advice& a) {
-  if (run.units.empty() || run.with_gc_pct <= kUnitsWithGcForFree || run.p95 <= 0 ||
+  if (run.work.units.empty() || run.with_gc_pct <= kUnitsWithGcForFree || run.p95 <= 0 ||
       static_cast<double>(run.p95) <= kFreeMinRatio * static_cast<double>(run.max_avail_proc))
     return;
   a.add("speed", "RUBY_GC_HEAP_FREE_SLOTS", static_cast<double>(run.p95),
@@ -119,7 +119,7 @@ void rule_free_slots(const Run& run, Advice& a) {
 
 // ---- H4: the largest single growth step ----
 void rule_growth_max(const Run& run, Advice& a) {
-  if (run.units.empty() || run.page <= 0) return;
+  if (run.work.units.empty() || run.page <= 0) return;
   const int64_t page = run.page, p95 = run.p95;
   int64_t cap_speed = std::max(pages_up(2 * p95, page), 4 * page);
   if (run.max_growth_step > std::max<int64_t>(2 * p95, 100000))
@@ -134,7 +134,7 @@ void rule_growth_max(const Run& run, Advice& a) {
 // ---- H5: major GCs by old-generation growth ----
 void rule_oldobject_factor(const Run& run, Advice& a) {
   const int64_t oldgen = run.majors_by_reason("oldgen");
-  if (run.units.empty() || oldgen < kOldgenMajors) return;
+  if (run.work.units.empty() || oldgen < kOldgenMajors) return;
   json ev = {{"majors_by_oldgen", oldgen}, {"majors", run.majors}};
   if (!run.leak)
     a.add(
@@ -149,7 +149,7 @@ void rule_oldobject_factor(const Run& run, Advice& a) {
 
 // ---- H6: minor GCs triggered by malloc growth (autotuner Malloc) ----
 void rule_malloc_limit(const Run& run, Advice& a) {
-  if (run.units.empty() || run.minor_by_malloc < kMallocMinors ||
+  if (run.work.units.empty() || run.minor_by_malloc < kMallocMinors ||
       static_cast<double>(run.minor_by_malloc) <= kMallocShare * static_cast<double>(run.minors))
     return;
   // autotuner Malloc: unset -> 2 x default; configured below the default -> the default; else 2 x configured.
@@ -168,7 +168,7 @@ void rule_malloc_limit(const Run& run, Advice& a) {
 // ---- H7: major GCs forced by malloc'd memory of old objects (autotuner Oldmalloc) ----
 void rule_oldmalloc_limit(const Run& run, Advice& a) {
   const int64_t oldmalloc = run.majors_by_reason("oldmalloc");
-  if (run.units.empty() || run.majors <= 0) return;
+  if (run.work.units.empty() || run.majors <= 0) return;
   json ev = {{"majors_by_oldmalloc", oldmalloc}, {"majors", run.majors}};
   // 10^12 (autotuner's "off") does not fit a 32-bit size_t: use the largest value strtol keeps there.
   const double off = run.p.pointer_bits == 32 ? 2000000000.0 : 1e12;
@@ -190,7 +190,7 @@ void rule_oldmalloc_limit(const Run& run, Advice& a) {
 // ---- H8: major GCs by write-barrier-unprotected (shady) objects; a knob only on 3.3+ ----
 void rule_shady_ratio(const Run& run, Advice& a) {
   const int64_t shady = run.majors_by_reason("shady");
-  if (run.units.empty() || shady < kShadyMajors ||
+  if (run.work.units.empty() || shady < kShadyMajors ||
       static_cast<double>(shady) <= kShadyShare * static_cast<double>(run.majors))
     return;
   json ev = {{"majors_by_shady", shady}, {"majors", run.majors}};
@@ -269,7 +269,7 @@ void rule_rss_budget(const Run& run, Advice& a) {
     a.budget_info["reason"] = "no budget given (CLI: --set rss_budget_mb=N; page: the RSS budget field)";
     return;
   }
-  if (run.units.empty()) return;
+  if (run.work.units.empty()) return;
   if (std::max(run.peak_rss, run.max_rss) == 0 || run.p.slot_size == 0)
     a.budget_info["reason"] =
         "the payload has no RSS (0) or no slot size: an RSS budget cannot be mapped to heap slots";
@@ -323,12 +323,12 @@ void state_facts(const Run& run, Advice& a) {
   if (run.peak_rss == 0 && run.max_rss == 0)
     a.finding("rss_unknown", "info",
               "RSS fields are 0 (the agent could not read RSS, e.g. ruby.wasm): no RSS budget strategy");
-  if (run.unfinished)
+  if (run.work.unfinished)
     a.finding("unfinished_units", "info",
-              num(static_cast<int64_t>(run.unfinished)) + " PROCESSING_STARTED without an end (ignored)");
-  if (run.unmatched_ends)
+              num(static_cast<int64_t>(run.work.unfinished)) + " PROCESSING_STARTED without an end (ignored)");
+  if (run.work.unmatched_ends)
     a.finding("unmatched_ends", "warn",
-              num(static_cast<int64_t>(run.unmatched_ends)) + " PROCESSING_ENDED without a start (ignored)");
+              num(static_cast<int64_t>(run.work.unmatched_ends)) + " PROCESSING_ENDED without a start (ignored)");
   if (!run.gc_share.is_null()) {
     double share = run.gc_share.get<double>();
     a.finding("gc_time_share", share < 2.0 ? "info" : "warn",

@@ -28,9 +28,9 @@ struct Run {
   // samples by event
   std::vector<size_t> by_event;
   size_t booted = kNone, terminated = kNone, first_start = kNone, last_end = kNone;
-  // units of work
-  std::vector<Unit> units;
-  size_t unfinished = 0, unmatched_ends = 0, units_with_gc = 0;
+  // units of work and what pairing left over
+  UnitPairing work;
+  size_t units_with_gc = 0;
   std::vector<int64_t> allocs;  // per unit
   int64_t p50 = 0, p95 = 0;     // allocations per unit
   double with_gc_pct = 0, unit_ms_total = 0, unit_gc_ms_total = 0;
