@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "rubygc/queries.h"
 
@@ -36,10 +37,19 @@ const Schema& samples_schema() {
   return s;
 }
 
-// The fixed columns of tuner_samples; one int64 column per GC.stat key follows them.
+// The fixed columns of tuner_samples, gc_samples' columns of these names (one int64 column per GC.stat
+// key follows them): picked by name, so a column added to gc_samples does not shift them.
+constexpr const char* kTunerFixedColumns[] = {"input", "sample", "t_s", "ts", "event", "thread"};
+
 std::vector<tables::Column> tuner_fixed_columns() {
   const Schema& g = samples_schema();
-  return {g.columns.begin(), g.columns.begin() + 6};  // input .. thread
+  std::vector<tables::Column> out;
+  for (const char* name : kTunerFixedColumns) {
+    const int k = g.find(name);
+    if (k < 0) throw std::logic_error(std::string("gc_samples has no column ") + name + " for tuner_samples");
+    out.push_back(g.columns[static_cast<size_t>(k)]);
+  }
+  return out;
 }
 
 const Schema& stat_schema() {
