@@ -141,3 +141,69 @@ TEST_CASE("tables: every format's tables keep the rules, and a name means one sc
   }
   CHECK(columns_of.count("events"));  // tracing's, at least
 }
+
+// gc_cycles is written by two formats (rubygc: a TuneMyGC payload's GC bands; rbkit: a capture's
+// gc_start events), so one session holding both inputs has one gc_cycles table with the rows of each.
+// The figures: rt16's minor_gc_count goes 38 -> 39 between sample 6 (ts 1795257974.0500152) and
+// sample 7 (ts 1795257974.0792837), GC.stat time 472 -> 474 ms (tests/rubygc/test_timeline.cpp);
+// stock-server-first12's one gc_start, gc_end_m and gc_end_s are at 1795257122213, 1795257122213 and
+// 1795257123915 ms (fixtures/rbkit/rbkit_frames.py events, a msgpack reader of its own).
+TEST_CASE("tables: rubygc and rbkit register the same gc_cycles columns; one session holds both's rows", "[tables]") {
+  const std::string payload = test::fixture("rubygc/rt16_rack_app_tiny_seed.json");
+  const std::string capture = test::fixture("rbkit/stock-server-first12.rbkit");
+  auto gc_cycles_columns = [](const std::vector<std::string>& paths) {
+    InputSet set;
+    for (const auto& path : paths) {
+      const std::string bytes = test::read_file(path);
+      set.begin_file(path);
+      set.feed(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+      set.end_file();
+    }
+    set.finish();
+    json columns = nullptr;
+    for (const auto& t : set.query("session.tables", json::object()))
+      if (t["name"] == "gc_cycles") columns = t["columns"];
+    json rows = set.query("table.rows", {{"name", "gc_cycles"}});
+    return std::make_pair(columns, rows);
+  };
+  // name, type, unit of each column, in order, as docs/TABLES.md lists them in both sections.
+  const std::vector<std::string> want = {
+      "input string ",      "cycle int64 ",        "t_s float64 s", "ts timestamp ", "duration_ms float64 ms",
+      "mark_ms float64 ms", "sweep_ms float64 ms", "kind string ",  "gcs int64 ",    "window_s float64 s"};
+  auto described = [](const json& columns) {
+    std::vector<std::string> out;
+    for (const auto& c : columns)
+      out.push_back(c["name"].get<std::string>() + " " + c["type"].get<std::string>() + " " +
+                    c["unit"].get<std::string>());
+    return out;
+  };
+  const auto [rubygc, rubygc_rows] = gc_cycles_columns({payload});
+  const auto [rbkit, rbkit_rows] = gc_cycles_columns({capture});
+  REQUIRE(rubygc.is_array());
+  REQUIRE(rbkit.is_array());
+  CHECK(described(rubygc) == want);
+  CHECK(described(rbkit) == want);
+  CHECK(rubygc[4]["meaning"] != rbkit[4]["meaning"]);  // each format says what a duration is for its input
+
+  const auto [both, rows] = gc_cycles_columns({payload, capture});
+  CHECK(described(both) == want);
+  REQUIRE(rows["total"] == 2);
+  for (const auto& row : rows["rows"]) {
+    INFO(row.dump());
+    if (row[0] == payload) {
+      CHECK(row[2].get<double>() == 1795257974.0500152);
+      CHECK(row[4].get<double>() == 2.0);
+      CHECK(row[7] == "minor");
+      CHECK(row[8] == 1);
+      CHECK(row[9].get<double>() == Approx(1795257974.0792837 - 1795257974.0500152));
+    } else {
+      CHECK(row[0] == capture);
+      CHECK(row[2].get<double>() == Approx(1795257122.213));
+      CHECK(row[4].get<double>() == Approx(1795257123915.0 - 1795257122213.0));
+      CHECK(row[5].get<double>() == 0.0);
+      CHECK(row[7].is_null());
+      CHECK(row[8] == 1);
+      CHECK(row[9].is_null());
+    }
+  }
+}

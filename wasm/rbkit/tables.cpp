@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/gc_cycles_table.h"
 #include "rbkit/capture.h"
 
 namespace gcscope::rbkit {
@@ -58,19 +59,18 @@ const Schema& object_rates_schema() {
 }
 
 const Schema& gc_cycles_schema() {
-  static const Schema s{
-      "gc_cycles",
-      "One row per gc_start event, in time order, with the gc_end_m and gc_end_s that closed its cycle.",
-      {{"input", Type::kString, "", kInput},
-       {"cycle", Type::kInt64, "", "the cycle's position in time order, from 0"},
-       {"t_s", Type::kFloat64, "s", "gc_start in seconds since the Unix epoch"},
-       {"ts", Type::kTimestamp, "", "gc_start"},
-       {"duration_ms", Type::kFloat64, "ms", "gc_start to gc_end_s; null for a cycle the capture never closed"},
-       {"mark_ms", Type::kFloat64, "ms", "gc_start to gc_end_m (marking); null without a gc_end_m"},
-       {"sweep_ms", Type::kFloat64, "ms", "gc_end_m to gc_end_s (sweeping); null without both"},
-       {"kind", Type::kString, "", "null: rbkit does not say whether a GC was minor or major"},
-       {"gcs", Type::kInt64, "", "1: each row is one GC"},
-       {"window_s", Type::kFloat64, "s", "null: t_s is the GC's own start"}}};
+  static const Schema s = tables::gc_cycles_schema(
+      {/*table*/ "One row per gc_start event, in time order, with the gc_end_m and gc_end_s that closed its cycle.",
+       /*input*/ kInput,
+       /*cycle*/ "the cycle's position in time order, from 0",
+       /*t_s*/ "gc_start in seconds since the Unix epoch",
+       /*ts*/ "gc_start",
+       /*duration_ms*/ "gc_start to gc_end_s; null for a cycle the capture never closed",
+       /*mark_ms*/ "gc_start to gc_end_m (marking); null without a gc_end_m",
+       /*sweep_ms*/ "gc_end_m to gc_end_s (sweeping); null without both",
+       /*kind*/ "null: rbkit does not say whether a GC was minor or major",
+       /*gcs*/ "1: each row is one GC",
+       /*window_s*/ "null: t_s is the GC's own start"});
   return s;
 }
 

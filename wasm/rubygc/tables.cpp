@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/gc_cycles_table.h"
 #include "rubygc/queries.h"
 
 namespace gcscope::rubygc {
@@ -90,22 +91,21 @@ const Schema& units_schema() {
 }
 
 const Schema& cycles_schema() {
-  static const Schema s{
-      "gc_cycles",
-      "One row per interval between two samples in which minor_gc_count or major_gc_count rose (the GC band of "
-      "the payload's timeline), in time order; an interval where both rose has a row of each kind.",
-      {{"input", Type::kString, "", "the payload file (or archive member)"},
-       {"cycle", Type::kInt64, "", "the row's position in time order, from 0"},
-       {"t_s", Type::kFloat64, "s", "the timestamp of the sample written before the rise: the GCs ran after it"},
-       {"ts", Type::kTimestamp, "", "t_s as an absolute time (null on a monotonic clock, as gc_samples.ts)"},
-       {"duration_ms", Type::kFloat64, "ms",
-        "GC.stat time gained from this interval until the next row's (a lazy sweep adds after the counter rose); "
-        "null before Ruby 3.1 and for the minor row of an interval that also has a major one"},
-       {"mark_ms", Type::kFloat64, "ms", "null: a payload has no per-GC marking time"},
-       {"sweep_ms", Type::kFloat64, "ms", "null: a payload has no per-GC sweeping time"},
-       {"kind", Type::kString, "", "minor or major: which counter rose"},
-       {"gcs", Type::kInt64, "", "how far that counter rose: the GCs of this kind the interval holds"},
-       {"window_s", Type::kFloat64, "s", "the interval's length: the GCs ran between t_s and t_s + window_s"}}};
+  static const Schema s = tables::gc_cycles_schema(
+      {/*table*/ "One row per interval between two samples in which minor_gc_count or major_gc_count rose (the GC "
+                 "band of the payload's timeline), in time order; an interval where both rose has a row of each kind.",
+       /*input*/ "the payload file (or archive member)",
+       /*cycle*/ "the row's position in time order, from 0",
+       /*t_s*/ "the timestamp of the sample written before the rise: the GCs ran after it",
+       /*ts*/ "t_s as an absolute time (null on a monotonic clock, as gc_samples.ts)",
+       /*duration_ms*/
+       "GC.stat time gained from this interval until the next row's (a lazy sweep adds after the counter rose); "
+       "null before Ruby 3.1 and for the minor row of an interval that also has a major one",
+       /*mark_ms*/ "null: a payload has no per-GC marking time",
+       /*sweep_ms*/ "null: a payload has no per-GC sweeping time",
+       /*kind*/ "minor or major: which counter rose",
+       /*gcs*/ "how far that counter rose: the GCs of this kind the interval holds",
+       /*window_s*/ "the interval's length: the GCs ran between t_s and t_s + window_s"});
   return s;
 }
 
