@@ -13,11 +13,15 @@
 //  - rec31_malloc.json (four threads): the counters go down 31 (minor), 7 (major) and 40 (allocated)
 //    times where a thread's sample was written late; their highest values are 35, 8 and 80949 from
 //    9, 3 and 66378 at the first sample.
+//  - rt16_first6_columns.json (fixtures/rubygc/cut_columns.py): rt16 with the first 6 GC.stat columns
+//    of its header and samples (count ... heap_available_slots); heap_live_slots was column 6,
+//    total_allocated_objects 14, minor_gc_count 18 and major_gc_count 19.
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "../jvm/jvm_session.h"
 #include "core/timeline.h"
+#include "rubygc/queries.h"
 
 using nlohmann::json;
 
@@ -33,6 +37,20 @@ const json& named(const json& answer, const std::string& name) {
 }
 
 json payload_samples(const std::string& rel) { return read_json(fixture(rel)); }
+
+std::vector<std::string> series_names(const json& answer) {
+  std::vector<std::string> out;
+  for (const auto& s : answer.at("series")) out.push_back(s.at("name"));
+  return out;
+}
+
+// A payload read as the analyzer reads a well-formed one (the fast reader, then the header's checks).
+rubygc::Payload read_payload(const std::string& rel) {
+  rubygc::Payload p;
+  REQUIRE(rubygc::read_fast(read_file(fixture(rel)), p));
+  REQUIRE(rubygc::check_header(p.doc, p).status == 200);
+  return p;
+}
 
 }  // namespace
 
@@ -100,6 +118,32 @@ TEST_CASE("timeline: a threaded payload's late samples add no GCs and no allocat
   CHECK(named(a, "minor GCs")["totals"]["count"] == 35 - 9);
   CHECK(named(a, "major GCs")["totals"]["count"] == 8 - 3);
   CHECK(named(a, "objects allocated")["totals"]["total"] == 80949.0 - 66378.0);
+}
+
+TEST_CASE("timeline: a payload cut before heap_live_slots shows no heap or counter series", "[timeline][rubygc]") {
+  JvmSession s({fixture("rubygc/rt16_first6_columns.json")});
+  const json a = s.ask(timeline::kMethod);
+  CHECK(a["t0"].get<double>() == 1795257973.675634);
+  CHECK(a["t1"].get<double>() == 1795257974.087835);
+  CHECK(series_names(a) == std::vector<std::string>{"minor GCs", "major GCs"});
+  CHECK(named(a, "minor GCs")["totals"]["count"] == 0);
+  CHECK(named(a, "major GCs")["totals"]["count"] == 0);
+}
+
+TEST_CASE("timeline: GC.stat columns past the samples' width give no series", "[timeline][rubygc]") {
+  // The cut payload's 6-value samples with the uncut header's column indexes: heap_live_slots (6),
+  // total_allocated_objects, minor_gc_count and major_gc_count lie past the samples' width.
+  const rubygc::Payload full = read_payload("rubygc/rt16_rack_app_tiny_seed.json");
+  rubygc::Payload cut = read_payload("rubygc/rt16_first6_columns.json");
+  REQUIRE(cut.n == 9);
+  REQUIRE(cut.width == 6);
+  REQUIRE(full.col.heap_live == 6);
+  REQUIRE(cut.col.heap_live == -1);
+  cut.col = full.col;
+  const json a = rubygc::payload_timeline(cut, json::object());
+  CHECK(series_names(a) == std::vector<std::string>{"minor GCs", "major GCs"});
+  CHECK(named(a, "minor GCs")["totals"]["count"] == 0);
+  CHECK(a["t1"].get<double>() == 1795257974.087835);
 }
 
 }  // namespace gcscope::test

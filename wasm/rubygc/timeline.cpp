@@ -109,7 +109,7 @@ nlohmann::json payload_timeline(const Payload& p, const nlohmann::json& args) {
   nlohmann::json series = nlohmann::json::array();
   series.push_back(minor.take());
   series.push_back(major.take());
-  if (c.heap_live >= 0) series.push_back(live.take());
+  if (p.has(c.heap_live)) series.push_back(live.take());
   if (allocs.present()) series.push_back(allocated.take());
   return timeline::answer(
       wall ? "epoch" : "own",
