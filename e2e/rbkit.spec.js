@@ -203,6 +203,15 @@ async function expectFrameRows(box, frames, { self }) {
   }
 }
 
+const gcscope = (args) => JSON.parse(execFileSync(path.join(ROOT, 'build/native/gcscope'), args).toString());
+
+// The comparison's JSON download (its button under the compare panel `box`), parsed.
+async function downloadedComparison(box) {
+  const [download] = await Promise.all([box.page().waitForEvent('download'), box.locator('button', { hasText: 'Download comparison JSON' }).click()]);
+  expect(download.suggestedFilename()).toBe('rbkit-compare.json');
+  return JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+}
+
 // The capture without the samples holding Report#fib, re-encoded by the fixture's own msgpack codec
 // (fixtures/rbkit/rbkit_frames.py without), as tests/cli/cli_stacks.sh makes it.
 function captureWithoutFib() {
@@ -246,6 +255,15 @@ test('two captures compare: objects and GC per second, per class, and the cpu sa
     await expect(classes.nth(i).locator('td').nth(2)).toHaveText(n);
   }
   await expect(box.locator('.rbkit-compare-no-frames')).toHaveText("No per-frame deltas: capture B has no cpu_sample stacks (rbkit's CPU profiling was off or sent no frames)");
+  // Every figure's Δ% is `gcscope compare`'s of the two files, signed, one decimal, none from 0; the
+  // JSON download is its answer.
+  const withLeak = gcscope(['compare', cpu, leak]).compare;
+  const signed = (x) => (x === null || x === undefined ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
+  const figureKeys = [['span \\(s\\)', 'span_s'], ['objects created', 'objects_created'], ['objects created per s', 'objects_per_s'],
+    ['GC cycles', 'gc_cycles'], ['GC cycles per s', 'gc_per_s'], ['GC time \\(ms\\)', 'gc_total_ms'], ['longest GC \\(ms\\)', 'gc_max_ms']];
+  for (const [label, key] of figureKeys) await expect(cells(label).nth(4), key).toHaveText(signed(withLeak.rbkit[key].delta_percent));
+  expect(withLeak.rbkit.span_s.delta_percent).not.toBeNull();  // one figure with a percent at least
+  expect(await downloadedComparison(box)).toMatchObject({ rbkit: withLeak.rbkit, frames_omitted: withLeak.frames_omitted });
 
   // Against the capture without fib: per frame, the rows of `gcscope compare` of the two files, whose
   // totals are the sample counts of stackprof's folding with and without the Report#fib lines.
@@ -257,6 +275,7 @@ test('two captures compare: objects and GC per second, per class, and the cpu sa
   expect(cli.totals.b).toBe(weight(folded.filter((l) => !l.includes('Report#fib'))));
   await expectFrameRows(box, cli.frames, { self: true });
   await expect(cells('objects created').nth(3)).toHaveText('0');
+  expect(await downloadedComparison(box)).toMatchObject({ totals: cli.totals, frames: cli.frames, rbkit: cli.rbkit });
 });
 
 test('a job of several captures compares as their sum with the box ticked, as gcscope compare DIR does', async ({ page }) => {

@@ -221,6 +221,14 @@ test('comparing captures of two jobs shows the deltas gcscope compare computes',
     await expect(td.nth(4)).toHaveText(shown(p.calls.delta));
     await expect(td.nth(5)).toHaveText(p.calls.delta_percent === null ? '—' : (p.calls.delta_percent > 0 ? '+' : '') + p.calls.delta_percent.toFixed(1) + '%');
   }
+  // No stacks in either capture: no per-frame part, nor a reason for its absence; the JSON download
+  // is the engine's answer.
+  expect(cli.frames).toBeUndefined();
+  expect(cli.frames_omitted).toBeUndefined();
+  await expect(box.locator('.tracing-compare-frames, .tracing-compare-no-frames')).toHaveCount(0);
+  const [download] = await Promise.all([page.waitForEvent('download'), box.locator('button', { hasText: 'Download comparison JSON' }).click()]);
+  expect(download.suggestedFilename()).toBe('tracing-compare.json');
+  expect(JSON.parse(fs.readFileSync(await download.path(), 'utf8'))).toMatchObject({ probes: cli.probes, stacks: cli.stacks });
 });
 
 // Two jobs of two captures each, compared as sets: each side is the sum of its job's captures

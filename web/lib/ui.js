@@ -367,6 +367,37 @@
     return c;
   }
 
+  // A change in percent with its sign and one decimal ("+45.5%"; unit ' %' gives "-22.9 %"), "—" for
+  // none (the engine gives none where the first side is 0).
+  function signedPercent(x, unit = '%') {
+    return x === null || x === undefined ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + unit;
+  }
+
+  // The engine's comparison of two captures (compareWithEngine) drawn into `out`: "Comparing…" until
+  // it answers, then draw(out, c) lays out the figures of the capture's own kind, then what every
+  // capture comparison shows after them: per frame, the engine's profile compare (the differential
+  // flame graph and the delta table, A before, B after) when both captures hold stacks of one unit,
+  // else the engine's reason why not (c.frames_omitted); last a button that downloads the whole
+  // answer as JSON. `name` begins the classes (NAME-compare-wait, NAME-compare-frames,
+  // NAME-diff-flame, NAME-compare-no-frames) and the files (NAME-compare.json, the graph's).
+  // Resolves once drawn; a failure is shown in `out`.
+  function showComparison(out, ctx, pick, name, draw) {
+    out.appendChild(el('p', { class: `muted ${name}-compare-wait`, text: 'Comparing…' }));
+    return compareWithEngine(ctx, pick).then((c) => {
+      out.replaceChildren();
+      draw(out, c);
+      if (c.frames) {
+        const box = el('div', { class: `${name}-compare-frames` });
+        out.appendChild(box);
+        GCSCOPE.flamegraph.comparison(box, c, { labels: { a: 'A', b: 'B' }, unit: c.unit, cls: `${name}-diff-flame`, name });
+      } else if (c.frames_omitted) {
+        out.appendChild(el('p', { class: `muted ${name}-compare-no-frames`, text: 'No per-frame deltas: ' + c.frames_omitted }));
+      }
+      out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
+        on: { click: () => download(`${name}-compare.json`, 'application/json', JSON.stringify(c, null, 2)) } }));
+    }, (e) => { out.replaceChildren(el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
+  }
+
   // "Compare with": a select of the other reports `accept` takes (refilled on focus, since jobs come
   // and go), a Compare button, and an output box that draw(out, pick) fills. When the picked report
   // is another job's and either job holds several reports `accept` takes, a checkbox compares the
@@ -660,5 +691,5 @@
     return wrap;
   }
 
-  GCSCOPE.ui = { el, fmt, table, pagedTable, download, copyBlock, kpis, section, reportLabel, otherReports, compareWithEngine, comparePicker, svg };
+  GCSCOPE.ui = { el, fmt, table, pagedTable, download, copyBlock, kpis, section, reportLabel, otherReports, compareWithEngine, comparePicker, showComparison, signedPercent, svg };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -356,7 +356,7 @@
       { key: 'a', label: 'A: ' + labelA, numeric: true, format: num },
       { key: 'b', label: 'B: ' + labelB, numeric: true, format: num },
       { key: 'delta', label: 'Δ (B − A)', numeric: true, format: num },
-      { key: 'delta_percent', label: 'Δ %', numeric: true, format: (v) => (v === null ? '—' : (v > 0 ? '+' : '') + v.toFixed(1) + ' %') },
+      { key: 'delta_percent', label: 'Δ %', numeric: true, format: (v) => GCSCOPE.ui.signedPercent(v, ' %') },
     ], c.kpis, { caption: c.kpis.length + ' KPIs', csvName: 'jvm-compare.csv', filter: false }));
     const charts = GCSCOPE.charts;
     if (!charts) return;

@@ -317,30 +317,25 @@
   // Compare with another rbkit capture on the page: the engine compares (compare.side of this capture,
   // A, then compare.with on B's engine; rbkit/compare.h, the same as `gcscope compare A B`): objects
   // created and GC cycles per second of each capture's span, per class, and the per-frame deltas of
-  // the cpu samples. This lays out its answer.
+  // the cpu samples (ui.showComparison). This lays out its answer.
   function compareSection(report, ctx) {
     return ctx.ui.comparePicker({
       self: report, ctx, accept: (r) => r.format === 'rbkit-capture', cls: 'rbkit-compare',
       ariaLabel: 'rbkit capture to compare with', prompt: 'Compare this capture (A) with (B): ',
       emptyText: 'No other rbkit capture on the page: analyze another one (as its own job, or dropped together) to compare.',
-      draw: (out, pick) => {
-        out.appendChild(ctx.ui.el('p', { class: 'muted', text: 'Comparing…' }));
-        ctx.ui.compareWithEngine(ctx, pick)
-          .then((c) => { out.replaceChildren(); drawComparison(out, c, ctx); },
-            (e) => { out.replaceChildren(ctx.ui.el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
-      },
+      draw: (out, pick) => ctx.ui.showComparison(out, ctx, pick, 'rbkit', (box, c) => drawFigures(box, c, ctx)),
     });
   }
 
-  function drawComparison(out, c, ctx) {
-    const { el, fmt, table } = ctx.ui;
+  // The comparison's objects and GC figures, and its per-class table.
+  function drawFigures(out, c, ctx) {
+    const { fmt, table, signedPercent } = ctx.ui;
     const r = c.rbkit;
     const v = (x) => fmt.num(x);
-    const pct = (x) => (x === null || x === undefined ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
     const row = (label, d) => ({ figure: label, a: d.a, b: d.b, delta: d.delta === undefined ? null : d.delta, delta_percent: d.delta_percent === undefined ? null : d.delta_percent });
     out.appendChild(table([
       { key: 'figure', label: 'figure' }, { key: 'a', label: 'A', numeric: true, format: v }, { key: 'b', label: 'B', numeric: true, format: v },
-      { key: 'delta', label: 'Δ (B − A)', numeric: true, format: v }, { key: 'delta_percent', label: 'Δ%', numeric: true, format: pct },
+      { key: 'delta', label: 'Δ (B − A)', numeric: true, format: v }, { key: 'delta_percent', label: 'Δ%', numeric: true, format: (x) => signedPercent(x) },
     ], [
       row('span (s)', r.span_s), row('objects created', r.objects_created), row('objects created per s', r.objects_per_s),
       row('GC cycles', r.gc_cycles), row('GC cycles per s', r.gc_per_s), row('GC time (ms)', r.gc_total_ms), row('longest GC (ms)', r.gc_max_ms),
@@ -352,15 +347,6 @@
         { key: 'per_s_delta', label: 'Δ per s', numeric: true, format: v },
       ], r.classes, { csvName: 'rbkit-compare-classes.csv', caption: 'Objects created per class' + (r.classes_omitted ? `, ${r.classes_omitted} smaller changes omitted` : '') }));
     }
-    if (c.frames) {
-      const box = el('div', { class: 'rbkit-compare-frames' });
-      out.appendChild(box);
-      GCSCOPE.flamegraph.comparison(box, c, { labels: { a: 'A', b: 'B' }, unit: c.unit, cls: 'rbkit-diff-flame', name: 'rbkit' });
-    } else if (c.frames_omitted) {
-      out.appendChild(el('p', { class: 'muted rbkit-compare-no-frames', text: 'No per-frame deltas: ' + c.frames_omitted }));
-    }
-    out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
-      on: { click: () => ctx.ui.download('rbkit-compare.json', 'application/json', JSON.stringify(c, null, 2)) } }));
   }
 
   GCSCOPE.registerView('rbkit-capture', {

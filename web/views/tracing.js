@@ -348,17 +348,11 @@
 
   // The comparison of two captures is the engine's (compare.side of this capture, A, then
   // compare.with on B's engine, which may be another job's): the same as `gcscope compare A B`.
-  function drawCompare(out, pick, ctx) {
-    out.appendChild(ctx.ui.el('p', { class: 'muted tracing-compare-wait', text: 'Comparing…' }));
-    return ctx.ui.compareWithEngine(ctx, pick)
-      .then((c) => { out.replaceChildren(); drawComparison(out, c, ctx); },
-        (e) => { out.replaceChildren(ctx.ui.el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
-  }
-
-  function drawComparison(out, c, ctx) {
-    const { el, fmt, table } = ctx.ui;
+  // Per probe and per stack here; per frame and the JSON download as every capture comparison
+  // (ui.showComparison).
+  function drawFigures(out, c, ctx) {
+    const { el, fmt, table, signedPercent } = ctx.ui;
     const v = (x) => (x === null || x === undefined ? '—' : typeof x === 'number' ? fmt.num(x) : String(x));
-    const pct = (x) => (x === null ? '—' : (x > 0 ? '+' : '') + x.toFixed(1) + '%');
     const pair = (x) => (x === null ? '—' : Array.isArray(x) ? boundText(x, false, fmt) : v(x));
     const pdelta = (d) => (d.delta !== null ? v(d.delta) : d.delta_bounds ? '[' + v(d.delta_bounds[0]) + ', ' + v(d.delta_bounds[1]) + ']' : '—');
     if (c.probes.length) {
@@ -367,8 +361,8 @@
       out.appendChild(table([
         { key: 'probe', label: 'probe' }, { key: 'in', label: 'in' },
         { key: 'calls_a', label: 'calls A', numeric: true, format: v }, { key: 'calls_b', label: 'calls B', numeric: true, format: v },
-        { key: 'calls_d', label: 'Δ calls', numeric: true, format: v }, { key: 'calls_pct', label: 'Δ%', numeric: true, format: pct },
-        { key: 'mean_a', label: 'mean A', numeric: true, format: v }, { key: 'mean_b', label: 'mean B', numeric: true, format: v }, { key: 'mean_pct', label: 'Δ% mean', numeric: true, format: pct },
+        { key: 'calls_d', label: 'Δ calls', numeric: true, format: v }, { key: 'calls_pct', label: 'Δ%', numeric: true, format: (x) => signedPercent(x) },
+        { key: 'mean_a', label: 'mean A', numeric: true, format: v }, { key: 'mean_b', label: 'mean B', numeric: true, format: v }, { key: 'mean_pct', label: 'Δ% mean', numeric: true, format: (x) => signedPercent(x) },
         { key: 'p50_a', label: 'p50 A', format: pair }, { key: 'p50_b', label: 'p50 B', format: pair }, { key: 'p50_d', label: 'Δ p50 (bounds)' },
         { key: 'p99_a', label: 'p99 A', format: pair }, { key: 'p99_b', label: 'p99 B', format: pair }, { key: 'p99_d', label: 'Δ p99 (bounds)' },
       ], rows, { csvName: 'compare-probes.csv', caption: 'Per-probe deltas (B − A)', filter: false }));
@@ -383,18 +377,6 @@
         { key: 'stack', label: 'stack (root ; … ; leaf)', format: (x) => (x.length > 400 ? x.slice(0, 200) + ' … ' + x.slice(-160) : x) },
       ], s.rows, { csvName: 'compare-stacks.csv', caption: 'Per-stack weight deltas (B − A)' + (s.rows_omitted ? `, ${s.rows_omitted} smaller ones omitted` : ''), pageSize: 50 }));
     }
-    // Per frame, when both captures hold stacks of one unit: the profile compare every stack source
-    // gets (the differential flame graph and the delta table), A before, B after.
-    if (c.frames) {
-      const box = el('div', { class: 'tracing-compare-frames' });
-      out.appendChild(box);
-      GCSCOPE.flamegraph.comparison(box, c, { labels: { a: 'A', b: 'B' }, unit: c.unit, cls: 'tracing-diff-flame', name: 'tracing' });
-    } else if (c.frames_omitted) {
-      out.appendChild(el('p', { class: 'muted', text: 'No per-frame deltas: ' + c.frames_omitted }));
-    }
-    const json = el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
-      on: { click: () => ctx.ui.download('tracing-compare.json', 'application/json', JSON.stringify(c, null, 2)) } });
-    out.appendChild(json);
   }
 
   function compareSection(report, ctx) {
@@ -402,7 +384,7 @@
       self: report, ctx, accept: (r) => FORMATS.includes(r.format), cls: 'tracing-compare',
       ariaLabel: 'tracing capture to compare with', prompt: 'Compare this capture (A) with (B): ',
       emptyText: 'No other tracing capture on the page: analyze another one (as its own job, or dropped together) to compare.',
-      draw: (out, pick) => drawCompare(out, pick, ctx), showAtOnce: true,
+      draw: (out, pick) => ctx.ui.showComparison(out, ctx, pick, 'tracing', (box, c) => drawFigures(box, c, ctx)), showAtOnce: true,
     });
   }
 
