@@ -145,6 +145,60 @@ test('a column type without an Arrow writer is an error naming it and its table,
   expect(errors).toEqual([]);
 });
 
+// Every batch of a table is checked against the table's schema (session.tables), not the first one
+// only. The engine itself cannot write a batch of other types (core/table_columns.cpp takes every
+// column's type from the schema at begin()), so the served worker.js is given one whose second batch
+// description says another type for a column: a JSON.parse that alters it once, appended to the
+// worker, whose own code is unchanged. That table's answer is an error naming the table, the batch,
+// the column and both types, after the first batch only; asked again, every batch of it comes, with
+// the worker's timings beside the rows.
+test('a batch whose column type is not the schema\'s, after the first, is an error naming it', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  let served = 0;
+  await page.context().route((url) => url.pathname.endsWith('/worker.js'), async (route) => {
+    const text = await (await route.fetch()).text();
+    served++;
+    await route.fulfill({ status: 200, contentType: 'text/javascript', body: text + `
+      const engineParse = JSON.parse;
+      let described = 0;
+      JSON.parse = (json) => {
+        const v = engineParse(json);
+        const batch = v && Array.isArray(v.columns) && v.columns.length > 1 && 'validity' in v.columns[0];
+        if (batch && ++described === 2) v.columns[1].type = v.columns[1].type === 'float64' ? 'int64' : 'float64';
+        return v;
+      };` });
+  });
+  await page.goto('/?sw=0&warmup=0');
+  await chooseFiles(page, [fixture('tracing/perf-script-ruby.txt')]);
+  const job = await lastJob(page);
+  await expect(job.locator('.job-status')).toHaveText('Done');
+  expect(served).toBeGreaterThan(0);
+  // The perf script's 10 stacks, in batches of 4 rows.
+  const ask = () => job.evaluate(async (card) => {
+    const batches = [];
+    const schema = (await card.gcscopeEngine.query('session.tables', {})).find((t) => t.name === 'stacks').columns;
+    try {
+      const answer = await card.gcscopeEngine.table('stacks', (b) => batches.push(b.rows), 4);
+      return { batches, answer, schema };
+    } catch (err) {
+      return { batches, error: err.message, schema };
+    }
+  });
+  const first = await ask();
+  const column = first.schema[1];
+  const other = column.type === 'float64' ? 'int64' : 'float64';
+  expect(first.error).toBe(`table stacks: batch 2 has column ${column.name} of type '${other}' where its schema has ${column.name} of type '${column.type}'`);
+  expect(first.batches).toEqual([4]);
+  const second = await ask();
+  expect(second.error).toBeUndefined();
+  expect(second.batches).toEqual([4, 4, 2]);
+  expect(second.answer.rows).toBe(10);
+  expect(second.answer.ms).toBeGreaterThanOrEqual(second.answer.sendMs);
+  expect(second.answer.sendMs).toBeGreaterThanOrEqual(0);
+  expect(errors).toEqual([]);
+});
+
 // Exports the panel's query as CSV (the Export CSV button) into `file`.
 async function exportCsv(page, panel, sql, file) {
   await panel.locator('.sql-text').fill(sql);

@@ -323,7 +323,8 @@
           recorded.set(p.key, a.result);
           recordedBytes += m.json.length;
         }
-        p.resolve(a.result);
+        // A table's answer comes with the worker's timings beside it: {rows, ms, sendMs}.
+        p.resolve(m.timings ? Object.assign(a.result, m.timings) : a.result);
       },
       release(reason) {
         if (released) return;

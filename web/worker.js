@@ -481,37 +481,59 @@ function ipcStream(schema, d, heap) {
   return out;
 }
 
+// The columns of table `name` as session.tables lists them ([{name, type, …}]), or an error's text.
+function tableColumns(name) {
+  const a = JSON.parse(answer({ method: 'session.tables' }));
+  if (a.error !== undefined) return { error: a.error };
+  const table = a.result.find((t) => t.name === name);
+  return table ? { columns: table.columns } : { error: `no table named '${name}' (session.tables lists them)` };
+}
+
+// Why batch number `index` (from 1) of table `table` does not fit the table's columns (the schema
+// its streams carry), or null: each of its columns must be the schema's, in order, of the same type.
+function batchMismatch(table, columns, d, index) {
+  if (d.columns.length !== columns.length) return `table ${table}: batch ${index} has ${d.columns.length} columns, its schema ${columns.length}`;
+  const k = d.columns.findIndex((c, i) => c.name !== columns[i].name || c.type !== columns[i].type);
+  if (k < 0) return null;
+  const got = d.columns[k], want = columns[k];
+  return `table ${table}: batch ${index} has column ${got.name} of type '${got.type}' where its schema has ${want.name} of type '${want.type}'`;
+}
+
 // The rows of one table (wasm/core/tables.h), batch by batch, each batch an Arrow IPC stream
-// (ipcStream) transferred to the page, which hands it to DuckDB-wasm (see web/sql/); then the
-// answer {"result": {"rows"}} like a query's, with the worker's time; or {"error"} naming the table
-// and the column when a column's type has no Arrow writer here (no batch of it is sent then). An
-// error is kept rather than thrown in the callback: it would unwind through the engine's frames.
+// (ipcStream) transferred to the page, which hands it to DuckDB-wasm (see web/sql/). Every stream
+// carries the schema of the table's columns as session.tables lists them, so each batch is checked
+// against it. Returns {json, timings}: json the engine's answer {"result": {"rows"}} as it gave it,
+// timings the worker's (sent beside the answer, not written into it); or an {"error"} naming the
+// table, and the column when a column's type has no Arrow writer here (no batch is sent then) or a
+// batch's column is not the schema's (the batches before it were sent). An error is kept rather
+// than thrown in the callback: it would unwind through the engine's frames.
 function tableBatches(msg) {
-  if (!live) return JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to ask it more' });
+  if (!live) return { json: JSON.stringify({ error: 'this analysis is no longer in memory: open the input again to ask it more' }) };
   const { M, session } = live;
   try {
     const t0 = performance.now();
     const name = String(msg.name || '');
-    let sendMs = 0, schema = null, failure = null;
+    const table = tableColumns(name);
+    if (table.error !== undefined) return { json: JSON.stringify({ error: table.error }) };
+    let schema;
+    try { schema = ipcSchema(name, table.columns); } catch (err) { return { json: JSON.stringify({ error: err.message }) }; }
+    let sendMs = 0, batches = 0, failure = null;
     const json = session.writeTableBatches(name, msg.batchRows | 0, (text) => {
       if (failure) return;
       const t1 = performance.now();
       const d = JSON.parse(text);
-      if (!schema) {
-        try { schema = ipcSchema(name, d.columns); } catch (err) { failure = err.message; return; }
-      }
+      failure = batchMismatch(name, table.columns, d, ++batches);
+      if (failure) return;
       const ipc = ipcStream(schema, d, M.HEAPU8);
       postMessage({ type: 'table-batch', id: msg.id, batch: { rows: d.rows, ipc } }, [ipc.buffer]);
       sendMs += performance.now() - t1;
     });
-    if (failure) return JSON.stringify({ error: failure });
+    if (failure) return { json: JSON.stringify({ error: failure }) };
     // The worker's time for the whole table (writing the rows, the streams, sending them) and for
     // the streams and sending only, for the SQL benchmark.
-    const a = JSON.parse(json);
-    if (a.result) Object.assign(a.result, { ms: performance.now() - t0, sendMs });
-    return JSON.stringify(a);
+    return { json, timings: { ms: performance.now() - t0, sendMs } };
   } catch (err) {
-    return JSON.stringify({ error: 'internal error: ' + String((err && err.message) || err) });
+    return { json: JSON.stringify({ error: 'internal error: ' + String((err && err.message) || err) }) };
   }
 }
 
@@ -547,7 +569,8 @@ self.onmessage = (e) => {
   } else if (msg.type === 'follow') {
     follow(msg).then((json) => postMessage({ type: 'answer', id: msg.id, json }));
   } else if (msg.type === 'table') {
-    postMessage({ type: 'answer', id: msg.id, json: tableBatches(msg) });
+    const { json, timings } = tableBatches(msg);
+    postMessage({ type: 'answer', id: msg.id, json, timings });
   } else if (msg.type === 'release') {
     if (live) { live.session.delete(); live = null; }
   } else if (msg.type === 'reader') {
