@@ -214,6 +214,62 @@ test('the zoom and offsets are in the fragment: a reload shows the same view; a 
   expect(['tl', 'tl.range', 'tl.off'].map((k) => fragment(page).get(k))).toEqual([null, null, null]);
 });
 
+// The range is written to the fragment when the reader changes the view, and only then: a redraw
+// for an offset, or back/forward applying the range of its entry, writes nothing of it. Every write
+// of tl.range the page makes is recorded (GCSCOPE.state.set seen through).
+test('only a change of the view writes its range to the fragment', async ({ page }) => {
+  await page.goto('/');
+  await chooseFiles(page, [fixture('jvm/jdk17-g1-time.log')]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await chooseFiles(page, [fixture('rbkit/stock-server-first12.rbkit')]);
+  await expect(await lastJob(page)).toHaveAttribute('data-engine', 'live');
+  await page.locator('button.timeline-open').click();
+  const panel = page.locator('section.timeline-panel');
+  const chart = panel.locator('figure.timeline-chart');
+  await expect(panel).toHaveAttribute('data-ready', 'true');
+  await page.evaluate(() => {
+    window.rangeWrites = [];
+    const st = window.GCSCOPE.state, set = st.set;
+    st.set = function (key, value, opts) {
+      if (key === 'tl.range') window.rangeWrites.push(value);
+      return set.call(this, key, value, opts);
+    };
+  });
+  const writes = () => page.evaluate(() => window.rangeWrites.slice());
+  // A write waits for the zooming to stop (ZOOM_SETTLE_MS, 300 ms): none may come in this long.
+  const noneLater = async (want) => {
+    await page.waitForTimeout(1000);
+    expect(await writes()).toEqual(want);
+  };
+  // An offset moves the capture: the range shown is redrawn, the view (the whole range) is the same.
+  const shown = await chart.getAttribute('data-shown');
+  const offset = panel.locator('tr[data-job="2"] input.timeline-offset');
+  await offset.fill('5861.5');
+  await offset.press('Enter');
+  await expect.poll(() => fragment(page).get('tl.off')).toBe('2.0:5861.5');
+  await expect(chart).not.toHaveAttribute('data-shown', shown);
+  await noneLater([]);
+  // A zoom is written once, when it stops.
+  const body = chart.locator('.gs-chart-body');
+  await body.focus();
+  const range = await zoomInByKey(chart, body);
+  await expect.poll(writes).toEqual([range]);
+  await expect.poll(() => fragment(page).get('tl.range')).toBe(range);
+  // Back and forward apply the entries' ranges without writing them.
+  await page.goBack();
+  await expect(chart).toHaveAttribute('data-x-range', '');
+  await noneLater([range]);
+  expect(fragment(page).get('tl.range')).toBe(null);
+  await page.goForward();
+  await expect(chart).toHaveAttribute('data-x-range', range);
+  await noneLater([range]);
+  // The whole range again, by its button: a change, written.
+  await panel.locator('button.timeline-whole').click();
+  await expect(chart).toHaveAttribute('data-x-range', '');
+  await expect.poll(writes).toEqual([range, null]);
+  await expect.poll(() => fragment(page).get('tl.range')).toBe(null);
+});
+
 test('a saved HTML report of a job on the timeline shows the timeline from its recorded answers', async ({ page }) => {
   const log = fixture('jvm/jdk17-g1-time.log');
   const capture = fixture('rbkit/stock-server-first12.rbkit');

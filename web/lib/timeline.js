@@ -209,6 +209,20 @@
     let plot = null, programmatic = false, generation = 0;
     let shownRange = null;  // the axis range drawn: the view, or every job's extent
 
+    // The reader's new view (a zoom, a move, the whole range): drawn, and written to the fragment
+    // once the zooming stops. Only such a change writes the range: a redraw for other reasons (an
+    // offset, back/forward applying the fragment's range) leaves it as it is.
+    function setView(next) {
+      view = next;
+      const st = state();
+      if (st) {
+        const shown = view ? `${view[0]},${view[1]}` : null;
+        clearTimeout(zoomWrite);
+        zoomWrite = setTimeout(() => { if (box.isConnected) st.set('tl.range', shown, { push: true }); }, ZOOM_SETTLE_MS);
+      }
+      return refresh();
+    }
+
     async function refresh() {
       const mine = ++generation;
       status.textContent = 'Asking the engines…';
@@ -237,12 +251,6 @@
       const xs = data[0];
       shownRange = view || (xs.length ? [xs[0], xs[xs.length - 1]] : null);
       figure.dataset.xRange = view ? `${view[0]},${view[1]}` : '';
-      const st = state();
-      if (st) {
-        const shown = view ? `${view[0]},${view[1]}` : null;
-        clearTimeout(zoomWrite);
-        zoomWrite = setTimeout(() => { if (box.isConnected) st.set('tl.range', shown, { push: true }); }, ZOOM_SETTLE_MS);
-      }
       figure.dataset.shown = shownRange ? shownRange.join(',') : '';
       status.textContent = '';
       box.dataset.ready = 'true';
@@ -265,8 +273,7 @@
           const { min, max } = u.scales.x;
           const eps = (shownRange[1] - shownRange[0]) * 1e-9;
           if (Math.abs(min - shownRange[0]) <= eps && Math.abs(max - shownRange[1]) <= eps) return;
-          view = [min, max];
-          refresh();
+          setView([min, max]);
         }],
       },
     };
@@ -283,8 +290,7 @@
       else if (e.key === '0' || e.key === 'Home') next = null;
       else return;
       e.preventDefault();
-      view = next && next[1] > next[0] ? next : null;
-      refresh();
+      setView(next && next[1] > next[0] ? next : null);
     });
     for (const src of sources) tbody.appendChild(sourceRow(src, () => { writeOffsets(sources); refresh(); }));
     const st = state();
@@ -304,7 +310,7 @@
     }
     current = { sources, view: () => view };
     const whole = el('button', { type: 'button', class: 'gs-small timeline-whole', text: 'Whole range',
-      on: { click: () => { view = null; refresh(); } } });
+      on: { click: () => { setView(null); } } });
     box.append(el('p', { class: 'muted', text: (epoch ? 'Inputs with wall-clock time are at their instants; ' : '') +
       'an input without it starts at the axis\'s start. Type an offset in seconds to move a job. Drag on the chart to zoom.' }),
     el('div', { class: 'timeline-actions' }, whole, status), figure,
