@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/query.h"
+#include "core/side_label.h"
 #include "profile/compare.h"
 
 namespace gcscope::rbkit {
@@ -124,8 +125,7 @@ json sum_sides(const std::vector<json>& sides) {
     ptrs.push_back(&s);
     const json side_inputs = s.value("inputs", json::array());
     for (const auto& in : side_inputs) inputs.push_back(in);
-    const std::string label = !side_inputs.empty() && side_inputs[0].is_string() ? side_inputs[0].get<std::string>()
-                                                                                 : "capture " + std::to_string(i + 1);
+    const std::string label = side_label(s, i);
     labels.push_back(label);
     const double s_span = number_or_nan(s, "span_s");
     if (std::isnan(s_span) && spans) {

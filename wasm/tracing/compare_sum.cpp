@@ -5,6 +5,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/side_label.h"
 #include "tracing/compare.h"
 #include "tracing/report_number.h"
 #include "tracing/trace_model.h"
@@ -22,12 +23,6 @@ struct ProbeRows {
   std::vector<const json*> parts;  // null when the capture gave none for this probe
   std::vector<size_t> capture;
 };
-
-std::string label_of(const json& side, size_t i) {
-  if (side.contains("inputs") && side["inputs"].is_array() && !side["inputs"].empty() && side["inputs"][0].is_string())
-    return side["inputs"][0].get<std::string>();
-  return "capture " + std::to_string(i + 1);
-}
 
 bool int_of(const json& v, Int& out) {
   if (v.is_number_unsigned()) return out = Int{v.get<uint64_t>(), false}, true;
@@ -259,7 +254,7 @@ json sum_sides(const std::vector<json>& sides) {
   std::map<std::string, size_t> probe_index;
   for (size_t i = 0; i < sides.size(); ++i) {
     const json& side = sides[i];
-    labels.push_back(label_of(side, i));
+    labels.push_back(side_label(side, i));
     for (const auto& in : side.value("inputs", json::array())) inputs.push_back(in);
     for (auto [key, list] : {std::pair<const char*, json*>{"format", &formats}, {"tool", &tools}}) {
       const json v = side.value(key, json());
