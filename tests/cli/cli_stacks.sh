@@ -70,6 +70,35 @@ assert cmp["totals"]["a"] == sum(v[0] for v in a.values()) and cmp["totals"]["b"
 PY
 }
 
+# compare.json's per-frame rows against count_figures.rb --frames of side A and of side B: every
+# row's (name, file, line) and its self and total on each side, and each side's sample count.
+frames_counted() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+cmp = json.load(open(sys.argv[1]))["compare"]
+def counts(path):
+    rows, samples = {}, None
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "samples" and len(f) == 2:
+            samples = int(f[1])
+        else:
+            rows[tuple(f[:3])] = (int(f[3]), int(f[4]))
+    return rows, samples
+(a, na), (b, nb) = counts(sys.argv[2]), counts(sys.argv[3])
+got = {}
+for r in cmp["frames"]:
+    key = (r["name"], r["file"], "" if r["line"] is None else str(r["line"]))
+    assert key not in got, ("two rows", key)
+    got[key] = (r["self_a"], r["total_a"], r["self_b"], r["total_b"])
+assert set(got) == set(a) | set(b), sorted(set(got) ^ (set(a) | set(b)))
+for key, g in got.items():
+    want = a.get(key, (0, 0)) + b.get(key, (0, 0))
+    assert g == want, (key, g, want)
+assert b != a and cmp["totals"] == {"a": na, "b": nb, "delta": nb - na}, (cmp["totals"], na, nb)
+PY
+}
+
 # The largest growth of a frame's total share (percentage points) between two frame-sum files.
 max_growth() {
   python3 - "$1" "$2" <<'PY'
@@ -206,6 +235,12 @@ grep -v 'Report#fib' "$RF" > "$tmp/nofib.folded"
 frame_sums "$tmp/nofib.folded" > "$tmp/sums-nofib.tsv"
 "$G" compare "$R" "$tmp/nofib.rbkit" > "$tmp/cmp-rbkit.json"; rc=$?
 check "rbkit compare: per-frame self/total = awk's sums of stackprof's folding, without fib on B" '[ $rc -eq 0 ] && FILES=1 frames_agree "$tmp/cmp-rbkit.json" "$tmp/sums-rbkit.tsv" "$tmp/sums-nofib.tsv"'
+# The same rows against counts of each capture's own cpu_samples, decoded by Ruby's msgpack gem
+# (count_figures.rb --frames), frame by frame: name, file and line, not the name alone.
+ruby "$ROOT/fixtures/rbkit/count_figures.rb" --frames "$R" > "$tmp/count-rbkit.tsv"
+ruby "$ROOT/fixtures/rbkit/count_figures.rb" --frames "$tmp/nofib.rbkit" > "$tmp/count-nofib.tsv"
+check "rbkit compare: per-frame rows = count_figures.rb's counts of both captures (msgpack gem)" \
+  '[ $rc -eq 0 ] && frames_counted "$tmp/cmp-rbkit.json" "$tmp/count-rbkit.tsv" "$tmp/count-nofib.tsv"'
 grow=$(max_growth "$tmp/sums-rbkit.tsv" "$tmp/sums-nofib.tsv")
 below=$(python3 -c "print(float('$grow') - 0.01)"); above=$(python3 -c "print(float('$grow') + 0.01)")
 "$G" compare "$R" "$tmp/nofib.rbkit" --fail-on-regression "$below" > /dev/null; rc=$?
