@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/query.h"
 #include "support.h"
@@ -255,4 +256,62 @@ TEST_CASE("a profile compare refuses modes that do not agree", "[stackprof][comp
   nlohmann::json c = agg.ask("compare.with", {{"other", a.ask("compare.side")}});
   CHECK(c["tree"].is_null());
   CHECK(c["totals"]["b"] == 427);
+}
+
+TEST_CASE("frames of one name and file without a line stay apart, as stackprof --text lists them",
+          "[stackprof][compare]") {
+  // same-name-frames.dump (same_name_frames.rb): Worker#spin compiled twice from a string at line 0,
+  // so two frame ids of one name and file and no line; the real CLI's `--text --limit 0` of it is
+  // kept beside it and lists them as two rows.
+  using Row = std::tuple<std::string, int64_t, int64_t>;  // name, total, self
+  std::multiset<Row> want;
+  int64_t samples = -1;
+  {
+    std::istringstream in(read_file(fixture("stackprof/same-name-frames.text.txt")));
+    static const std::regex row(R"(^ +(\d+) +\(.*\) +(\d+) +\(.*\)     (.*)$)"), head(R"(^  Samples: (\d+) .*$)");
+    std::string line;
+    std::smatch m;
+    while (std::getline(in, line)) {
+      if (std::regex_match(line, m, row)) want.insert({m[3], std::stoll(m[1]), std::stoll(m[2])});
+      if (std::regex_match(line, m, head)) samples = std::stoll(m[1]);
+    }
+  }
+  REQUIRE(want.count({"Worker#spin", 60, 60}) == 1);  // the two frames the model must keep apart
+  REQUIRE(want.count({"Worker#spin", 50, 50}) == 1);
+  Session s = open_session({fixture("stackprof/same-name-frames.dump")});
+
+  // The per-frame table from the raw samples: the same rows (no recursion here, so a frame's total
+  // from its stacks is stackprof's total_samples).
+  std::multiset<Row> got;
+  nlohmann::json table = s.ask("stacks.frames");
+  for (const auto& r : table["rows"])
+    got.insert({r["name"].get<std::string>(), r["total"].get<int64_t>(), r["self"].get<int64_t>()});
+  CHECK(got == want);
+
+  // A compare side and the compare of the dump with itself: one row per frame of --text, each
+  // paired with itself (the k-th Worker#spin of one side with the k-th of the other).
+  nlohmann::json side = s.ask("compare.side");
+  const auto& rows = side["side"]["frames"];  // the session's answer wraps the side
+  got.clear();
+  for (size_t i = 0; i < rows["name"].size(); ++i)
+    got.insert({rows["name"][i].get<std::string>(), rows["total"][i].get<int64_t>(), rows["self"][i].get<int64_t>()});
+  CHECK(got == want);
+  nlohmann::json c = s.ask("compare.with", {{"other", side}});
+  CHECK(c["totals"]["a"] == samples);
+  got.clear();
+  for (const auto& f : c["frames"]) {
+    CHECK(f["self_a"] == f["self_b"]);
+    CHECK(f["total_a"] == f["total_b"]);
+    got.insert({f["name"].get<std::string>(), f["total_a"].get<int64_t>(), f["self_a"].get<int64_t>()});
+  }
+  CHECK(got == want);
+  // The differential tree's leaves: one node per Worker#spin frame, with that frame's samples.
+  std::multiset<int64_t> spin_self;
+  const auto& t = c["tree"];
+  for (size_t n = 0; n < t["frame"].size(); ++n)
+    if (c["frames"][t["frame"][n].get<size_t>()]["name"] == "Worker#spin") {
+      CHECK(t["self_a"][n] == t["self_b"][n]);
+      spin_self.insert(t["self_a"][n].get<int64_t>());
+    }
+  CHECK(spin_self == std::multiset<int64_t>{50, 60});
 }

@@ -22,12 +22,27 @@ std::string identity(const std::string& name, const std::string& file, const nlo
   return name + '\0' + file + '\0' + (line.is_number() ? line.dump() : std::string());
 }
 
+// The keys of one side's rows, in row order: their identity and, after the first row of an
+// identity, how many came before. Rows of one name, file and line are frames their input kept
+// apart (Frame::id); the k-th of them in one side is the k-th in another.
+class RowKeys {
+ public:
+  std::string next(const std::string& name, const std::string& file, const nlohmann::json& line, size_t& occurrence) {
+    std::string id = identity(name, file, line);
+    occurrence = seen_[id]++;
+    return occurrence == 0 ? id : id + '\0' + std::to_string(occurrence);
+  }
+
+ private:
+  std::unordered_map<std::string, size_t> seen_;
+};
+
 }  // namespace
 
 nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<double>& self,
                             const std::vector<double>& total, double samples, const std::string& unit,
                             const std::string& mode, const StackModel* tree) {
-  // Frames that share name, file and line are one row: self weights add up (a sample has one
+  // Frames that share name, file, line and id are one row: self weights add up (a sample has one
   // leaf); a total counts each sample once, exactly from the stacks when there are some, else the
   // largest of the frames' totals (they may overlap in any way).
   std::vector<uint8_t> used(frames.size(), 0);
@@ -43,7 +58,9 @@ nlohmann::json compare_side(const std::vector<Frame>& frames, const std::vector<
     if (!used[f]) continue;
     const Frame& fr = frames[f];
     nlohmann::json line = fr.line == kNoLine ? nlohmann::json() : nlohmann::json(fr.line);
-    auto [it, fresh] = by_id.emplace(identity(fr.name, fr.file, line), first.size());
+    std::string key = identity(fr.name, fr.file, line);
+    if (fr.id) key += '\0' + std::to_string(fr.id);
+    auto [it, fresh] = by_id.emplace(std::move(key), first.size());
     if (fresh) {
       first.push_back(f);
       row_self.push_back(0);
@@ -115,6 +132,8 @@ struct Row {
 void merge_frames(const nlohmann::json* sides[2], std::vector<Row>& rows, std::vector<size_t> remap[2]) {
   std::unordered_map<std::string, size_t> by_id;
   for (int k = 0; k < 2; ++k) {
+    RowKeys keys;
+    size_t occurrence = 0;
     // at(): a side from outside the engine (an embedder's compare.with) may lack a key or be short.
     const auto& f = sides[k]->at("frames");
     const auto &names = f.at("name"), &files = f.at("file"), &lines = f.at("line");
@@ -124,7 +143,7 @@ void merge_frames(const nlohmann::json* sides[2], std::vector<Row>& rows, std::v
     for (size_t i = 0; i < n; ++i) {
       const std::string& name = names.at(i).get_ref<const std::string&>();
       const std::string& file = files.at(i).get_ref<const std::string&>();
-      auto [it, fresh] = by_id.emplace(identity(name, file, lines.at(i)), rows.size());
+      auto [it, fresh] = by_id.emplace(keys.next(name, file, lines.at(i), occurrence), rows.size());
       if (fresh) rows.push_back({name, file, lines.at(i)});
       Row& r = rows[it->second];
       r.self[k] += selfs.at(i).get<double>();
@@ -252,13 +271,16 @@ void add_tree(const nlohmann::json& s, StackModel& merged, std::unordered_map<st
   const auto& f = s.at("frames");
   const auto &names = f.at("name"), &files = f.at("file"), &lines = f.at("line");
   std::vector<uint32_t> row_frame;
+  RowKeys keys;
+  size_t occurrence = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& name = names.at(i).get_ref<const std::string&>();
     const std::string& file = files.at(i).get_ref<const std::string&>();
     const nlohmann::json& line = lines.at(i);
-    auto [it, fresh] = frame_of.emplace(identity(name, file, line), 0);
-    if (fresh)
-      it->second = merged.add_frame({name, file, line.is_number_integer() ? line.get<int64_t>() : kNoLine, ""});
+    auto [it, fresh] = frame_of.emplace(keys.next(name, file, line, occurrence), 0);
+    if (fresh)  // id: the k-th row of one name, file and line stays apart from the others
+      it->second =
+          merged.add_frame({name, file, line.is_number_integer() ? line.get<int64_t>() : kNoLine, "", occurrence + 1});
     row_frame.push_back(it->second);
   }
   const auto& t = s.at("tree");

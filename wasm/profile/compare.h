@@ -7,11 +7,14 @@
 // Result: {kind: "profile", unit, mode, totals: {a, b, delta}, frames: [{name, file, line, self_a,
 //          self_b, total_a, total_b, self_pct_a, self_pct_b, total_pct_a, total_pct_b, self_delta_pct,
 //          total_delta_pct}], tree: {frame, parent, self_a, self_b, total_a, total_b} | null}
-// Frames are one frame when name, file and line agree, within a side as across the two (a side's
-// total for such a frame counts each sample once, from its stacks when it has some). Shares are percentages of the
-// side's samples; rows come by the size of the change of total share, largest first. The tree's
-// `frame` indexes `frames`; a node's self and subtree weights are per side, so widths can follow
-// either side and colours the change of share.
+// Within a side, frames are one frame when name, file, line and Frame::id agree (a side's total for
+// such a frame counts each sample once, from its stacks when it has some), so a side may hold
+// several rows of one name, file and line: frames its input kept apart (stackprof's frame ids).
+// Across sides, the k-th row of a name, file and line in one is the k-th in the other, each side in
+// the order of its frame table. Shares are percentages of the side's samples; rows come by the
+// size of the change of total share, largest first. The tree's `frame` indexes `frames`; a node's
+// self and subtree weights are per side, so widths can follow either side and colours the change
+// of share.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

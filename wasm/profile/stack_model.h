@@ -20,6 +20,10 @@ struct Frame {
   std::string file;  // empty when unknown
   int64_t line = kNoLine;
   std::string gem;  // "name-version" when `file` lies inside an installed gem, else empty
+  // Non-zero when the input names its frames (a stackprof dump's frame ids): one number per frame
+  // of the input, so that frames of one name, file and line that the input keeps apart stay apart
+  // (compare.h). 0: frames of one name, file and line are one frame.
+  uint64_t id = 0;
 };
 
 // "rack-2.2.8" for ".../gems/rack-2.2.8/lib/rack.rb" (the last "/gems/NAME-VERSION/" of the path,

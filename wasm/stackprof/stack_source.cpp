@@ -8,11 +8,15 @@ profile::StackModel stack_model(const Profile& p) {
   profile::StackModel m;
   m.unit = sample_unit(p);
   m.frames.reserve(p.frames.size());
-  for (const auto& f : p.frames) {
+  for (size_t i = 0; i < p.frames.size(); ++i) {
+    const Frame& f = p.frames[i];
     profile::Frame pf;
     pf.name = f.name;
     if (f.has_file) pf.file = f.file;
     pf.line = f.line_kind == LineKind::Int ? f.line : profile::kNoLine;
+    // stackprof reports each frame id as its own frame, even where name, file and line agree
+    // (one method compiled twice): so does the model. Frames are one per frame id.
+    pf.id = i + 1;
     m.add_frame(std::move(pf));
   }
   if (!p.has_raw) return m;
