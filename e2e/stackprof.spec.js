@@ -185,9 +185,18 @@ test('the compare\'s delta table sorts, filters and finds a frame in the differe
   await rows.filter({ has: page.locator('td:first-child', { hasText: /^\(garbage collection\)$/ }) }).click();
   await expect.poll(() => pixelAt(canvas, mainX, 1)).toEqual([228, 228, 228]);
   expect(await pixelAt(canvas, gcX, 1)).toEqual(gcColour);
-  await rows.filter({ has: page.locator('td:first-child', { hasText: /^<main>$/ }) }).click();
-  await expect.poll(() => pixelAt(canvas, gcX, 1)).toEqual([228, 228, 228]);
-  expect(await pixelAt(canvas, mainX, 1)).toEqual(mainColour);
+  // The dump holds two <main> frames (two frame ids; stackprof --text lists both): one row's frame
+  // is the root cell, the other's is called below it, so exactly one click keeps the root's colour.
+  const mains = rows.filter({ has: page.locator('td:first-child', { hasText: /^<main>$/ }) });
+  await expect(mains).toHaveCount(2);
+  const rootColours = [];
+  for (let k = 0; k < 2; k++) {
+    await mains.nth(k).click();
+    await expect.poll(() => pixelAt(canvas, gcX, 1)).toEqual([228, 228, 228]);
+    rootColours.push(await pixelAt(canvas, mainX, 1));
+  }
+  expect(rootColours.filter((c) => c.join() === mainColour.join())).toHaveLength(1);
+  expect(rootColours).toContainEqual([228, 228, 228]);
 });
 
 test('the flame graph by keyboard: arrows walk the tree, Enter zooms, Esc and Backspace back out, / searches a regexp, announced', async ({ page }) => {

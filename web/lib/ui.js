@@ -381,9 +381,12 @@
   // answer as JSON. `name` begins the classes (NAME-compare-wait, NAME-compare-frames,
   // NAME-diff-flame, NAME-compare-no-frames) and the files (NAME-compare.json, the graph's).
   // Resolves once drawn; a failure is shown in `out`.
+  // Only the latest comparison asked into `out` is drawn: an earlier one answering late is dropped.
   function showComparison(out, ctx, pick, name, draw) {
+    const mine = out.gcsComparison = (out.gcsComparison || 0) + 1;
     out.appendChild(el('p', { class: `muted ${name}-compare-wait`, text: 'Comparing…' }));
     return compareWithEngine(ctx, pick).then((c) => {
+      if (out.gcsComparison !== mine) return;
       out.replaceChildren();
       draw(out, c);
       if (c.frames) {
@@ -395,7 +398,9 @@
       }
       out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
         on: { click: () => download(`${name}-compare.json`, 'application/json', JSON.stringify(c, null, 2)) } }));
-    }, (e) => { out.replaceChildren(el('p', { class: 'error', text: 'The comparison failed: ' + e.message })); });
+    }).catch((e) => {
+      if (out.gcsComparison === mine) out.replaceChildren(el('p', { class: 'error', text: 'The comparison failed: ' + e.message }));
+    });
   }
 
   // "Compare with": a select of the other reports `accept` takes (refilled on focus, since jobs come
@@ -540,6 +545,7 @@
     let pages = new Map();  // offset → {answer} once answered, {promise} while asked
     return {
       forget() { pages = new Map(); },
+      put(offset, answer) { pages.set(offset, { answer, promise: null }); },
       // The answer at offset now (or null), else a promise of it (one question asked, however often).
       get(offset) {
         const page = pages.get(offset);
@@ -676,17 +682,24 @@
     }
     function shown(answer) {
       show(answer);
-      if (offset + answer.rows.length < answer.total) answers.askAhead(offset + limit);
+      if (offset + Math.min(answer.rows.length, limit) < answer.total) answers.askAhead(offset + limit);
+    }
+    // The first answer, as pages: it may hold more rows than one.
+    function showFirst() {
+      answers.forget();
+      for (let at = 0; at < opts.first.rows.length; at += limit) {
+        answers.put(at, Object.assign({}, opts.first, { rows: opts.first.rows.slice(at, at + limit) }));
+      }
+      shown(opts.first);
     }
     wrap.reset = (useFirst) => {
       offset = 0;
       if (useFirst && opts.first && sort === null && !filter) {
         ++asked;
-        answers.forget();
-        shown(opts.first);
+        showFirst();
       } else load();
     };
-    if (opts.first && sort === null && offset === 0) shown(opts.first);
+    if (opts.first && sort === null && offset === 0) showFirst();
     else load();
     return wrap;
   }

@@ -306,7 +306,9 @@
         table.reset(false);
         rangeLabel.dataset.shown = `${range[0]},${range[1]}`;  // what the KPIs and charts show (tools, benchmarks)
       } catch (err) {
-        if (my === asked) status.textContent = err.message;
+        if (my !== asked) return;
+        status.textContent = err.message;
+        table.reset(false);  // the table pages over the range asked for, whatever answered
       }
     }
     panel.show(report, true);
