@@ -464,12 +464,15 @@
     return box;
   }
 
+  // f() once the page has nothing else to do (a frame drawn, no input waiting), or within 200 ms.
+  const whenIdle = typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 200 }) : (f) => setTimeout(f, 50);
+
   // The rows of one page drawn only where the scroll box shows them, OVERSCAN more on each side: a gap
   // row above the body (in the table's head) and one below (in its foot) hold the height of the rest,
   // so the box scrolls over the whole page while a page turn lays out about a box-height of rows, not
   // all of them. A page turn draws the rows in view for its first frame and the rows beyond them
-  // after it. Until the box and a row have been measured (a ResizeObserver's callback, after layout)
-  // the page is drawn whole.
+  // once the page is idle. Until the box and a row have been measured (a ResizeObserver's callback,
+  // after layout) the page is drawn whole.
   //   draw(rows, first): writes rows (a slice of the page starting at index first) into the body.
   function rowWindow(scroller, body, gapAbove, gapBelow, draw) {
     const OVERSCAN = 6;
@@ -515,7 +518,7 @@
       rows = pageRows;
       if (top !== 0) { scroller.scrollTop = 0; top = 0; }
       drawAround(0);
-      requestAnimationFrame(() => setTimeout(() => { if (rows === pageRows) drawAround(OVERSCAN); }, 0));
+      whenIdle(() => { if (rows === pageRows) drawAround(OVERSCAN); });
     };
   }
 
@@ -537,7 +540,7 @@
   }
 
   // Answers to one question (a sort, a filter, the caller's range) by page offset: the pages shown
-  // last, and the page after the one shown, asked for once that page is on screen, so paging on
+  // last, and the page after the one shown, asked for as soon as that page is shown, so paging on
   // waits for drawing only. A new question forgets them all.
   //   fetch(offset) → Promise<answer>
   function pageAnswers(fetch) {
@@ -561,12 +564,9 @@
         for (const old of kept.keys()) if (kept.size > KEPT) kept.delete(old);
         return page.promise;
       },
-      // After the next frame (the page just shown is drawn first): the page at offset, unless asked.
+      // The page at offset, unless asked: the worker answers while the page just shown is drawn.
       askAhead(offset) {
-        const kept = pages;
-        requestAnimationFrame(() => setTimeout(() => {
-          if (kept === pages && !pages.has(offset)) this.ask(offset).catch(() => {});
-        }, 0));
+        if (!pages.has(offset)) this.ask(offset).catch(() => {});
       },
     };
   }
