@@ -168,6 +168,16 @@ test('before and after: the engine compares two runs and names the settings that
   await expect(boot).toContainText('better');
   await expect(box.locator('tr', { hasText: 'RUBY_GC_HEAP_INIT_SLOTS' })).toContainText('89571');
   await expect(box.locator('tr', { hasText: 'RUBY_GC_HEAP_INIT_SLOTS' })).toContainText('(unset)');
+  // The whole answer downloads as JSON: before is side a, after b, as `gcscope compare BEFORE AFTER`.
+  const [download] = await Promise.all([page.waitForEvent('download'), box.locator('button', { hasText: 'Download comparison JSON' }).click()]);
+  expect(download.suggestedFilename()).toBe('rubygc-compare.json');
+  const c = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  const boots = c.metrics.find((m) => m.id === 'boot_gcs');
+  expect([boots.a, boots.b]).toEqual([18, 3]);
+  // The tuned run's RUBY_GC_* environment (its payload's first row), less RUBY_GC_TUNE_OUTPUT (where
+  // the payload was written, not a GC setting).
+  expect(c.b.settings).toEqual({ RUBY_GC_HEAP_GROWTH_FACTOR: '1.25', RUBY_GC_HEAP_INIT_SLOTS: '89571' });
+  expect(c.a.settings).toEqual({});
 });
 
 test('malloc advice shows its evidence, and lagged samples are named', async ({ page }) => {

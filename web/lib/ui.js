@@ -355,14 +355,19 @@
 
   // The engine's comparison of this report (side a) with a picked one (side b, from otherReports):
   // this report's engine gives its side, the picked report's engine compares (wasm/core/query.h,
-  // compare.side / compare.with). Rejects with a message for the user when either engine is gone.
-  // With pick.set, each side is every report of its job in the compare family, summed by the
-  // engine (compare.side/compare.with {set: true}); pick.onCompared(c), when given, sees the answer.
-  async function compareWithEngine(ctx, pick) {
+  // compare.side / compare.with). With opts.pickedBefore the picked report is side a (the run
+  // before) and this one b: the picked engine gives its side and this one compares. Rejects with a
+  // message for the user when either engine is gone. With pick.set, each side is every report of its
+  // job in the compare family, summed by the engine (compare.side/compare.with {set: true});
+  // pick.onCompared(c), when given, sees the answer.
+  async function compareWithEngine(ctx, pick, opts = {}) {
     if (!pick || !pick.engine) throw new Error('the other analysis is no longer in memory: analyze it again to compare');
     const set = Boolean(pick.set);
-    const side = await ctx.query('compare.side', set ? { set } : undefined);
-    const c = await pick.engine.query('compare.with', Object.assign({ report: pick.index, other: side, other_is: 'a' }, set ? { set } : {}));
+    const c = opts.pickedBefore
+      ? await ctx.query('compare.with', Object.assign({
+        other: await pick.engine.query('compare.side', Object.assign({ report: pick.index }, set ? { set } : {})), other_is: 'a' }, set ? { set } : {}))
+      : await pick.engine.query('compare.with', Object.assign({
+        report: pick.index, other: await ctx.query('compare.side', set ? { set } : undefined), other_is: 'a' }, set ? { set } : {}));
     if (pick.onCompared) pick.onCompared(c);
     return c;
   }
@@ -380,12 +385,12 @@
   // else the engine's reason why not (c.frames_omitted); last a button that downloads the whole
   // answer as JSON. `name` begins the classes (NAME-compare-wait, NAME-compare-frames,
   // NAME-diff-flame, NAME-compare-no-frames) and the files (NAME-compare.json, the graph's).
-  // Resolves once drawn; a failure is shown in `out`.
+  // Resolves once drawn; a failure is shown in `out`. opts: compareWithEngine's.
   // Only the latest comparison asked into `out` is drawn: an earlier one answering late is dropped.
-  function showComparison(out, ctx, pick, name, draw) {
+  function showComparison(out, ctx, pick, name, draw, opts) {
     const mine = out.gcsComparison = (out.gcsComparison || 0) + 1;
     out.appendChild(el('p', { class: `muted ${name}-compare-wait`, text: 'Comparing…' }));
-    return compareWithEngine(ctx, pick).then((c) => {
+    return compareWithEngine(ctx, pick, opts).then((c) => {
       if (out.gcsComparison !== mine) return;
       out.replaceChildren();
       draw(out, c);

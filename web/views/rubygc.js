@@ -250,21 +250,14 @@
     { csvName: 'object-types.csv', sort: { key: 'terminated', desc: true } });
   }
 
-  // Before/after: the engine compares (compare.side of the other run, compare.with on this one), the
-  // same C++ as `gcscope compare BEFORE AFTER`; this only lays out its answer.
+  // Before/after: the engine compares (compare.side of the other run, compare.with on this one, through
+  // ui.showComparison), the same C++ as `gcscope compare BEFORE AFTER`; this only lays out its answer.
   function compareSection(el, ui, report, ctx) {
     return ui.comparePicker({
       self: report, ctx, accept: (r) => r.format === 'tunemygc-payload' && Boolean(r.metrics || r.fleet), cls: 'rubygc-compare',
       ariaLabel: 'the run before', prompt: 'Compare this run (after) with the run before: ',
       emptyText: 'No other TuneMyGC payload on the page: analyze the run before (as its own job) to compare.',
-      draw: (out, pick) => {
-        if (!pick.engine || !ctx.query) { out.appendChild(el('p', { class: 'muted', text: 'That run\'s analysis is no longer in memory: analyze it again to compare.' })); return; }
-        out.appendChild(el('p', { class: 'muted', text: 'Comparing…' }));
-        pick.engine.query('compare.side', { report: pick.index })
-          .then((side) => ctx.query('compare.with', { other: side }))
-          .then((c) => out.replaceChildren(compareTables(el, ui, c)))
-          .catch((e) => out.replaceChildren(el('p', { class: 'error', text: 'Cannot compare: ' + e.message })));
-      },
+      draw: (out, pick) => ui.showComparison(out, ctx, pick, 'rubygc', (box, c) => box.appendChild(compareTables(el, ui, c)), { pickedBefore: true }),
     });
   }
 
