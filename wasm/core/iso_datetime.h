@@ -1,4 +1,4 @@
-// ISO 8601 date-times as logs and tracers print them ("2026-11-28T11:04:44.167015+0000"), read into
+// ISO 8601 date-times as logs and tracers print them ("YYYY-MM-DDThh:mm:ss.ffffff+hhmm"), read into
 // seconds since the Unix epoch and nanoseconds: the one parser of the JVM decorations (time, utctime,
 // PrintGCDateStamps) and of the tracing events (bpftrace strftime()).
 #pragma once

@@ -82,7 +82,7 @@ GCSCOPE_SCAN_INLINE bool log_decimal(std::string_view s, size_t& p, double& out)
   return true;
 }
 
-// The ISO 8601 date-time at s[p] (core/iso_datetime.h: "2014-06-25T12:34:56.789+0200", "+02:00",
+// The ISO 8601 date-time at s[p] (core/iso_datetime.h: "YYYY-MM-DDThh:mm:ss.fff+hhmm", "+hh:mm",
 // "Z", a ',' before the fraction) → epoch milliseconds (with the sub-millisecond digits as a fraction);
 // advances p past it. A space instead of the 'T' is accepted only when asked (unified decorations),
 // since legacy logs put other text there.
