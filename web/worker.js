@@ -323,6 +323,7 @@ function follow(msg) {
         session.feed(ptr, buf.length);
       }
       const at = session.finishInPlace() >>> 0;
+      live.tables = null;
       const text = new TextDecoder().decode(M.HEAPU8.subarray(at, at + session.reportLength()));
       return '{"result":' + text + '}';
     } catch (err) {
@@ -482,10 +483,15 @@ function ipcStream(schema, d, heap) {
 }
 
 // The columns of table `name` as session.tables lists them ([{name, type, …}]), or an error's text.
+// The list is asked once per session state (the SQL panel registers every table in turn); a followed
+// input's next read may change it, so follow() forgets it.
 function tableColumns(name) {
-  const a = JSON.parse(answer({ method: 'session.tables' }));
-  if (a.error !== undefined) return { error: a.error };
-  const table = a.result.find((t) => t.name === name);
+  if (!live.tables) {
+    const a = JSON.parse(answer({ method: 'session.tables' }));
+    if (a.error !== undefined) return { error: a.error };
+    live.tables = a.result;
+  }
+  const table = live.tables.find((t) => t.name === name);
   return table ? { columns: table.columns } : { error: `no table named '${name}' (session.tables lists them)` };
 }
 

@@ -362,12 +362,11 @@
   // pick.onCompared(c), when given, sees the answer.
   async function compareWithEngine(ctx, pick, opts = {}) {
     if (!pick || !pick.engine) throw new Error('the other analysis is no longer in memory: analyze it again to compare');
-    const set = Boolean(pick.set);
-    const c = opts.pickedBefore
-      ? await ctx.query('compare.with', Object.assign({
-        other: await pick.engine.query('compare.side', Object.assign({ report: pick.index }, set ? { set } : {})), other_is: 'a' }, set ? { set } : {}))
-      : await pick.engine.query('compare.with', Object.assign({
-        report: pick.index, other: await ctx.query('compare.side', set ? { set } : undefined), other_is: 'a' }, set ? { set } : {}));
+    const setArg = pick.set ? { set: true } : {};
+    const theirs = (method, args) => pick.engine.query(method, Object.assign({ report: pick.index }, args, setArg));
+    const mine = (method, args) => ctx.query(method, Object.assign({}, args, setArg));
+    const [giver, comparer] = opts.pickedBefore ? [theirs, mine] : [mine, theirs];
+    const c = await comparer('compare.with', { other: await giver('compare.side', {}), other_is: 'a' });
     if (pick.onCompared) pick.onCompared(c);
     return c;
   }
@@ -386,12 +385,11 @@
   // answer as JSON. `name` begins the classes (NAME-compare-wait, NAME-compare-frames,
   // NAME-diff-flame, NAME-compare-no-frames) and the files (NAME-compare.json, the graph's).
   // Resolves once drawn; a failure is shown in `out`. opts: compareWithEngine's.
-  // Only the latest comparison asked into `out` is drawn: an earlier one answering late is dropped.
+  // Only the latest comparison asked (pick.current, from comparePicker) is drawn.
   function showComparison(out, ctx, pick, name, draw, opts) {
-    const mine = out.gcsComparison = (out.gcsComparison || 0) + 1;
     out.appendChild(el('p', { class: `muted ${name}-compare-wait`, text: 'Comparing…' }));
     return compareWithEngine(ctx, pick, opts).then((c) => {
-      if (out.gcsComparison !== mine) return;
+      if (!pick.current()) return;
       out.replaceChildren();
       draw(out, c);
       if (c.frames) {
@@ -404,7 +402,7 @@
       out.appendChild(el('button', { type: 'button', class: 'gs-small', text: 'Download comparison JSON',
         on: { click: () => download(`${name}-compare.json`, 'application/json', JSON.stringify(c, null, 2)) } }));
     }).catch((e) => {
-      if (out.gcsComparison === mine) out.replaceChildren(el('p', { class: 'error', text: 'The comparison failed: ' + e.message }));
+      if (pick.current()) out.replaceChildren(el('p', { class: 'error', text: 'The comparison failed: ' + e.message }));
     });
   }
 
@@ -450,7 +448,8 @@
       if (!pick) { out.appendChild(el('p', { class: 'muted', text: opts.emptyText })); return; }
       const set = !setOption.hidden && summed.checked;
       const turn = ++drawn;
-      opts.draw(out, Object.assign({}, pick, !set ? {} : {
+      // pick.current(): whether this is still the latest comparison asked (a late answer is dropped).
+      opts.draw(out, Object.assign({ current: () => turn === drawn }, pick, !set ? {} : {
         set,
         onCompared: (c) => {
           if (turn !== drawn) return;
@@ -554,7 +553,7 @@
     return {
       forget() { pages = new Map(); },
       put(offset, answer) { pages.set(offset, { answer, promise: null }); },
-      // The answer at offset now (or null), else a promise of it (one question asked, however often).
+      // The answer at offset if it is here, else a promise of it (one question asked, however often).
       get(offset) {
         const page = pages.get(offset);
         if (page) return page.answer || page.promise;
@@ -650,6 +649,7 @@
     const widen = growingWidths(headCells, columns, content);
     // Screen readers hear each drawn row's place in the page (aria-rowindex; the header is row 1).
     const drawPage = rowWindow(scroller, tbody, gapAbove, gapBelow, (slice, first) => {
+      widen(slice);
       fill(slice);
       Array.prototype.forEach.call(tbody.children, (tr, i) => tr.setAttribute('aria-rowindex', String(first + i + 2)));
     });
@@ -657,7 +657,6 @@
     function show(answer) {
       if (answer.rows.length > limit) answer = Object.assign({}, answer, { rows: answer.rows.slice(0, limit) });
       current = answer;
-      widen(answer.rows);
       grid.setAttribute('aria-rowcount', String(answer.rows.length + 1));
       drawPage(answer.rows);
       headRow.querySelectorAll('th').forEach((th, i) => {
@@ -687,7 +686,7 @@
     }
     function shown(answer) {
       show(answer);
-      if (offset + Math.min(answer.rows.length, limit) < answer.total) answers.askAhead(offset + limit);
+      if (offset + answer.rows.length < answer.total) answers.askAhead(offset + limit);
     }
     // The first answer, as pages: it may hold more rows than one.
     function showFirst() {
@@ -695,7 +694,7 @@
       for (let at = 0; at < opts.first.rows.length; at += limit) {
         answers.put(at, Object.assign({}, opts.first, { rows: opts.first.rows.slice(at, at + limit) }));
       }
-      shown(opts.first);
+      shown(answers.get(0));
     }
     wrap.reset = (useFirst) => {
       offset = 0;

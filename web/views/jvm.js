@@ -348,9 +348,10 @@
     try {
       c = await GCSCOPE.ui.compareWithEngine(ctx, pick);
     } catch (err) {
-      note.textContent = 'Cannot compare: ' + err.message;
+      if (pick.current()) note.textContent = 'Cannot compare: ' + err.message;
       return;
     }
+    if (!pick.current()) return;  // a later pick asked since
     note.remove();
     const num = (v) => (v === null ? '—' : Math.abs(v) >= 1000 ? v.toFixed(0) : String(Math.round(v * 1e4) / 1e4));
     out.appendChild(GCSCOPE.ui.table([

@@ -248,13 +248,16 @@
   function compareSection(report, ctx) {
     const status = el('span', { class: 'muted stackprof-compare-status' });
     const out = el('div', { class: 'stackprof-compare-result' });
+    let asked = 0;  // the latest show(): an earlier comparison answering late is dropped
     const show = (pick, label) => {
+      const mine = ++asked;
       status.textContent = `Comparing with ${label}…`;
       out.replaceChildren();
       GCSCOPE.ui.compareWithEngine(ctx, pick).then((c) => {
+        if (mine !== asked) return;
         status.textContent = `Comparing with ${label}: before = this profile (${fmt.num(c.totals.a)} ${unitOf(report)}), after = ${label} (${fmt.num(c.totals.b)}).`;
         drawComparison(out, c, { a: 'this profile', b: label }, report);
-      }, (err) => { status.textContent = `Cannot compare with ${label}: ${err.message}`; });
+      }, (err) => { if (mine === asked) status.textContent = `Cannot compare with ${label}: ${err.message}`; });
     };
     const picker = GCSCOPE.ui.comparePicker({
       self: report, ctx, accept: (r) => r.format === 'stackprof' && r.frame_table, cls: 'stackprof-compare-pick',
