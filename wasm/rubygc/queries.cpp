@@ -85,17 +85,11 @@ json range(const Payload& p, const json& args) {
   auto [lo, hi] = sample_range(p, t0, t1);
   const StatColumns& c = p.col;
   const double base = p.n ? p.ts[0] : 0;
-  RubyVersion version = parse_ruby_version(p.header.ruby_version);
-  TunerOptions options;
-  Run run(p, version, options);
-  json scratch;
-  count_events(run, scratch);
-  measure_units(run, scratch);
   std::vector<int64_t> durations_us, allocs;
   int64_t gcs = 0, minor = 0, major = 0, gc_ms = 0;
   double unit_ms = 0;
   std::map<std::string, int64_t> majors_by;
-  for (const Unit& u : run.work.units) {
+  for (const Unit& u : pair_units(p).units) {
     double start = p.ts[u.start] - base;
     if (start < t0 || start > t1) continue;
     const double ms = (p.ts[u.end] - p.ts[u.start]) * 1000.0;

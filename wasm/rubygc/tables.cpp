@@ -39,18 +39,21 @@ const Schema& samples_schema() {
 }
 
 // The fixed columns of tuner_samples, gc_samples' columns of these names (one int64 column per GC.stat
-// key follows them): picked by name, so a column added to gc_samples does not shift them.
+// key follows them): picked by name, so a column added to gc_samples does not shift them. Built once.
 constexpr const char* kTunerFixedColumns[] = {"input", "sample", "t_s", "ts", "event", "thread"};
 
-std::vector<tables::Column> tuner_fixed_columns() {
-  const Schema& g = samples_schema();
-  std::vector<tables::Column> out;
-  for (const char* name : kTunerFixedColumns) {
-    const int k = g.find(name);
-    if (k < 0) throw std::logic_error(std::string("gc_samples has no column ") + name + " for tuner_samples");
-    out.push_back(g.columns[static_cast<size_t>(k)]);
-  }
-  return out;
+const std::vector<tables::Column>& tuner_fixed_columns() {
+  static const std::vector<tables::Column> columns = [] {
+    const Schema& g = samples_schema();
+    std::vector<tables::Column> out;
+    for (const char* name : kTunerFixedColumns) {
+      const int k = g.find(name);
+      if (k < 0) throw std::logic_error(std::string("gc_samples has no column ") + name + " for tuner_samples");
+      out.push_back(g.columns[static_cast<size_t>(k)]);
+    }
+    return out;
+  }();
+  return columns;
 }
 
 const Schema& stat_schema() {
@@ -130,12 +133,11 @@ void write_cycles(const Payload& p, const std::string& input, tables::RowSink& s
   }
 }
 
-void write_units(const Payload& p, const std::string& input, size_t n, tables::RowSink& sink) {
+void write_units(const Payload& p, const std::string& input, tables::RowSink& sink) {
   RowWriter w(units_schema(), sink);
   const StatColumns& c = p.col;
   int64_t unit = 0;
   for (const Unit& u : pair_units(p).units) {
-    if (u.end >= n || u.end >= p.meta.size()) continue;  // a sample the reader did not keep whole
     const std::string label = unit_label(p, u);
     w.str(input).i64(unit++).i64_or_null(u.thread, u.thread != Payload::kNoThread).str_or_null(label, !label.empty());
     w.i64(static_cast<int64_t>(u.start)).i64(static_cast<int64_t>(u.end)).f64(p.ts[u.start]).f64(p.ts[u.end]);
@@ -168,18 +170,19 @@ tables::Column tuner_key_column(const std::string& key) {
           "this GC.stat key's value in the sample (null for a payload whose Ruby has no such key)"};
 }
 
-Schema tuner_samples_schema(const Payload& p) {
+// keys: key_columns(p).
+Schema tuner_samples_schema(const Payload& p, const std::vector<size_t>& keys) {
   Schema s{kTunerSamples,
            "One row per sample of a TuneMyGC payload, in the payload's order: the sample's event and thread, then "
            "every GC.stat key of the payload's header as a column, in header order.",
            tuner_fixed_columns()};
-  for (size_t k : key_columns(p)) s.columns.push_back(tuner_key_column(p.header.stat_keys[k]));
+  for (size_t k : keys) s.columns.push_back(tuner_key_column(p.header.stat_keys[k]));
   return s;
 }
 
 void write_tuner_samples(const Payload& p, const std::string& input, size_t n, tables::RowSink& sink) {
-  const Schema schema = tuner_samples_schema(p);
   const std::vector<size_t> keys = key_columns(p);
+  const Schema schema = tuner_samples_schema(p, keys);
   RowWriter w(schema, sink);
   for (size_t i = 0; i < n; ++i) {
     w.str(input).i64(static_cast<int64_t>(i)).f64(p.ts[i]);
@@ -193,7 +196,7 @@ void write_tuner_samples(const Payload& p, const std::string& input, size_t n, t
 }  // namespace
 
 std::vector<tables::Schema> payload_tables(const Payload& p) {
-  return {samples_schema(), tuner_samples_schema(p), stat_schema(), units_schema(), cycles_schema()};
+  return {samples_schema(), tuner_samples_schema(p, key_columns(p)), stat_schema(), units_schema(), cycles_schema()};
 }
 
 bool write_payload_table(const Payload& p, const std::string& input, const std::string& name, tables::RowSink& sink) {
@@ -231,7 +234,7 @@ bool write_payload_table(const Payload& p, const std::string& input, const std::
     return true;
   }
   if (name == units_schema().name) {
-    write_units(p, input, n, sink);
+    write_units(p, input, sink);
     return true;
   }
   return false;

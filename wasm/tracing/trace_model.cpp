@@ -463,12 +463,11 @@ void TraceData::add_map_entry_stack(MapBlock& b, std::string_view key, double we
   if (key.find('\n') != std::string_view::npos && add_stack_key(key, weight)) {
     if (b.holds_stacks) return;
     b.holds_stacks = true;
-    if (!b.stackless_pending) return;
+    if (b.stackless_weight == 0) return;
     weight = b.stackless_weight;
-  } else if (key.find_first_not_of(" \t\r\n") != std::string_view::npos || !(weight >= 0)) {
-    return;
+  } else if (key.find_first_not_of(" \t\r\n") != std::string_view::npos || !(weight > 0)) {
+    return;  // not an empty key, or no weight to count
   } else if (!b.holds_stacks) {
-    b.stackless_pending = true;
     b.stackless_weight += weight;
     return;
   }

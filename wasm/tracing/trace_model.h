@@ -90,7 +90,6 @@ struct MapBlock {
   // A map of stacks (a key of it is a multi-line stack) counts its empty key ("@[]: N", samples with
   // no frame) as a stack too; the weight of empty keys printed before its first stack waits here.
   bool holds_stacks = false;
-  bool stackless_pending = false;
   double stackless_weight = 0;
 };
 
