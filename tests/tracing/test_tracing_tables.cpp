@@ -169,18 +169,14 @@ TEST_CASE("tracing tables: a stream stamped by strftime() is on wall-clock time,
   CHECK(cell(j, 0, "value") == 7202);
 }
 
-TEST_CASE("tracing: ISO 8601 date-times as strftime() prints them", "[tracing]") {
+TEST_CASE("tracing: ISO 8601 date-times as strftime() prints them, within nanoseconds since 1970", "[tracing]") {
+  // The parsing itself is core/iso_datetime.h's (tests/core/test_iso_datetime.cpp); here, the range an
+  // unsigned count of epoch nanoseconds holds.
   uint64_t ns = 0;
-  // 2026-11-28T11:04:44Z is day 20,420 since 1970-01-01 (GNU date: 1795863884 s).
+  // GNU date: date -u -d "2026-11-28T11:04:44.167015+0000" +%s%N
   CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T11:04:44.167015+0000 read_ns 1", ns) == 31);
   CHECK(ns == 1795863884167015000ull);
-  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28 12:04:44.5+01:00 x", ns) == 27);
-  CHECK(ns == 1795863884500000000ull);
-  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T06:04:44-0500", ns) == 24);
-  CHECK(ns == 1795863884000000000ull);
-  CHECK(gcscope::tracing::iso_datetime_ns("2026-11-28T11:04:44Z", ns) == 20);
-  CHECK(ns == 1795863884000000000ull);
-  for (const char* bad : {"2026-13-28T11:04:44", "2026-11-28", "11:04:44 read_ns 1", "1969-12-31T23:59:59",
-                          "2026/11/28T11:04:44", "9999-12-31T23:59:59", "1970-01-01T00:00:00+01:00"})
-    CHECK(gcscope::tracing::iso_datetime_ns(bad, ns) == 0);
+  // before 1970, past 2262 (2^63 ns), and 1970-01-01T00:00 at +01:00 (an hour before the epoch)
+  for (const char* out : {"1969-12-31T23:59:59", "9999-12-31T23:59:59", "1970-01-01T00:00:00+01:00"})
+    CHECK(gcscope::tracing::iso_datetime_ns(out, ns) == 0);
 }
